@@ -1,0 +1,1 @@
+"""Benchmarks: `spit-arcade bench rules|inputs|render`."""

@@ -1,0 +1,69 @@
+"""The `spit-arcade` command: a thin dispatcher.
+
+Each sub-command lives in its own module and parses its own arguments, so the rules core can be
+used without pygame, GPIO or serial being importable: a module is imported only when its command runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# command -> "module:function"; each function takes the remaining argv and returns an exit status.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("appliance.display.app:main", "play Spit on screen (the game itself)"),
+    "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
+    "replay": ("appliance.scripting:replay_main", "play a journal back (--show: on screen, at real speed)"),
+    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render"),
+    "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
+    "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
+    "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
+}
+
+BENCHES: dict[str, str] = {
+    "rules": "appliance.benchmarks.rules:main",
+    "inputs": "appliance.benchmarks.inputs:main",
+    "render": "appliance.benchmarks.render:main",
+}
+
+
+def _call(target: str, argv: list[str]) -> int:
+    module_name, _, func_name = target.partition(":")
+    module = importlib.import_module(module_name)
+    result = getattr(module, func_name)(argv)
+    return int(result or 0)
+
+
+def bench_main(argv: list[str]) -> int:
+    if not argv or argv[0] not in BENCHES:
+        print(f"usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
+        return 2
+    return _call(BENCHES[argv[0]], argv[1:])
+
+
+def usage() -> str:
+    lines = ["usage: spit-arcade COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<13} {help_text}" for name, (_, help_text) in COMMANDS.items()]
+    lines += ["", "Run `spit-arcade COMMAND --help` for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    command, rest = args[0], args[1:]
+    if command not in COMMANDS:
+        print(f"spit-arcade: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    try:
+        return _call(COMMANDS[command][0], rest)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
