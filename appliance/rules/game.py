@@ -38,7 +38,6 @@ REJECT_REASONS: dict[str, str] = {
     "no_spit_cards": "you have no spit cards left",
     "choose_pile": "you spit alone: slap the spit pile you want (left or right)",
     "wrong_pile": "you must keep spitting onto the pile you chose",
-    "already_slapped": "you have slapped already",
     "game_over": "the game is over",
     "unknown_press": "no such player or control",
 }
@@ -68,6 +67,15 @@ class Race:
 
 
 @dataclass
+class SlapRace:
+    """The first slap of a choosing, which settled both piles: a later slap is answered from it."""
+
+    t: float
+    player: int
+    taken: dict[int, int]  # player -> spit pile taken
+
+
+@dataclass
 class Game:
     variant: Variant
     players: list[PlayerState]
@@ -80,7 +88,7 @@ class Game:
     now: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
     _races: list[Race | None] = field(default_factory=lambda: [None, None])
-    _slap_race: Race | None = None  # the slap that settled the last choosing, for `too_late`
+    _slap_race: SlapRace | None = None  # the slap that settled the last choosing
 
     # ------------------------------------------------------------------ construction
 
@@ -223,9 +231,15 @@ class Game:
             self._slap(events, t, player, side, index)
         elif (self.phase == "ready" and race is not None and race.player != player
                 and t - race.t <= self.variant.race_window):
-            # A slap that lost the race for the piles (the first slap settled them and dealt).
-            self._reject(events, t, player, side, "too_late", winner=race.player,
-                         by_ms=round((t - race.t) * 1000, 3))
+            # A slap just after the first one, which settled both piles and dealt: on the pile this
+            # player was given it is a slap like any other; on the other pile it lost the race.
+            by_ms = round((t - race.t) * 1000, 3)
+            if race.taken[player] == index:
+                events.append({"t": t, "event": "slap", "player": player, "spit_pile": index,
+                               "after_ms": by_ms})
+            else:
+                self._reject(events, t, player, side, "too_late", spit_pile=index, winner=race.player,
+                             by_ms=by_ms)
         elif self.lone_spitter() == player:
             if self.lone_pile is None:
                 self.lone_pile = index
@@ -362,9 +376,9 @@ class Game:
         # other pile takes what the first slapper left. Either way, the first slapper gets their pile.
         size = len(self.spit_piles[index])
         events.append({"t": t, "event": "slap", "player": player, "spit_pile": index, "size": size})
-        other = 2 if player == 1 else 1
-        self._slap_race = Race(t, player, "")
-        self._new_layout(events, t, {player: index, other: 1 - index})
+        taken = {player: index, (2 if player == 1 else 1): 1 - index}
+        self._slap_race = SlapRace(t, player, taken)
+        self._new_layout(events, t, taken)
 
     def _new_layout(self, events: list[Event], t: float, takes: dict[int, int]) -> None:
         """Each player gathers the pile they took, their spit and stock cards, shuffles and deals."""

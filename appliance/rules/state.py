@@ -101,6 +101,22 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None) 
     check_cards(game.all_cards(), variant)
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
+    for number, p in enumerate(players, start=1):
+        if p.selected is not None and phase not in ("ready", "playing", "stalemate"):
+            raise SetupError(f"players[{number - 1}].selected: nothing can be selected in phase {phase!r}")
+        if p.called and (phase not in ("ready", "stalemate") or not p.spit_cards):
+            raise SetupError(f"players[{number - 1}].called: only a player holding spit cards calls, "
+                             "in phase 'ready' or 'stalemate'")
+    if phase in ("ready", "playing", "stalemate"):
+        for number, p in enumerate(players, start=1):
+            if p.stock_count() == 0:
+                raise SetupError(f"players[{number - 1}] has no stock cards: the round would be over")
+    if phase == "stalemate":
+        if not game.spitters():
+            raise SetupError("phase 'stalemate' needs a player holding spit cards (without, the round is blocked)")
+        for number in range(1, variant.seats + 1):
+            if game.can_progress(number):
+                raise SetupError(f"phase 'stalemate' but player {number} can still move")
     if phase == "choosing" and not all(spit_piles):
         raise SetupError("phase 'choosing' needs both spit piles to have cards")
     return game

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from appliance.cli import main
+
+
+def test_bench_rules_prints_the_figures_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "rules", "--presses", "3000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert {"presses_per_s", "p50_us", "p99_us"} <= result.keys()
+    assert result["presses"] == 3000 and result["presses_per_s"] > 0
+    assert 0 < result["p50_us"] <= result["p99_us"] <= result["max_us"]
+
+
+def test_bench_rules_prints_words_without_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "rules", "--presses", "500"]) == 0
+    assert "presses/s" in capsys.readouterr().out
