@@ -1,0 +1,234 @@
+"""`spit-arcade bench render`: how fast the screen draws, answers a press, and starts.
+
+    spit-arcade bench render [--json] [--size 1920x1080] [--seconds 8] [--layout tabletop]
+
+- frame_p99_ms: one frame of a live game (computer against computer at its fastest level, cards
+  sliding, piles lit) — update, draw, composite, present — 99th percentile, frames run back to back;
+  frame_full_p99_ms is the same with every frame repainted in full (what redrawing everything costs).
+- press_to_frame_p99_ms: the app's real loop (60 fps, woken early by input); a thread posts key
+  presses to SDL's queue at random moments, as the OS would; from each press's moment to the end of
+  presenting the first frame that changed because of it.
+- first_frame_s: from starting `spit-arcade play --frames 1` in a fresh process to its exit after
+  the first frame (an upper bound: it includes the interpreter's start and exit).
+
+Without a display it uses SDL's dummy video and audio drivers (say so in any figure you report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _context(size: tuple[int, int], layout: str, clock: Any) -> Any:
+    from appliance.display.keys import default_keymap, for_desktop
+    from appliance.display.scenes.base import Context
+    from appliance.display.settings import Settings
+    from appliance.display.sound import Sound
+
+    settings = Settings(layout=layout, assist=True)
+    keymap = default_keymap()
+    if layout == "desktop":
+        keymap = for_desktop(keymap)
+    return Context(settings, size, keymap, Sound.silence(), None, clock, seed_source=lambda: 7)
+
+
+def frame_times(size: tuple[int, int], layout: str, seconds: float, full: bool) -> tuple[list[float], int]:
+    """Frames of a computer-vs-computer game in virtual time (16.7 ms a frame), timed for real."""
+    import pygame
+
+    from appliance.display.match import Match, make_bot
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.play import PlayScene
+
+    screen = pygame.display.get_surface()
+    assert screen is not None, "set a display mode first"
+    now = [0]
+    ctx = _context(size, layout, lambda: now[0])
+    times: list[float] = []
+    games = 0
+    scene: Any = None
+    runner: Runner | None = None
+    frames = int(seconds * 60)
+    for _ in range(frames):
+        if runner is None or scene.match.finished:
+            games += 1
+            bots = {p: b for p in (1, 2) if (b := make_bot("5", p, games * 10 + p)) is not None}
+            scene = PlayScene(ctx, Match(games, now[0], None, bots))
+            if runner is None:
+                runner = Runner(ctx, scene, screen)
+            else:
+                runner.apply_scene(scene)
+        now[0] += 16_666_667
+        if full:
+            runner.compositor.invalidate()
+        start = time.perf_counter()
+        runner.frame(pygame.event.get(), now[0])
+        times.append((time.perf_counter() - start) * 1000)
+        if not isinstance(runner.scene, PlayScene):  # round summary, game over: back to the table
+            runner.apply_scene(scene)
+    return times, games
+
+
+def press_latencies(size: tuple[int, int], layout: str, seconds: float) -> tuple[list[float], int, int]:
+    """The app's own real-time loop (Runner.run); a thread presses player 1's pile keys at random
+    moments, as the OS would deliver them; ms from each press to the end of presenting its frame."""
+    import pygame
+
+    from appliance.display.match import Match, make_bot
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.play import PlayScene
+
+    screen = pygame.display.get_surface()
+    assert screen is not None, "set a display mode first"
+    ctx = _context(size, layout, time.monotonic_ns)
+    keys = [name for name, (player, control) in ctx.keymap.items() if player == 1 and control.startswith("pile")]
+    codes = [pygame.key.key_code(name) for name in keys if name != "g"][:5]
+    rng = random.Random(3)
+    latencies: list[float] = []
+    counts = {"posted": 0, "unseen": 0}
+    playing = threading.Event()
+    stop = threading.Event()
+
+    def new_scene(n: int) -> PlayScene:
+        bot = make_bot("2", 2, n)
+        scene = PlayScene(ctx, Match(n, time.monotonic_ns(), None, {2: bot} if bot is not None else {}))
+        scene.match.press(time.monotonic_ns(), 1, "spit", "bench")
+        return scene
+
+    class TimedRunner(Runner):
+        def frame(self, events: Any, now_ns: int) -> list[pygame.Rect]:
+            events = list(events)
+            pressed = [e for e in events if e.type == pygame.KEYDOWN and hasattr(e, "bench_t")]
+            scene = self.scene
+            before = len(scene.match.events) if isinstance(scene, PlayScene) else 0
+            dirty = super().frame(events, now_ns)
+            done = time.monotonic_ns()
+            for event in pressed:
+                changed = isinstance(scene, PlayScene) and len(scene.match.events) > before
+                if dirty and changed:
+                    latencies.append((done - event.bench_t) / 1e6)
+                else:
+                    counts["unseen"] += 1
+            now_scene = self.scene
+            if not isinstance(now_scene, PlayScene) or now_scene.match.game.phase in ("stalemate", "choosing", "over"):
+                playing.clear()
+                self.apply_scene(new_scene(self.frames))
+            elif now_scene.match.game.phase == "playing":
+                playing.set()
+            if done >= end:
+                self.status = 0
+            return dirty
+
+    def presser() -> None:
+        while not stop.wait(rng.uniform(0.03, 0.12)):
+            if not playing.is_set():
+                continue
+            key = rng.choice(codes)
+            counts["posted"] += 1
+            at = time.monotonic_ns()
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0, bench_t=at))
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode="", scancode=0))
+
+    end = time.monotonic_ns() + int(seconds * 1e9)
+    runner = TimedRunner(ctx, new_scene(1), screen)
+    thread = threading.Thread(target=presser, daemon=True)
+    thread.start()
+    try:
+        runner.run()
+    finally:
+        stop.set()
+        thread.join(timeout=1)
+    return latencies, counts["posted"], counts["unseen"]
+
+
+def first_frame_s(size: tuple[int, int], layout: str) -> float:
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "dummy")
+    env.setdefault("SDL_AUDIODRIVER", "dummy")
+    command = [
+        sys.executable,
+        "-m",
+        "appliance.cli",
+        "play",
+        "--frames",
+        "1",
+        "--no-journal",
+        "--size",
+        f"{size[0]}x{size[1]}",
+        "--layout",
+        layout,
+        "--volume",
+        "0",
+    ]
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spit-arcade bench render", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--size", default="1920x1080")
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each run (default 8)")
+    parser.add_argument("--layout", choices=("desktop", "tabletop"), default="tabletop")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error("--size must be WIDTHxHEIGHT")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        pygame.display.set_mode((w, h))
+        frames, games = frame_times((w, h), args.layout, args.seconds, full=False)
+        full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
+        latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
+        driver = pygame.display.get_driver()
+    finally:
+        pygame.quit()
+    first = first_frame_s((w, h), args.layout)
+    result = {
+        "size": f"{w}x{h}",
+        "layout": args.layout,
+        "video_driver": driver,
+        "drawing": "software surfaces, redraw only what changed (dirty rectangles)",
+        "frames": len(frames),
+        "games": games,
+        "frame_p50_ms": round(_percentile(frames, 0.5), 3),
+        "frame_p99_ms": round(_percentile(frames, 0.99), 3),
+        "frame_max_ms": round(max(frames), 3),
+        "frame_full_p99_ms": round(_percentile(full, 0.99), 3),
+        "presses": posted,
+        "presses_not_shown": unseen,
+        "press_to_frame_p50_ms": round(_percentile(latencies, 0.5), 3),
+        "press_to_frame_p99_ms": round(_percentile(latencies, 0.99), 3),
+        "first_frame_s": round(first, 3),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:24} {value}")
+    return 0

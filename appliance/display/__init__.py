@@ -1,0 +1,24 @@
+"""The game on screen: a pygame-ce arcade front end (`spit-arcade play`, `spit-arcade replay --show`).
+
+The screen only reads the rules core's state and sends it presses; it never changes game state.
+
+    app.py          `spit-arcade play`: options, window or full screen, clean exits
+    runner.py       the frame loop: events in, scene changes applied in one place, the difference drawn
+    scenes/         title (attract), choose, countdown, play, round summary, game over
+    match.py        one game: rules core + journal + computer players (no pygame)
+    table_view.py   the table drawn from state, and the feedback (slides, shakes, races)
+    card_art.py     cards drawn by code; layout.py: desktop and tabletop geometry
+    compositor.py   redraw only what changed; fonts.py: text made once
+    sound.py        synthesised sounds; settings.py: the TOML config; keys.py: keyboard play
+    stats.py        each player's figures; replay_show.py: journals on screen; headless.py: tests/bench
+
+Drawing approach (for the Raspberry Pi's CPU): software surfaces, with everything that can be made
+ahead made once (card images, text, the felt with its labels) and each frame described as a list of
+ready images. The compositor compares that list with the last frame's and repaints and presents only
+the rectangles that changed: a still table costs nothing, a card sliding to a spit pile costs two
+card-sized rectangles, a press that lights a pile one. GPU textures through pygame's SDL2 renderer
+(pygame._sdl2.video) were the alternative; they would make full repaints cheap on the Pi's GPU, but
+that API is marked experimental in pygame-ce, needs every text and card turned into textures, and
+cannot be exercised headless on a machine without a GPU, where our tests run. With dirty rectangles
+the per-frame CPU cost is proportional to what moves, which is small in a card game.
+"""

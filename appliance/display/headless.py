@@ -1,0 +1,228 @@
+"""The front end without a screen: SDL's dummy drivers, a fake clock, presses sent by hand.
+
+Used by the tests and the render benchmark:
+
+    h = Harness((960, 540), layout="tabletop")
+    h.press(0, "start"); h.advance(0.1)          # the cabinet's START, then 100 ms of frames
+    h.scene                                      # the scene now showing
+    h.screenshot()                               # what is on screen (a pygame.Surface)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from .keys import LocalPress, default_keymap, for_desktop
+from .runner import Runner
+from .scenes.base import Context, Scene
+from .settings import Settings
+from .sound import Sound
+
+FRAME_NS = 16_666_667
+
+
+def headless_display(size: tuple[int, int]) -> pygame.Surface:
+    """A display surface on SDL's dummy video driver (no window, no GPU, no desktop needed)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    pygame.display.init()
+    pygame.font.init()
+    return pygame.display.set_mode(size)
+
+
+class Harness:
+    def __init__(
+        self,
+        size: tuple[int, int] = (960, 540),
+        layout: str = "desktop",
+        *,
+        settings: Settings | None = None,
+        journal_dir: Path | None = None,
+        seed: int = 7,
+        scene: Any = None,
+    ) -> None:
+        self.screen = headless_display(size)
+        self.now_ns = 1_000_000_000
+        self.settings = settings or Settings(layout=layout)
+        keymap = default_keymap()
+        if self.settings.layout == "desktop":
+            keymap = for_desktop(keymap)
+        self.ctx = Context(
+            self.settings, size, keymap, Sound.silence(), journal_dir, self.clock, seed_source=lambda: seed
+        )
+        if scene is None:
+            from .scenes.title import TitleScene
+
+            scene = TitleScene(self.ctx)
+        elif callable(scene):
+            scene = scene(self.ctx)
+        self.presented: list[list[pygame.Rect]] = []
+        self.runner = Runner(self.ctx, scene, self.screen, present=self.presented.append)
+        self.runner.frame([], self.now_ns)
+
+    def clock(self) -> int:
+        return self.now_ns
+
+    @property
+    def scene(self) -> Scene:
+        return self.runner.scene
+
+    def press(self, player: int, control: str) -> None:
+        """A press at the current moment, as the keyboard would deliver it."""
+        self.runner.send(LocalPress(player, control, True, self.now_ns, "test"))
+        self.runner.send(LocalPress(player, control, False, self.now_ns, "test"))
+
+    def frame(self, events: list[Any] | None = None) -> list[pygame.Rect]:
+        self.now_ns += FRAME_NS
+        return self.runner.frame(events or [], self.now_ns)
+
+    def advance(self, seconds: float) -> None:
+        for _ in range(max(1, round(seconds * 1e9 / FRAME_NS))):
+            self.frame()
+
+    def screenshot(self) -> pygame.Surface:
+        return self.screen.copy()
+
+    def full_render(self) -> pygame.Surface:
+        """The current frame drawn from scratch (to check the incremental screen against)."""
+        surface = pygame.Surface(self.screen.get_size())
+        self.runner.draw().render(surface)
+        return surface
+
+
+# ---------------------------------------------------------------------- the key scenes, reproducibly
+# Each drives a fresh harness (seed 7 unless it sets a position) to one scene, for the render tests
+# and the reference images. Positions are set up with the rules core's own state format.
+
+
+def _choosing_state(seed: int) -> dict[str, Any]:
+    """Player 1 has played out their stock; both spit piles hold cards: slap time."""
+    from appliance.rules import Game
+
+    game, _ = Game.new(seed=seed)
+    state = game.state()
+    one, two = state["players"]
+    played = [card for pile in one["stock"] for card in pile["cards"]]
+    one["stock"] = [{"cards": [], "up": 0} for _ in one["stock"]]
+    state["spit_piles"] = [played, two["spit_cards"][:3]]
+    two["spit_cards"] = two["spit_cards"][3:]
+    state["phase"] = "choosing"
+    return state
+
+
+def _over_state(seed: int) -> dict[str, Any]:
+    from appliance.rules import Game
+
+    game, _ = Game.new(seed=seed)
+    state = game.state()
+    cards = [c for p in state["players"] for pile in p["stock"] for c in pile["cards"]]
+    cards += [c for p in state["players"] for c in p["spit_cards"]]
+    for number, p in enumerate(state["players"], start=1):
+        p["stock"] = [{"cards": [], "up": 0} for _ in p["stock"]]
+        p["spit_cards"] = [] if number == 1 else cards
+    state.update(phase="over", winner=1)
+    return state
+
+
+def _play_from(h: Harness, state: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+    from appliance.rules import game_from_state
+
+    from .match import Match
+    from .scenes.play import PlayScene
+
+    match = Match(7, h.now_ns, None, {}, game=game_from_state(state, seed=7))
+    match.events = list(events or [])
+    h.runner.apply_scene(PlayScene(h.ctx, match))
+    h.frame()
+
+
+def to_title(h: Harness) -> None:
+    h.advance(0.5)
+
+
+def to_choose(h: Harness) -> None:
+    h.press(0, "start")
+    h.frame()
+
+
+def to_countdown(h: Harness) -> None:
+    to_choose(h)
+    h.press(1, "spit")
+    h.frame()
+
+
+def to_ready(h: Harness) -> None:
+    to_countdown(h)
+    h.advance(2.2)
+
+
+def to_play(h: Harness) -> None:
+    to_ready(h)
+    h.press(1, "spit")
+    h.press(2, "spit")
+    h.advance(0.2)
+    h.press(1, "pile1")
+    h.press(2, "pile2")
+    h.press(2, "left")  # player 2 has nothing playable selected, or it isn't adjacent: a reject
+    h.frame()
+
+
+def to_stalemate(h: Harness) -> None:
+    from appliance.rules import Game
+
+    game, _ = Game.new(seed=6)  # seed 6: nobody can play after the first reveal
+    game.press(0.1, 1, "spit")
+    game.press(0.2, 2, "spit")
+    assert game.phase == "stalemate"
+    _play_from(h, game.state())
+    h.press(2, "spit")
+    h.advance(0.2)
+
+
+def to_choosing(h: Harness) -> None:
+    _play_from(h, _choosing_state(7))
+
+
+def to_round_summary(h: Harness) -> None:
+    to_choosing(h)
+    h.press(2, "right")
+    h.frame()
+
+
+def to_game_over(h: Harness) -> None:
+    events = [
+        {"t": 1.0, "event": "reveal", "player": 1, "card": "5S", "spit_pile": 0},
+        {"t": 1.6, "event": "play", "player": 1, "pile": 1, "card": "4S", "spit_pile": 0, "onto": "5S"},
+        {
+            "t": 1.62,
+            "event": "reject",
+            "player": 2,
+            "press": "right",
+            "reason": "too_late",
+            "winner": 1,
+            "by_ms": 20.0,
+            "spit_pile": 0,
+        },
+        {"t": 2.0, "event": "play", "player": 2, "pile": 1, "card": "3S", "spit_pile": 0, "onto": "4S"},
+    ]
+    _play_from(h, _over_state(7), events)
+
+
+KEY_SCENES: dict[str, tuple[str, Any]] = {
+    # name: (the scene class name it ends on, how to get there)
+    "title": ("TitleScene", to_title),
+    "choose": ("ChooseScene", to_choose),
+    "countdown": ("CountdownScene", to_countdown),
+    "ready": ("PlayScene", to_ready),
+    "play": ("PlayScene", to_play),
+    "stalemate": ("PlayScene", to_stalemate),
+    "choosing": ("PlayScene", to_choosing),
+    "round_summary": ("RoundSummaryScene", to_round_summary),
+    "game_over": ("GameOverScene", to_game_over),
+}

@@ -1,0 +1,178 @@
+"""`spit-arcade replay FILE --show`: a journal played back on screen at real speed.
+
+The presses are applied to a fresh game from the journal's setup when their time comes, exactly as
+`spit-arcade replay` applies them, and drawn with the same table and feedback as a live game.
+Escape or closing the window ends it; so does the end of the journal, after a few seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from appliance.rules import Event, Game
+
+from . import fonts
+from .compositor import Canvas
+from .scenes.base import BACK, Context, Quit, Transition, banner
+from .table_view import GOLD, SOFT, WHITE, TableView
+
+END_HOLD_S = 4.0
+
+
+class ReplayScene:
+    """Applies a script's presses as the clock passes their times (times `speed`)."""
+
+    def __init__(
+        self, ctx: Context, script: Any, speed: float = 1.0, hold_s: float | None = END_HOLD_S, name: str = ""
+    ) -> None:
+        self.ctx = ctx
+        self.script = script
+        self.speed = speed
+        self.hold_s = hold_s
+        self.name = name
+        self.game: Game
+        self.game, _ = script.new_game()
+        self.presses = script.ordered()
+        self.next = 0
+        self.view: TableView = ctx.view(show_keys=False)
+        self.start_ns = ctx.clock()
+        self.now_ns = self.start_ns
+        self.events: list[Event] = []
+        self.ended_ns: int | None = None
+        self.paused = False
+
+    def background(self) -> pygame.Surface:
+        return self.view.background()
+
+    def on_event(self, press: Any) -> Transition | None:
+        if press.control == BACK and press.pressed:
+            return Quit(0)
+        return None
+
+    def replay_time(self) -> float:
+        return (self.now_ns - self.start_ns) / 1e9 * self.speed
+
+    def update(self, now_ns: int) -> Transition | None:
+        self.now_ns = now_ns
+        t = self.replay_time()
+        while self.next < len(self.presses) and self.presses[self.next].t <= t:
+            press = self.presses[self.next]
+            self.next += 1
+            events = self.game.press(press.t, press.player, press.press)
+            self.events += events
+            self.view.notice(events, now_ns, self.game)
+            for event in events:
+                if event["event"] in ("play", "reject", "slap", "game_over"):
+                    self.ctx.sound.play("win" if event["event"] == "game_over" else str(event["event"]))
+        if self.next >= len(self.presses) and self.ended_ns is None:
+            self.ended_ns = now_ns
+        if self.ended_ns is not None and self.hold_s is not None and now_ns - self.ended_ns > self.hold_s * 1e9:
+            return Quit(0 if self.matches() is not False else 1)
+        return None
+
+    def matches(self) -> bool | None:
+        """Does the replay end in the state the journal recorded? None if it recorded none."""
+        if self.script.final_state is None:
+            return None
+        return bool(self.script.final_state == self.game.state())
+
+    def draw(self, canvas: Canvas) -> None:
+        self.view.draw(canvas, self.game, self.now_ns)
+        lay = self.ctx.layout
+        head = f"Replay {self.name}  {self.replay_time():6.1f} s  x{self.speed:g}"
+        label = fonts.text(head, lay.text_size(0.09), SOFT)
+        canvas.blit(label, (lay.card_w // 6, lay.size[1] // 2 - label.get_height() - 4))
+        if self.ended_ns is not None:
+            check = self.matches()
+            words = {
+                True: "ends in the recorded state",
+                False: "does NOT end in the recorded state",
+                None: "(the journal recorded no final state)",
+            }[check]
+            lines: list[tuple[str, float, tuple[int, int, int]]] = [
+                ("End of the replay", 0.2, GOLD),
+                (words, 0.1, WHITE),
+            ]
+            if self.game.winner is not None:
+                lines.insert(1, (f"Player {self.game.winner} won", 0.14, WHITE))
+            banner(canvas, self.view, lines, lay.centre)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from appliance.scripting import ScriptError, parse_script
+
+    from .app import DisplayError, open_screen, size_from
+    from .keys import default_keymap, for_desktop
+    from .runner import Runner
+    from .settings import LAYOUTS, SettingsError, load_settings
+    from .sound import Sound
+
+    parser = argparse.ArgumentParser(
+        prog="spit-arcade replay FILE --show", description="Play a journal back on screen, at real speed."
+    )
+    parser.add_argument("file", help="the journal (or any game script)")
+    parser.add_argument("--speed", type=float, default=1.0, help="1 = real speed (default), 2 = twice as fast")
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=END_HOLD_S,
+        help=f"seconds to show the end before closing (default {END_HOLD_S:g})",
+    )
+    parser.add_argument("--layout", choices=LAYOUTS)
+    parser.add_argument("--size", help="window size WxH (default 1280x720)")
+    parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument("--config", type=Path)
+    parser.add_argument("--volume", type=float)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    prog = "spit-arcade replay"
+    if not args.speed > 0:
+        print(f"{prog}: --speed must be more than 0", file=sys.stderr)
+        return 2
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            script = parse_script(handle.read().splitlines(), journal=True)
+        settings = load_settings(args.config)
+        size = size_from(args.size)
+    except ScriptError as error:
+        print(f"{prog}: {args.file}: {error}", file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{prog}: {args.file}: cannot read: {error}", file=sys.stderr)
+        return 2
+    except SettingsError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    if args.layout:
+        settings.layout = args.layout
+    if args.volume is not None:
+        settings.volume = max(0.0, min(1.0, args.volume))
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        screen = open_screen(size, args.fullscreen, "Spit Arcade replay")
+    except DisplayError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 1
+    try:
+        assert isinstance(screen, pygame.Surface)
+        pygame.font.init()
+        keymap = default_keymap()
+        if settings.layout == "desktop":
+            keymap = for_desktop(keymap)
+        ctx = Context(settings, screen.get_size(), keymap, Sound.open(settings.volume), None)
+        scene = ReplayScene(ctx, script, args.speed, max(0.0, args.hold), name=Path(args.file).name)
+        return Runner(ctx, scene, screen).run()
+    except KeyboardInterrupt:
+        return 130
+    except pygame.error as error:
+        print(f"{prog}: the display stopped working ({error})", file=sys.stderr)
+        return 1
+    finally:
+        pygame.quit()

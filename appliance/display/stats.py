@@ -1,0 +1,63 @@
+"""Each player's figures for the game-over screen, worked out from the game's events alone.
+
+- cards played: `play` events;
+- fastest reaction: the shortest time from a spit pile's top changing (a `reveal`, or the other
+  player's `play`) to this player's next play onto either pile, in ms;
+- races won: a `reject` with reason `too_late` names the winner and by how many ms;
+  slaps that settled a choosing count as `slaps`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Figures:
+    player: int
+    cards_played: int = 0
+    fastest_reaction_ms: float | None = None
+    races_won: int = 0
+    races_lost: int = 0
+    closest_race_ms: float | None = None
+    rejects: int = 0
+    slaps: int = 0
+    rounds_won: int = 0
+
+
+def figures(events: Iterable[dict[str, Any]], players: int = 2) -> dict[int, Figures]:
+    result = {n: Figures(n) for n in range(1, players + 1)}
+    last_change: float | None = None
+    for event in events:
+        kind = event.get("event")
+        player = event.get("player")
+        t = float(event.get("t", 0.0))
+        mine = result.get(player) if isinstance(player, int) else None
+        if kind == "reveal":
+            last_change = t
+        elif kind == "play" and mine is not None:
+            mine.cards_played += 1
+            if last_change is not None:
+                reaction = round((t - last_change) * 1000, 1)
+                if reaction > 0 and (mine.fastest_reaction_ms is None or reaction < mine.fastest_reaction_ms):
+                    mine.fastest_reaction_ms = reaction
+            last_change = t
+        elif kind == "reject" and mine is not None:
+            mine.rejects += 1
+            if event.get("reason") == "too_late":
+                mine.races_lost += 1
+                winner = result.get(event.get("winner", 0))
+                if winner is not None:
+                    winner.races_won += 1
+                    by_ms = float(event.get("by_ms", 0.0))
+                    if winner.closest_race_ms is None or by_ms < winner.closest_race_ms:
+                        winner.closest_race_ms = by_ms
+        elif kind == "slap" and mine is not None:
+            mine.slaps += 1
+        elif kind == "round_over" and mine is not None and event.get("reason") == "stock_out":
+            mine.rounds_won += 1
+        elif kind in ("deal", "stalemate"):
+            last_change = None
+    return result

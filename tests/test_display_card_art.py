@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from appliance.display.card_art import ALL_CARDS, CardArt, suit_polygons
+from appliance.display.headless import headless_display
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display() -> None:
+    headless_display((320, 240))
+
+
+def test_suits_differ_by_shape_not_only_colour() -> None:
+    art = CardArt(140, 200)
+    masks = {suit: pygame.mask.from_surface(_suit_only(art, suit)) for suit in "SHDC"}
+    for a in "SHDC":
+        for b in "SHDC":
+            if a < b:
+                overlap = masks[a].overlap_area(masks[b], (0, 0))
+                union = masks[a].count() + masks[b].count() - overlap
+                assert overlap / union < 0.85, (a, b)
+
+
+def _suit_only(art: CardArt, suit: str) -> pygame.Surface:
+    surface = pygame.Surface((100, 100), pygame.SRCALPHA)
+    polygons, circles = suit_polygons(suit, 50, 50, 80)
+    for polygon in polygons:
+        pygame.draw.polygon(surface, (0, 0, 0), polygon)
+    for x, y, r in circles:
+        pygame.draw.circle(surface, (0, 0, 0), (x, y), r)
+    return surface
+
+
+def test_every_card_is_drawn_and_distinct() -> None:
+    art = CardArt(70, 100)
+    images = {pygame.image.tobytes(art.face(card), "RGBA") for card in ALL_CARDS}
+    assert len(images) == 52
+    assert art.face("TD") is art.face("TD")  # drawn once, kept
+
+
+def test_a_turned_card_is_the_card_rotated() -> None:
+    art = CardArt(70, 100)
+    turned = pygame.transform.rotate(art.face("7C"), 180)
+    assert pygame.image.tobytes(art.face("7C", turned=True), "RGBA") == pygame.image.tobytes(turned, "RGBA")
+
+
+def test_four_colour_deck_colours_diamonds_and_clubs() -> None:
+    two, four = CardArt(70, 100), CardArt(70, 100, four_colour=True)
+    assert pygame.image.tobytes(two.face("KD"), "RGBA") != pygame.image.tobytes(four.face("KD"), "RGBA")
+    assert pygame.image.tobytes(two.face("KH"), "RGBA") == pygame.image.tobytes(four.face("KH"), "RGBA")
+
+
+def test_warm_draws_all_cards_ahead_of_need() -> None:
+    art = CardArt(35, 50)
+    while not art.warm(0.5):
+        pass
+    assert art.warm(0.0)

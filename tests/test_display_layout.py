@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import pytest
+from pygame import Rect
+
+from appliance.display.layout import table_layout
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 600)])
+@pytest.mark.parametrize("mode", ["desktop", "tabletop"])
+def test_everything_is_on_screen_and_nothing_overlaps(size: tuple[int, int], mode: str) -> None:
+    lay = table_layout(size, mode)
+    screen = Rect((0, 0), size)
+    rects = list(lay.spit_piles)
+    for seat in lay.seats.values():
+        rects += [*seat.stock, seat.spit_cards]
+    for rect in rects:
+        assert screen.contains(rect), rect
+    for i, rect in enumerate(rects):
+        assert rect.collidelist(rects[i + 1 :]) == -1, rect
+
+
+def test_spit_pile_0_is_on_player_1s_left() -> None:
+    for mode in ("desktop", "tabletop"):
+        lay = table_layout((1920, 1080), mode)
+        assert lay.spit_piles[0].centerx < lay.spit_piles[1].centerx
+        assert lay.seat(1).stock[0].centery > lay.centre[1] > lay.seat(2).stock[0].centery
+
+
+def test_tabletop_turns_player_2s_half_through_180_degrees() -> None:
+    size = (1920, 1080)
+    lay = table_layout(size, "tabletop")
+    one, two = lay.seat(1), lay.seat(2)
+    assert two.turned and not one.turned
+    for mine, theirs in zip(one.stock, two.stock, strict=True):
+        assert theirs == Rect(size[0] - mine.right, size[1] - mine.bottom, mine.w, mine.h)
+    # player 2's pile 1 and their spit cards are on their own left: the screen's right
+    assert two.stock[0].centerx > two.stock[-1].centerx
+    assert two.spit_cards.centerx > lay.centre[0]
+    assert two.stack_step == -one.stack_step
+
+
+def test_desktop_turns_nothing_and_keeps_piles_in_reading_order() -> None:
+    lay = table_layout((1920, 1080), "desktop")
+    assert not lay.seat(2).turned
+    assert lay.seat(2).stock[0].centerx < lay.seat(2).stock[-1].centerx
+
+
+def test_cards_are_big_enough_to_read_across_a_table() -> None:
+    # 1080 px on a 24" screen is about 30 cm: a card of 22 % is about 6.6 cm tall.
+    assert table_layout((1920, 1080), "tabletop").card_h >= 230
+
+
+def test_unknown_layout() -> None:
+    with pytest.raises(ValueError, match="layout"):
+        table_layout((800, 600), "sideways")

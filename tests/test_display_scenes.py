@@ -1,0 +1,130 @@
+"""Every scene renders, and scene changes happen when players (or the clock) say so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from appliance.display.headless import KEY_SCENES, Harness, to_choose, to_game_over, to_play, to_ready
+from appliance.display.match import bots_available
+from appliance.display.scenes.choose import ChooseScene
+from appliance.display.scenes.play import PlayScene
+from appliance.display.scenes.round_summary import summary_lines
+from appliance.display.scenes.title import TitleScene
+from appliance.display.settings import Settings
+
+
+@pytest.mark.parametrize("name", list(KEY_SCENES))
+@pytest.mark.parametrize("layout", ["desktop", "tabletop"])
+def test_every_scene_renders(name: str, layout: str) -> None:
+    expected, go = KEY_SCENES[name]
+    h = Harness((480, 270), layout)
+    go(h)
+    assert type(h.scene).__name__ == expected
+    shot = h.screenshot()
+    assert len(set(pygame.image.tobytes(shot, "RGB")[::997])) > 5  # not a blank screen
+    assert pygame.image.tobytes(shot, "RGB") == pygame.image.tobytes(h.full_render(), "RGB")
+
+
+def test_the_choose_scene_offers_the_computer_when_it_is_there() -> None:
+    h = Harness((480, 270))
+    to_choose(h)
+    scene = h.scene
+    assert isinstance(scene, ChooseScene)
+    levels = bots_available()
+    assert len(scene.options) == 1 + len([level for level in levels if level.isdigit()])
+    if len(scene.options) > 1:
+        h.press(1, "right")
+        h.press(1, "spit")
+        h.advance(2.2)
+        assert isinstance(h.scene, PlayScene)
+        assert set(h.scene.match.bots) == {2}
+
+
+def test_a_game_nobody_touches_goes_back_to_the_title() -> None:
+    h = Harness((480, 270), settings=Settings(idle_timeout_s=5))
+    to_ready(h)
+    assert isinstance(h.scene, PlayScene)
+    match = h.scene.match
+    h.advance(4)
+    assert isinstance(h.scene, PlayScene)
+    h.press(1, "pile1")
+    h.advance(4)
+    assert isinstance(h.scene, PlayScene)  # the press counted as somebody playing
+    h.advance(1.5)
+    assert isinstance(h.scene, TitleScene) and match.finished
+
+
+def test_presses_for_a_computer_seat_are_ignored() -> None:
+    h = Harness((480, 270))
+    to_play(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    scene.match.bots[2] = _Idle()
+    before = len(scene.match.events)
+    h.press(2, "pile3")
+    assert len(scene.match.events) == before
+
+
+class _Idle:
+    def next_press(self, game: object, now: float) -> None:
+        return None
+
+
+def test_game_over_shows_figures_then_the_title() -> None:
+    h = Harness((480, 270), "tabletop")
+    to_game_over(h)
+    figures = h.scene.figures  # type: ignore[attr-defined]
+    assert figures[1].cards_played == 1 and figures[1].races_won == 1 and figures[1].fastest_reaction_ms == 600
+    h.press(1, "spit")  # too soon: a press meant for the game doesn't skip the result
+    h.frame()
+    assert type(h.scene).__name__ == "GameOverScene"
+    h.advance(2)
+    h.press(1, "spit")
+    h.frame()
+    assert isinstance(h.scene, TitleScene)
+
+
+def test_round_summary_says_who_took_which_pile() -> None:
+    lines = summary_lines(
+        [
+            {"t": 1, "event": "round_over", "round": 2, "reason": "stock_out", "player": 1},
+            {"t": 2, "event": "slap", "player": 2, "spit_pile": 1, "size": 3},
+            {"t": 2, "event": "take", "player": 2, "spit_pile": 1, "cards": 3},
+            {"t": 2, "event": "take", "player": 1, "spit_pile": 0, "cards": 15},
+        ],
+        "tabletop",
+    )
+    assert [words for words, _ in lines] == [
+        "Round 2: player 1 played out their stock!",
+        "Player 2 slapped first",
+        "Player 2 takes their left pile: 3 cards",
+        "Player 1 takes their left pile: 15 cards",
+    ]
+
+
+def test_a_press_during_the_round_summary_goes_on_and_counts() -> None:
+    from appliance.display.headless import to_round_summary
+
+    h = Harness((480, 270))
+    to_round_summary(h)
+    assert type(h.scene).__name__ == "RoundSummaryScene"
+    match = h.scene.match  # type: ignore[attr-defined]
+    # player 1 holds fewer than 15 cards now, so no spit cards: player 2 spits alone, choosing a pile
+    h.press(2, "left")
+    h.frame()
+    assert isinstance(h.scene, PlayScene)
+    assert [e["event"] for e in match.events if e["event"] in ("choose", "call")] == ["choose", "call"]
+
+
+def test_a_journal_that_cannot_be_written_does_not_stop_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    h = Harness((480, 270), journal_dir=blocked / "journals")
+    to_ready(h)
+    assert isinstance(h.scene, PlayScene) and h.scene.match.journal is None
+    assert "cannot journal this game" in capsys.readouterr().err

@@ -1,0 +1,159 @@
+"""The table: a play changes the spit pile's pixels, player 2's side is really turned, feedback shows."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from appliance.display.card_art import CardArt
+from appliance.display.compositor import Canvas
+from appliance.display.headless import headless_display
+from appliance.display.layout import table_layout
+from appliance.display.table_view import SLIDE_S, TableView
+from appliance.rules import Game, side_for
+from appliance.rules.stalemate import playable
+
+SIZE = (960, 540)
+MS = 1_000_000
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display() -> None:
+    headless_display(SIZE)
+
+
+def view_for(mode: str, assist: bool = False) -> TableView:
+    lay = table_layout(SIZE, mode)
+    return TableView(lay, CardArt(lay.card_w, lay.card_h), {}, assist)
+
+
+def render(view: TableView, game: Game, now_ns: int) -> pygame.Surface:
+    canvas = Canvas(view.background())
+    view.draw(canvas, game, now_ns)
+    surface = pygame.Surface(SIZE)
+    canvas.render(surface)
+    return surface
+
+
+def region(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(rect), "RGB")
+
+
+def playing_game() -> tuple[Game, int, int, int]:
+    """A game in play with a card player 1 can play: (game, pile number, spit pile)."""
+    for seed in range(50):
+        game, _ = Game.new(seed=seed)
+        game.press(0.1, 1, "spit")
+        game.press(0.2, 2, "spit")
+        if game.phase != "playing":
+            continue
+        moves = playable(game.player(1).stock, game.spit_piles, game.variant)
+        if moves:
+            pile, spit_pile = moves[0]
+            return game, seed, pile, spit_pile
+    raise AssertionError("no seed gives a playable card")
+
+
+def test_a_play_changes_the_pixels_where_the_spit_pile_is_drawn() -> None:
+    game, _, pile, spit_pile = playing_game()
+    view = view_for("tabletop")
+    rect = view.layout.spit_piles[spit_pile]
+    before = render(view, game, 0)
+    game.press(1.0, 1, f"pile{pile}")
+    events = game.press(1.01, 1, side_for(1, spit_pile))
+    assert events[0]["event"] == "play"
+    view.notice(events, 10 * MS, game)
+    assert view.busy(20 * MS)
+    sliding = render(view, game, 10 * MS)
+    landed = render(view, game, 10 * MS + int(SLIDE_S * 1e9) + MS)
+    assert region(landed, rect) != region(before, rect)
+    assert region(landed, rect) == region(render_card(view, events[0]["card"]), pygame.Rect(0, 0, *rect.size))
+    # it slides for no more than 120 ms
+    assert not view.busy(130 * MS)
+    assert region(sliding, rect) != region(landed, rect)
+
+
+def render_card(view: TableView, card: str) -> pygame.Surface:
+    surface = pygame.Surface(view.art.size)
+    surface.blit(view.background(), (0, 0), view.layout.spit_piles[0])
+    surface.blit(view.art.face(card), (0, 0))
+    return surface
+
+
+@pytest.mark.parametrize("mode", ["tabletop", "desktop"])
+def test_player_2s_cards_are_turned_only_in_the_tabletop_layout(mode: str) -> None:
+    game, _ = Game.new(seed=3)
+    view = view_for(mode)
+    shot = render(view, game, 0)
+    seat = view.layout.seat(2)
+    card = game.player(2).stock[0].top
+    assert card is not None
+    upright = view.art.face(card)
+    turned = pygame.transform.rotate(upright, 180)
+    expected = turned if mode == "tabletop" else upright
+    drawn = pygame.Surface(view.art.size)
+    drawn.blit(shot, (0, 0), seat.stock[0])
+    clean = pygame.Surface(view.art.size)
+    clean.blit(view.background(), (0, 0), seat.stock[0])
+    clean.blit(expected, (0, 0))
+    assert pygame.image.tobytes(drawn, "RGB") == pygame.image.tobytes(clean, "RGB")
+    # player 1's card is upright in both layouts
+    p1 = pygame.Surface(view.art.size)
+    p1.blit(shot, (0, 0), view.layout.seat(1).stock[0])
+    clean1 = pygame.Surface(view.art.size)
+    clean1.blit(view.background(), (0, 0), view.layout.seat(1).stock[0])
+    clean1.blit(view.art.face(game.player(1).stock[0].top or ""), (0, 0))
+    assert pygame.image.tobytes(p1, "RGB") == pygame.image.tobytes(clean1, "RGB")
+
+
+def test_the_selected_pile_is_lit_and_assist_lights_playable_cards() -> None:
+    game, _, pile, _ = playing_game()
+    plain = view_for("desktop")
+    rect = plain.layout.seat(1).stock[pile - 1].inflate(20, 20)
+    before = render(plain, game, 0)
+    assisted = render(view_for("desktop", assist=True), game, 0)
+    assert region(assisted, rect) != region(before, rect)
+    game.press(1.0, 1, f"pile{pile}")
+    selected = render(plain, game, 0)
+    assert region(selected, rect) != region(before, rect)
+    yellow = sum(
+        1
+        for x in range(rect.left, rect.right, 2)
+        for y in range(rect.top, rect.bottom, 2)
+        if _yellowish(selected.get_at((x, y)))
+    )
+    assert yellow > 10
+
+
+def test_a_reject_shakes_and_says_why_and_a_lost_race_says_by_how_much() -> None:
+    game, _ = Game.new(seed=3)
+    view = view_for("desktop")
+    events = [
+        {"t": 1.0, "event": "reject", "player": 1, "press": "left", "reason": "nothing_selected"},
+        {
+            "t": 1.0,
+            "event": "reject",
+            "player": 2,
+            "press": "left",
+            "reason": "too_late",
+            "card": "8C",
+            "spit_pile": 1,
+            "winner": 1,
+            "by_ms": 23.4,
+        },
+    ]
+    view.notice(events, 0, game)
+    assert view.messages[1].text == "pick a card from your stock piles first"
+    assert view.races[1].text == "Player 1 first by 23 ms"
+    with_message = render(view, game, MS)
+    later = render(view, game, 5_000 * MS)
+    message_rect = pygame.Rect(0, 0, 400, 40)
+    message_rect.center = view.layout.seat(1).message
+    assert region(with_message, message_rect) != region(later, message_rect)
+    race_rect = view.layout.spit_piles[1]
+    assert region(with_message, race_rect) != region(later, race_rect)
+    assert view.busy(MS) and not view.busy(5_000 * MS)
+
+
+def _yellowish(colour: pygame.Color) -> bool:
+    return colour.r > 150 and colour.g > 130 and colour.b < 110 and colour.r - colour.b > 100
