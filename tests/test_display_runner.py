@@ -80,6 +80,17 @@ def test_keys_drive_the_menus_and_the_game(tmp_path: Path) -> None:
     assert h.runner.status == 0
 
 
+def test_in_the_kiosk_escape_on_the_title_leaves_nobody_out() -> None:
+    from appliance.display.settings import Settings
+
+    h = Harness((320, 240), settings=Settings(kiosk=True))
+    assert isinstance(h.scene, TitleScene)
+    h.frame([key_event("escape")])
+    h.frame([key_event("escape")])
+    assert isinstance(h.scene, TitleScene)
+    assert h.runner.status is None
+
+
 def test_a_closed_window_ends_the_loop_cleanly() -> None:
     h = Harness((320, 240))
     h.frame([pygame.event.Event(pygame.QUIT)])

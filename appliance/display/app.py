@@ -33,6 +33,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="full screen, no mouse cursor (the cabinet; KMSDRM on a Pi without a desktop)",
     )
+    parser.add_argument(
+        "--kiosk",
+        action="store_true",
+        help="the cabinet's kiosk: full screen, and Escape never leaves the game (the systemd service uses it)",
+    )
     parser.add_argument("--layout", choices=LAYOUTS, help="desktop (default) or tabletop (players face each other)")
     parser.add_argument("--size", help="window size WxH (default 1280x720; full screen uses the display's)")
     parser.add_argument("--config", type=Path, help="settings file (default ~/.config/spit-arcade/config.toml)")
@@ -77,6 +82,9 @@ def apply_options(settings: Settings, args: argparse.Namespace) -> Settings:
         settings.four_colour = True
     if args.journal_dir:
         settings.journal_dir = str(args.journal_dir)
+    if args.kiosk:
+        settings.kiosk = True
+        args.fullscreen = True
     return settings
 
 

@@ -37,6 +37,7 @@ class Settings:
     four_colour: bool = False
     journal_dir: str = ""
     idle_timeout_s: float = 90.0
+    kiosk: bool = False  # the cabinet: nothing on the panels or a keyboard quits the program
     keys: dict[str, str] = field(default_factory=dict)  # key name -> "player control"
 
 
@@ -60,7 +61,7 @@ def _check(data: dict[str, Any], path: Path) -> Settings:
         if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0 <= volume <= 1:
             raise SettingsError(f"{path}: volume must be a number from 0.0 to 1.0, not {volume!r}")
         settings.volume = float(volume)
-    for name in ("assist", "four_colour"):
+    for name in ("assist", "four_colour", "kiosk"):
         if name in data:
             if not isinstance(data[name], bool):
                 raise SettingsError(f"{path}: {name} must be true or false, not {data[name]!r}")

@@ -54,7 +54,7 @@ class TitleScene:
 
     def on_event(self, press: Any) -> Transition | None:
         if press.control == BACK and press.pressed:
-            return Quit(0)
+            return None if self.ctx.settings.kiosk else Quit(0)
         if is_press(press, "start", "spit"):
             from .choose import ChooseScene
 
