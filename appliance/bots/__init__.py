@@ -1,0 +1,57 @@
+"""Computer opponents: a strategy from the seeds' strategy notes, with a human's reaction times.
+
+    bot = make_bot("5", player=2, seed=7)     # levels "1" (casual) .. "5" (expert), or "first"
+    bot = make_bot("5@3", player=2, seed=7)   # the expert's strategy with level 3's hands
+    t, control = bot.next_press(game, now)    # press `control` at game time t (once t <= now)
+    one, two = demo_bots(seed)                # the attract mode's two players
+
+One bot plays one game: make new bots for a new game.
+"""
+
+from __future__ import annotations
+
+from .opponent import Bot
+from .strategy import STRATEGIES, Strategy
+from .timing import TIMINGS, Timing, timing_for
+
+# The levels a player can choose, with what each is like.
+LEVELS: dict[str, str] = {
+    "1": "casual: slow, picks any card, sometimes looks away",
+    "2": "steady: first card that fits, slaps the smaller pile",
+    "3": "runs: thinks ahead through runs of cards",
+    "4": "watchful: watches your cards, plays runs in quick pairs",
+    "5": "expert: fast, and plays slowly only when you are stuck",
+}
+
+BASELINE = "first"  # the first legal card it sees; timing of level 3 unless `first@T`
+BASELINE_TIMING = 3
+
+
+def parse_spec(spec: str) -> tuple[Strategy, Timing]:
+    """ "1".."5", "first", or "S@T" (strategy S with level T's timing)."""
+    name, at, level = spec.strip().partition("@")
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown bot {spec!r}: use 1..5 or first, optionally @1..@5 for the timing")
+    if at:
+        if not level.isdigit() or int(level) not in TIMINGS:
+            raise ValueError(f"unknown timing level in {spec!r}: use @1..@5")
+        return STRATEGIES[name], TIMINGS[int(level)]
+    return STRATEGIES[name], timing_for(BASELINE_TIMING if name == BASELINE else int(name))
+
+
+def demo_bots(seed: int) -> tuple[Bot, Bot]:
+    """The two computer players of an attract-mode (computer against computer) game."""
+    from .demo import demo_bots as pick
+
+    return pick(seed)
+
+
+def make_bot(spec: str, player: int, seed: int, *, keep_log: bool = False) -> Bot:
+    """A computer opponent in seat `player` (1 or 2), its reaction times seeded by `seed`."""
+    if player not in (1, 2):
+        raise ValueError(f"player must be 1 or 2, not {player!r}")
+    strategy, timing = parse_spec(spec)
+    return Bot(spec.strip(), player, strategy, timing, seed, keep_log=keep_log)
+
+
+__all__ = ["BASELINE", "LEVELS", "Bot", "demo_bots", "make_bot", "parse_spec"]
