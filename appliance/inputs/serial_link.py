@@ -1,0 +1,350 @@
+"""Remote slap pads over a serial link (USB CDC, a USB-serial adapter, or a pseudo-terminal).
+
+One SerialSource per pad, each with one reader thread that owns the port: it opens it (exclusively,
+low-latency mode where the driver has one), says HOST_HELLO, syncs clocks with a burst of PINGs and one
+every `ping_interval_ns` after, turns EDGE messages into presses stamped on the host clock, ACKs them,
+and watches for silence.
+
+Pulling the cable is normal. A read error, or no byte for `silence_ns` (default 500 ms; the pad sends a
+HEARTBEAT every 100 ms), marks the link lost; the thread closes the port and tries the same stable name
+(e.g. /dev/serial/by-id/...) every `reopen_ns` until the pad is back, then says HOST_HELLO again: the pad
+answers HELLO and resends every edge the host has not ACKed. Edges are numbered, so a resent edge the
+host already has is dropped: no press is lost or counted twice across an unplug. If HELLO brings a new
+boot id (the pad restarted), the clock sync starts over; edges wait until it is synced.
+
+Garbage on the line is counted (FrameDecoder counters) and skipped, never raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import protocol as p
+from .clock_sync import ClockSync
+from .debounce import PAD, Debouncer, Timing
+from .press import CABINET_CONTROLS, CABINET_PLAYER, Press, PressSink
+from .source import ControlStatus, SourceStatus
+
+SILENCE_NS = 500_000_000
+REOPEN_NS = 200_000_000
+PING_INTERVAL_NS = 250_000_000
+BURST = 8  # pings sent 10 ms apart after (re)connecting
+BURST_GAP_NS = 10_000_000
+READ_TIMEOUT_S = 0.01
+READER_NICE = -10  # the reader thread asks for this priority; a busy game loop must not starve it
+
+
+def open_serial(port: str, baudrate: int) -> Any:
+    """Open a serial port exclusively, in low-latency mode if the driver has one."""
+    import serial
+
+    handle = serial.Serial(port, baudrate, timeout=READ_TIMEOUT_S, write_timeout=0.1, exclusive=True)
+    try:
+        handle.set_low_latency_mode(True)
+        handle.low_latency = True
+    except (AttributeError, OSError, ValueError, NotImplementedError):
+        handle.low_latency = False  # pty and USB CDC ACM have no such mode; nothing is lost
+    return handle
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if "disconnected" in text or "Input/output error" in text:
+        return "device disconnected"
+    if "No such file" in text:
+        return "no such device"
+    return text[:60]
+
+
+def read_available(handle: Any) -> bytes:
+    """Whatever bytes have arrived, waiting up to READ_TIMEOUT_S for the first.
+
+    Straight to select and os.read on the port's descriptor: every system call gives up the GIL and has
+    to win it back from a busy game loop, so the fewer the better (pyserial's own read makes four).
+    """
+    try:
+        fd = handle.fileno()
+    except (AttributeError, OSError, ValueError):
+        return bytes(handle.read(max(1, handle.in_waiting)))
+    ready, _, _ = select.select([fd], [], [], READ_TIMEOUT_S)
+    if not ready:
+        return b""
+    try:
+        data = os.read(fd, 4096)
+    except BlockingIOError:
+        return b""
+    if not data:
+        raise OSError("device disconnected (readable but no data)")
+    return data
+
+
+class SerialSource:
+    """A slap pad on a serial port (a Source)."""
+
+    def __init__(
+        self,
+        port: str,
+        player: int,
+        name: str | None = None,
+        baudrate: int = 115200,
+        timing: Timing = PAD,
+        latency_ns: int = 4_000_000,
+        silence_ns: int = SILENCE_NS,
+        reopen_ns: int = REOPEN_NS,
+        ping_interval_ns: int = PING_INTERVAL_NS,
+        opener: Callable[[str, int], Any] = open_serial,
+        clock: Callable[[], int] = time.monotonic_ns,
+    ) -> None:
+        self.port = port
+        self.player = player
+        self.name = name or f"serial:{port}"
+        self.latency_ns = latency_ns
+        self.baudrate = baudrate
+        self.silence_ns = silence_ns
+        self.reopen_ns = reopen_ns
+        self.ping_interval_ns = ping_interval_ns
+        self._opener = opener
+        self._clock = clock
+        self._timing = timing
+        self._sink: PressSink | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.RLock()
+        self.changed = threading.Condition(self._lock)  # notified on every link state change
+        self.clock_sync = ClockSync()
+        self.decoder = p.FrameDecoder()
+        self._keys = {(self._owner(c), c) for c in p.CONTROL_CODES}
+        self._debouncer = Debouncer({key: timing for key in self._keys})
+        self._last_edge: dict[tuple[int, str], int] = {}
+        self.link = "closed"
+        self.link_events: list[str] = []  # "up", "lost: ...", in order (the switch test and tests read it)
+        self.boot_id: int | None = None
+        self.pad_id: int | None = None
+        self._last_seq: int | None = None  # last edge_seq taken from this boot
+        self._held: list[tuple[int, int, int, int]] = []  # edges waiting for HELLO or clock sync
+        self.duplicates = 0
+        self.missing = 0  # edges the pad numbered but never delivered (its buffer overflowed)
+        self.edges = 0
+        self.low_latency = False
+        self._tx_seq = 0
+        self._ping_id = 0
+        self._pings: dict[int, int] = {}
+        self.last_rx_ns = 0
+        self.last_heartbeat_ns = 0
+
+    def _owner(self, control: str) -> int:
+        return CABINET_PLAYER if control in CABINET_CONTROLS else self.player
+
+    # -- Source protocol
+    def start(self, sink: PressSink) -> None:
+        self._sink = sink
+        if self._thread is not None:
+            return
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name=f"pad {self.port}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout=2)
+        self._sink = None
+
+    def poll(self, now_ns: int) -> None:
+        """Nothing to do here: the reader thread delivers presses as they arrive."""
+
+    def status(self, now_ns: int) -> SourceStatus:
+        with self._lock:
+            controls = []
+            for player, control in sorted(self._keys, key=lambda k: p.CONTROL_CODES.index(k[1])):
+                key = (player, control)
+                presses, bounces = self._debouncer.counts(key)
+                if not presses and not bounces and key not in self._last_edge:
+                    continue  # show only the inputs this pad actually has
+                controls.append(
+                    ControlStatus(
+                        player,
+                        control,
+                        f"pad input {p.CONTROL_CODES.index(control)}",
+                        self._debouncer.is_down(key),
+                        self._debouncer.is_stuck(key),
+                        presses,
+                        bounces,
+                        self._last_edge.get(key),
+                    )
+                )
+            sync = self.clock_sync
+            details = {
+                "port": self.port,
+                "pad": "-" if self.pad_id is None else f"{self.pad_id} (boot {self.boot_id:08x})",
+                "clock offset": f"{sync.offset_ns / 1e6:+.3f} ms" if sync.synced else "-",
+                "clock error": "-" if sync.error_bound_ns is None else f"±{sync.error_bound_ns / 1e6:.3f} ms",
+                "drift": f"{sync.drift_ppm:+.1f} ppm" if sync.drift_fitted else "-",
+                "edges": str(self.edges),
+                "duplicates dropped": str(self.duplicates),
+                "missing": str(self.missing),
+                "low latency": "yes" if self.low_latency else "n/a",
+                **{k: str(v) for k, v in self.decoder.counters().items()},
+            }
+            return SourceStatus(self.name, self.link, controls, details)
+
+    def wait_for(self, predicate: Callable[[SerialSource], bool], timeout: float) -> bool:
+        """Block until predicate(self) holds (checked at every link change and press), or timeout."""
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self), timeout)
+
+    # -- the reader thread
+    def _set_link(self, link: str) -> None:
+        with self.changed:
+            if link != self.link:
+                self.link = link
+                self.link_events.append(link)
+            self.changed.notify_all()
+
+    def _run(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):  # allowed as root or with CAP_SYS_NICE only
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), READER_NICE)
+        while not self._stopping.is_set():
+            try:
+                handle = self._opener(self.port, self.baudrate)
+            except Exception as error:  # not there (yet): unplugged, or being re-enumerated
+                reason = _reason(error)
+                if self.link == "up" or self.link.startswith("syncing"):
+                    self._set_link(f"lost: {reason}")
+                elif not self.link.startswith("lost"):
+                    self._set_link(f"closed: {reason}")
+                self._stopping.wait(self.reopen_ns / 1e9)
+                continue
+            try:
+                self.low_latency = bool(getattr(handle, "low_latency", False))
+                self._session(handle)
+            finally:
+                with contextlib.suppress(Exception):
+                    handle.close()
+        self._set_link("closed: stopped")
+
+    def _send(self, handle: Any, kind: int, *fields: int) -> None:
+        handle.write(p.encode(kind, self._tx_seq, *fields))
+        self._tx_seq = (self._tx_seq + 1) % p.SEQ_WRAP
+
+    def _ping(self, handle: Any) -> None:
+        self._ping_id = (self._ping_id + 1) % p.SEQ_WRAP
+        if len(self._pings) > 64:
+            self._pings.clear()
+        self._pings[self._ping_id] = self._clock()
+        self._send(handle, p.PING, self._ping_id)
+
+    def _session(self, handle: Any) -> None:
+        """One open port, until it fails, falls silent, or we stop."""
+        self.decoder.clear()
+        self._pings.clear()
+        self._set_link("syncing")
+        now = self._clock()
+        self.last_rx_ns = now
+        pings_left = BURST
+        next_ping = now
+        try:
+            handle.reset_input_buffer()
+            self._send(handle, p.HOST_HELLO)
+            while not self._stopping.is_set():
+                data = read_available(handle)
+                now = self._clock()
+                if data:
+                    self.last_rx_ns = now
+                    for message in self.decoder.feed(data):
+                        self._handle(handle, message, now)
+                elif now - self.last_rx_ns > self.silence_ns:
+                    self._set_link("lost: no heartbeat")
+                    return
+                if now >= next_ping:
+                    self._ping(handle)
+                    pings_left -= 1
+                    next_ping = now + (BURST_GAP_NS if pings_left > 0 else self.ping_interval_ns)
+                self._tick(now)
+        except Exception as error:  # the cable came out (SerialException, OSError, EIO on a pty)
+            if not self._stopping.is_set():
+                self._set_link(f"lost: {_reason(error)}")
+
+    def _handle(self, handle: Any, message: tuple[int, int, tuple[int, ...]], now: int) -> None:
+        kind, _seq, fields = message
+        if kind == p.HELLO:
+            boot_id, pad_id, _inputs = fields
+            with self._lock:
+                if boot_id != self.boot_id:
+                    self.boot_id, self.pad_id = boot_id, pad_id
+                    self._last_seq = None
+                    self._held.clear()
+                    self.clock_sync.reset()
+                    # a restarted pad starts with every input up, whatever we last heard
+                    self._debouncer = Debouncer({key: self._timing for key in self._keys})
+            if self.link != "up":
+                self._set_link("syncing")
+        elif kind == p.PONG:
+            ping_id, t2, t3 = fields
+            t1 = self._pings.pop(ping_id, None)
+            if t1 is not None:
+                with self._lock:
+                    self.clock_sync.add(t1, t2, t3, now)
+                if self.clock_sync.synced and self.boot_id is not None:
+                    self._release_held(handle)
+                    if self.link != "up":
+                        self._set_link("up")
+        elif kind == p.EDGE:
+            self._held.append(fields)  # type: ignore[arg-type]
+            if self.clock_sync.synced and self.boot_id is not None:
+                self._release_held(handle)
+        elif kind == p.HEARTBEAT:
+            pad_us, _last_edge = fields
+            if self.clock_sync.synced and self.boot_id is not None and not self._held:
+                sink = self._sink
+                if sink is not None:
+                    sink.advance(self.name, self.clock_sync.to_host_ns(pad_us))
+            with self.changed:
+                self.last_heartbeat_ns = now
+                self.changed.notify_all()
+
+    def _release_held(self, handle: Any) -> None:
+        held, self._held = self._held, []
+        out: list[Press] = []
+        last_acked = None
+        with self._lock:
+            for edge_seq, pad_us, code, pressed in held:
+                if self._last_seq is not None and not p.seq_after(edge_seq, self._last_seq):
+                    self.duplicates += 1
+                    last_acked = self._last_seq
+                    continue
+                if self._last_seq is not None:
+                    self.missing += (edge_seq - self._last_seq - 1) % p.SEQ_WRAP
+                self._last_seq = last_acked = edge_seq
+                if code >= len(p.CONTROL_CODES):
+                    continue
+                key = (self._owner(p.CONTROL_CODES[code]), p.CONTROL_CODES[code])
+                t_ns = self.clock_sync.to_host_ns(pad_us)
+                self._last_edge[key] = t_ns
+                self.edges += 1
+                for (player, control), down, t in self._debouncer.edge(key, bool(pressed), t_ns):
+                    out.append(Press(player, control, down, t, self.name))
+        self._deliver(out)  # first: the ACK's write gives up the GIL, and a busy game loop may keep it
+        if last_acked is not None:
+            self._send(handle, p.ACK, last_acked)
+
+    def _tick(self, now: int) -> None:
+        with self._lock:
+            edges = self._debouncer.tick(now)
+        self._deliver([Press(pl, c, down, t, self.name) for (pl, c), down, t in edges])
+
+    def _deliver(self, presses: list[Press]) -> None:
+        sink = self._sink
+        if sink is not None:
+            for press in presses:
+                sink.put(press)
+        if presses:
+            with self.changed:
+                self.changed.notify_all()

@@ -1,0 +1,67 @@
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from appliance.inputs.debounce import Debouncer, Timing
+
+MS = 1_000_000
+KEY = (1, "left")
+
+
+def make(lockout_ms: float = 10, stuck_s: float = 5) -> Debouncer:
+    return Debouncer({KEY: Timing(int(lockout_ms * MS), int(stuck_s * 1e9))})
+
+
+def test_a_bounce_burst_is_one_press_at_the_first_edge():
+    d = make()
+    out = []
+    for n, t in enumerate([100, 100.3, 100.9, 101.2, 102.0, 103.1, 104.5]):
+        out += d.edge(KEY, n % 2 == 0, int(t * MS))
+    out += d.tick(200 * MS)
+    assert out == [(KEY, True, 100 * MS)]
+    assert d.counts(KEY) == (1, 6)
+
+
+def test_a_release_that_bounced_is_reported_when_the_lockout_ends():
+    d = make()
+    assert d.edge(KEY, True, 0) == [(KEY, True, 0)]
+    assert d.edge(KEY, False, 3 * MS) == []  # a quick tap: release inside the lockout
+    assert d.tick(9 * MS) == []
+    assert d.tick(10 * MS) == [(KEY, False, 3 * MS)]
+    assert not d.is_down(KEY)
+
+
+def test_the_next_edge_also_catches_up():
+    d = make()
+    d.edge(KEY, True, 0)
+    d.edge(KEY, False, 2 * MS)
+    assert d.edge(KEY, True, 30 * MS) == [(KEY, False, 2 * MS), (KEY, True, 30 * MS)]
+
+
+def test_a_stuck_control_is_flagged_and_ignored_until_released():
+    d = make(stuck_s=5)
+    d.edge(KEY, True, 0)
+    assert not d.tick(4_999 * MS) and not d.is_stuck(KEY)
+    d.tick(5_000 * MS)
+    assert d.is_stuck(KEY)
+    assert d.edge(KEY, False, 6_000 * MS) == []  # the release just clears it
+    assert not d.is_stuck(KEY)
+    assert d.edge(KEY, True, 7_000 * MS) == [(KEY, True, 7_000 * MS)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 30 * MS), st.booleans()), max_size=60))
+def test_reported_edges_alternate_and_respect_the_lockout(steps):
+    d = make()
+    t, out = 0, []
+    for gap, down in steps:
+        t += gap
+        out += d.edge(KEY, down, t)
+        out += d.tick(t)
+    out += d.tick(t + 100 * MS)
+    levels = [down for _, down, _ in out]
+    assert all(a != b for a, b in itertools.pairwise(levels))
+    if levels:
+        assert levels[0] is True
+    presses = [at for _, down, at in out if down]
+    assert all(b - a >= 10 * MS for a, b in itertools.pairwise(presses))
