@@ -28,19 +28,18 @@ def test_every_scene_renders(name: str, layout: str) -> None:
     assert pygame.image.tobytes(shot, "RGB") == pygame.image.tobytes(h.full_render(), "RGB")
 
 
-def test_the_choose_scene_offers_the_computer_when_it_is_there() -> None:
+def test_the_choose_scene_offers_the_computer_at_every_level() -> None:
     h = Harness((480, 270))
     to_choose(h)
     scene = h.scene
     assert isinstance(scene, ChooseScene)
     levels = bots_available()
-    assert len(scene.options) == 1 + len([level for level in levels if level.isdigit()])
-    if len(scene.options) > 1:
-        h.press(1, "right")
-        h.press(1, "spit")
-        h.advance(2.2)
-        assert isinstance(h.scene, PlayScene)
-        assert set(h.scene.match.bots) == {2}
+    assert len(scene.options) == 1 + len([level for level in levels if level.isdigit()]) == 6
+    h.press(1, "right")
+    h.press(1, "spit")
+    h.advance(2.2)
+    assert isinstance(h.scene, PlayScene)
+    assert set(h.scene.match.bots) == {2}
 
 
 def test_a_game_nobody_touches_goes_back_to_the_title() -> None:

@@ -18,7 +18,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from .keys import LocalPress, default_keymap, for_desktop
+from .keys import Press, default_keymap, for_desktop
 from .runner import Runner
 from .scenes.base import Context, Scene
 from .settings import Settings
@@ -75,8 +75,8 @@ class Harness:
 
     def press(self, player: int, control: str) -> None:
         """A press at the current moment, as the keyboard would deliver it."""
-        self.runner.send(LocalPress(player, control, True, self.now_ns, "test"))
-        self.runner.send(LocalPress(player, control, False, self.now_ns, "test"))
+        self.runner.send(Press(player, control, True, self.now_ns, "test"))
+        self.runner.send(Press(player, control, False, self.now_ns, "test"))
 
     def frame(self, events: list[Any] | None = None) -> list[pygame.Rect]:
         self.now_ns += FRAME_NS

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from appliance.bots import LEVELS
+from appliance.bots import make_bot as bots_make_bot
 from appliance.rules import CONTROLS, Event, Game
 
 
@@ -29,28 +31,16 @@ class Recorder(Protocol):
 
 
 def bots_available() -> tuple[str, ...]:
-    """The computer's levels ("1".."5", "first"), or () when appliance.bots is not there."""
-    try:
-        from appliance.bots import LEVELS
-    except ImportError:
-        return ()
-    return tuple(str(level) for level in LEVELS)
+    """The computer's levels a player can choose ("1".."5")."""
+    return tuple(LEVELS)
 
 
 def level_words(level: str) -> str:
     """What a computer level is like, as appliance.bots describes it."""
-    try:
-        from appliance.bots import LEVELS
-    except ImportError:
-        return ""
-    return str(LEVELS.get(level, "")) if isinstance(LEVELS, dict) else ""
+    return LEVELS.get(level, "")
 
 
-def make_bot(spec: str, player: int, seed: int) -> Bot | None:
-    try:
-        from appliance.bots import make_bot as bots_make_bot
-    except ImportError:
-        return None
+def make_bot(spec: str, player: int, seed: int) -> Bot:
     bot: Bot = bots_make_bot(spec, player, seed)
     return bot
 

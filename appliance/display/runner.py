@@ -13,8 +13,8 @@ from typing import Any
 import pygame
 
 from .compositor import Canvas, Compositor
-from .keys import Keyboard, LocalPress
-from .scenes.base import BACK, Context, Quit, Replace, Scene, Transition
+from .keys import Keyboard
+from .scenes.base import BACK, Context, MenuKey, Quit, Replace, Scene, Transition
 
 FPS = 60
 MERGER_POLL_MS = 2
@@ -60,7 +60,7 @@ class Runner:
             self.status = 0
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.send(LocalPress(0, BACK, True, now_ns, "keyboard"))
+            self.send(MenuKey(0, BACK, True, now_ns))
             return
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
             self.compositor.invalidate()

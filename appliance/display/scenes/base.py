@@ -20,6 +20,18 @@ from ..sound import Sound
 from ..table_view import TableView
 
 BACK = "back"  # the Escape key: leave this screen
+
+
+@dataclass(frozen=True, slots=True)
+class MenuKey:
+    """Escape on a keyboard: "go back", a menu key of the desktop that no cabinet panel has, so not an
+    inputs Press (whose controls are the panels'). Shaped like one, so scenes read both alike."""
+
+    player: int
+    control: str
+    pressed: bool
+    t_ns: int
+    source: str = "keyboard"
 NAVIGATION = ("left", "right", "pile1", "pile2", "pile3", "pile4", "pile5", "pile6")
 
 

@@ -11,9 +11,11 @@ from typing import Any
 
 import pygame
 
+from appliance.bots import demo_bots
+
 from ..compositor import Canvas
 from ..keys import legend
-from ..match import Match, make_bot
+from ..match import Match
 from ..table_view import GOLD, SOFT, WHITE, TableView
 from .base import BACK, Context, Quit, Replace, Transition, banner, is_press
 
@@ -23,9 +25,7 @@ HOW_TO_PLAY = [
     "Nobody can play? Both press SPIT! and turn a new card.",
     "A round is over: slap the smaller spit pile!",
 ]
-ATTRACT_SCRIPT = [(1.0, 1, "spit"), (1.2, 2, "spit")]  # without the computer: deal, call, reveal
-ATTRACT_DEAL_S = 8.0
-ATTRACT_LEVEL = "3"
+ATTRACT_GAME_S = 600.0  # a demo game still going after ten minutes is dealt again
 
 
 class TitleScene:
@@ -39,13 +39,8 @@ class TitleScene:
     def _attract_match(self, now_ns: int) -> Match:
         self.deals += 1
         seed = 1000 + self.deals
-        bots = {}
-        for player in (1, 2):
-            bot = make_bot(ATTRACT_LEVEL, player, seed + player)
-            if bot is not None:
-                bots[player] = bot
-        self.script = list(ATTRACT_SCRIPT) if len(bots) < 2 else []
-        match = Match(seed, now_ns, None, bots)
+        one, two = demo_bots(seed)
+        match = Match(seed, now_ns, None, {1: one, 2: two})
         match.on_events = lambda events: self.view.notice(events, self.now_ns, match.game)
         return match
 
@@ -65,16 +60,9 @@ class TitleScene:
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         match = self.match
-        while self.script and match.game_time(now_ns) >= self.script[0][0]:
-            t, player, control = self.script.pop(0)
-            match.press(match.start_ns + int(t * 1e9), player, control, "bot")
         match.tick(now_ns)
         over_for = match.game_time(now_ns) - match.game.now
-        if (
-            (match.finished and over_for > 5.0)
-            or (not match.bots and match.game_time(now_ns) > ATTRACT_DEAL_S)
-            or match.game_time(now_ns) > 600
-        ):
+        if (match.finished and over_for > 5.0) or match.game_time(now_ns) > ATTRACT_GAME_S:
             self.match = self._attract_match(now_ns)
         return None
 
