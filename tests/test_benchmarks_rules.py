@@ -18,3 +18,11 @@ def test_bench_rules_prints_the_figures_as_json(capsys: pytest.CaptureFixture[st
 def test_bench_rules_prints_words_without_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "rules", "--presses", "500"]) == 0
     assert "presses/s" in capsys.readouterr().out
+
+
+def test_bench_rules_reports_random_game_lengths(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "rules", "--presses", "100", "--games", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["random_games"] == 2
+    assert 0 < result["random_presses_min"] <= result["random_presses_median"] <= result["random_presses_max"]
+    assert result["random_rounds_max"] >= 1

@@ -12,7 +12,7 @@ import json
 import random
 import time
 
-from ..random_play import mash
+from ..random_play import mash, random_game
 from ..rules import Game
 
 
@@ -53,15 +53,57 @@ def measure(presses: int, seed: int) -> dict[str, float]:
     }
 
 
+def game_lengths(games: int, seed: int) -> dict[str, float]:
+    """Whole games of two players mashing at random: how many presses and how long they take."""
+    presses: list[int] = []
+    rounds: list[int] = []
+    game_time: list[float] = []
+    started = time.perf_counter()
+    for n in range(games):
+        count = round_count = 0
+        last_t = 0.0
+        for (t, _, _), events in random_game(seed + n):
+            count += 1
+            last_t = t
+            round_count += sum(1 for e in events if e["event"] == "round_over")
+        presses.append(count)
+        rounds.append(round_count)
+        game_time.append(last_t)
+    wall = time.perf_counter() - started
+    presses.sort()
+    rounds.sort()
+    game_time.sort()
+
+    def mid(values: list[int] | list[float]) -> float:
+        return values[len(values) // 2]
+
+    return {
+        "random_games": games,
+        "random_presses_min": presses[0],
+        "random_presses_median": mid(presses),
+        "random_presses_max": presses[-1],
+        "random_rounds_median": mid(rounds),
+        "random_rounds_max": rounds[-1],
+        "random_game_time_median_s": round(mid(game_time), 1),
+        "random_wall_ms_per_game": round(wall * 1000 / games, 2),
+    }
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade bench rules", description=__doc__)
     parser.add_argument("--presses", type=int, default=200_000, help="presses to apply (default 200000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=0,
+                        help="also play N whole games of random mashing and report their length")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.presses < 1:
         parser.error("--presses must be at least 1")
-    result = measure(args.presses, args.seed)
+    if args.games < 0:
+        parser.error("--games must be 0 or more")
+    result: dict[str, float] = measure(args.presses, args.seed)
+    if args.games:
+        result.update(game_lengths(args.games, args.seed))
     if args.json:
         print(json.dumps(result))
     else:
@@ -69,4 +111,9 @@ def main(argv: list[str]) -> int:
         print(f"  {result['presses_per_s']:,} presses/s   p50 {result['p50_us']} us   "
               f"p99 {result['p99_us']} us   max {result['max_us']} us")
         print("  goal: >= 50,000 presses/s and p99 <= 100 us")
+        if args.games:
+            print(f"random play: {args.games} games, presses min {result['random_presses_min']} median "
+                  f"{result['random_presses_median']} max {result['random_presses_max']}; rounds median "
+                  f"{result['random_rounds_median']} max {result['random_rounds_max']}; "
+                  f"{result['random_wall_ms_per_game']} ms a game")
     return 0
