@@ -1,5 +1,8 @@
 """The computer opponent: steady plans, human reaction times, re-planning, only honest rejects."""
 
+import statistics
+
+import pytest
 from positions import game_at
 
 from appliance.bots import make_bot
@@ -72,10 +75,20 @@ def test_a_hand_already_moving_cannot_stop_and_loses_the_race() -> None:
 
 
 def test_hidden_cards_make_no_difference_to_the_plan() -> None:
-    a = game_at(["4S", "2C 9D |", "KS", "KD", "9C"], ["6H", "QH", "QS", "QD", "9S"], spit=("5C", "2D"),
-                p1_spit="AC 3C", rest="p2_spit")
-    b = game_at(["4S", "2H 7D |", "KS", "KD", "9C"], ["6H", "QH", "QS", "QD", "9S"], spit=("5C", "2D"),
-                p1_spit="3C AC", rest="p2_spit")
+    a = game_at(
+        ["4S", "2C 9D |", "KS", "KD", "9C"],
+        ["6H", "QH", "QS", "QD", "9S"],
+        spit=("5C", "2D"),
+        p1_spit="AC 3C",
+        rest="p2_spit",
+    )
+    b = game_at(
+        ["4S", "2H 7D |", "KS", "KD", "9C"],
+        ["6H", "QH", "QS", "QD", "9S"],
+        spit=("5C", "2D"),
+        p1_spit="3C AC",
+        rest="p2_spit",
+    )
     for player in (1, 2):
         one, two = make_bot("5", player, seed=9), make_bot("5", player, seed=9)
         assert one.next_press(a, 0.0) == two.next_press(b, 0.0)
@@ -91,7 +104,13 @@ def test_reaction_times_respect_each_level_floor_over_whole_games() -> None:
                 assert bot.log
                 assert all(r.t - r.seen >= bot.timing.floor - 1e-6 for r in bot.log), bot
                 decisions = [r.t - r.seen for r in bot.log if r.kind == "decision"]
-                assert len(decisions) > 20
+                moves = [r.t - r.seen for r in bot.log if r.kind == "continuation"]
+                assert len(decisions) > 20 and len(moves) > 20
+                # Drawn from the level's distribution: the hand's moves average what the model
+                # says; decisions take at least a single-choice decision on average (Hick's law
+                # adds time for more choices).
+                assert statistics.fmean(moves) == pytest.approx(bot.timing.mean_continuation(), rel=0.2)
+                assert statistics.fmean(decisions) > 0.9 * bot.timing.mean_decision(1)
 
 
 def test_the_bot_only_loses_honest_races() -> None:
@@ -102,9 +121,14 @@ def test_the_bot_only_loses_honest_races() -> None:
             last_change = {1: -10.0, 2: -10.0}
             rejects: list[tuple[float, int, Event]] = []
 
-            def watch(t: float, player: int, control: str, events: list[Event],
-                      last_change: dict[int, float] = last_change,
-                      rejects: list[tuple[float, int, Event]] = rejects) -> None:
+            def watch(
+                t: float,
+                player: int,
+                control: str,
+                events: list[Event],
+                last_change: dict[int, float] = last_change,
+                rejects: list[tuple[float, int, Event]] = rejects,
+            ) -> None:
                 for event in events:
                     if event["event"] == "reject":
                         rejects.append((t - last_change[3 - player], player, event))
@@ -116,3 +140,46 @@ def test_the_bot_only_loses_honest_races() -> None:
             late = [(dt, player, event) for dt, player, event in rejects if dt > COMMIT + 1e-6]
             assert late == [], (specs, seed)
             assert all(event["reason"] in ("too_late", "wrong_phase", "wrong_pile") for _, _, event in rejects)
+
+
+def test_taking_a_due_press_without_looking_again_is_the_same_as_asking() -> None:
+    game = racing_game()
+    asked, taken = make_bot("4", 2, seed=5), make_bot("4", 2, seed=5)
+    plan = asked.next_press(game, 0.0)
+    assert plan is not None and taken.next_press(game, 0.0) == plan
+    assert taken.take_due(plan[0] / 2) == plan  # not due yet: still the plan, still pending
+    assert asked.next_press(game, plan[0]) == taken.take_due(plan[0]) == plan
+    game.press(plan[0], 2, plan[1])
+    assert asked.next_press(game, plan[0]) == taken.next_press(game, plan[0])
+
+
+def test_a_new_game_starts_the_bot_afresh() -> None:
+    bot = make_bot("3", 1, seed=2)
+    first = racing_game()
+    plan = bot.next_press(first, 5.0)
+    assert plan is not None and plan[0] > 5.0
+    again = bot.next_press(racing_game(), 0.0)  # time went back: a new game
+    assert again is not None and again[0] < 5.0
+
+
+def test_a_bot_asked_every_frame_plays_a_whole_game() -> None:
+    """The live game asks every frame (60 a second) and applies what is due, as the display does;
+    the bots see each change up to a frame late, and the game still runs to its end."""
+    game, _ = Game.new(seed=21)
+    bots = (make_bot("4", 1, 21, keep_log=True), make_bot("2", 2, 21, keep_log=True))
+    frame = 1 / 60
+    now = 0.0
+    for _ in range(200_000):
+        if game.phase == "over":
+            break
+        now += frame
+        for _ in range(8):  # what is due this frame, in time order
+            due = sorted((move[0], bot.player, move[1]) for bot in bots if (move := bot.next_press(game, now)))
+            due = [d for d in due if d[0] <= now]
+            if not due:
+                break
+            for t, player, control in due:
+                game.press(max(t, game.now), player, control)
+    assert game.phase == "over" and game.winner in (1, 2)
+    for bot in bots:
+        assert bot.log and all(r.t - r.seen >= bot.timing.floor - 1e-6 for r in bot.log)

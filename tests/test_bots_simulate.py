@@ -8,7 +8,7 @@ import pytest
 from appliance.bots.simulate import main, play_game, simulate
 from appliance.scripting import parse_script, replay_main, run
 
-TIMING_KEYS = ("games_per_s", "elapsed_s")
+TIMING_KEYS = ("games_per_s", "elapsed_s", "games_per_cpu_s")
 
 
 def without_timing(summary: dict[str, object]) -> dict[str, object]:
@@ -32,8 +32,7 @@ def test_wins_are_counted_per_bot_whatever_the_seat() -> None:
     assert strong_first["unfinished"] == 0 and strong_first["stuck"] == 0
 
 
-@pytest.mark.parametrize("specs", [("1", "first"), ("2", "1"), ("3", "2"), ("4", "3"), ("5", "4"),
-                                   ("5@3", "first@3")])
+@pytest.mark.parametrize("specs", [("1", "first"), ("2", "1"), ("3", "2"), ("4", "3"), ("5", "4"), ("5@3", "first@3")])
 def test_every_pairing_finishes_its_games(specs: tuple[str, str]) -> None:
     summary = simulate(specs, 4, seed=5)
     assert summary["unfinished"] == 0
@@ -57,8 +56,7 @@ def test_a_saved_journal_replays_to_the_same_winner(tmp_path: Path, capsys: pyte
 
 
 def test_the_command_prints_a_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--games", "3", "--bots", "5@3,first@3", "--seed", "2", "--swap",
-                 "--journal-dir", str(tmp_path)]) == 0
+    assert main(["--games", "3", "--bots", "5@3,first@3", "--seed", "2", "--swap", "--journal-dir", str(tmp_path)]) == 0
     summary = json.loads(capsys.readouterr().out)
     for key in ("games", "wins", "games_per_s", "rounds", "cards_played", "game_seconds", "seat_wins"):
         assert key in summary

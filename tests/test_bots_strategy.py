@@ -103,8 +103,7 @@ def test_slaps() -> None:
     # Level 4 and up saw their own last card go: they slap at once (only the hand moves).
     assert choose("4", big_left).prepared and choose("5", big_left).prepared
     assert not choose("2", big_left).prepared
-    seat2 = visible_view(game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=("4C 5C 6C 7C", "JD"),
-                                 **kw), 2)
+    seat2 = visible_view(game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=("4C 5C 6C 7C", "JD"), **kw), 2)
     # Player 2 still holds a card; player 1 played out. The expert watched that last card go too.
     assert choose("5", seat2).action == Action("slap", 1) and choose("5", seat2).prepared
     assert choose("4", seat2).action == Action("slap", 1) and not choose("4", seat2).prepared
@@ -114,20 +113,25 @@ def test_slaps() -> None:
 
 
 def test_spit_calls_and_the_lone_spitter() -> None:
-    both = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), p1_spit="4C", rest="p2_spit",
-                   phase="stalemate")
+    both = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), p1_spit="4C", rest="p2_spit", phase="stalemate")
     assert choose("first", both).action == Action("spit")
     # Player 2 has no spit cards: player 1 spits alone and first chooses a pile.
-    lone = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "2D 4D JD"), phase="stalemate",
-                   rest="p1_spit")
+    lone = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "2D 4D JD"), phase="stalemate", rest="p1_spit")
     assert lone.their_spit_cards == 0
     assert choose("first", lone).action == Action("choose", 0)  # its left
     assert choose("5", lone).action == Action("choose", 1)  # the larger pile: the smaller stays small
     assert press_for(lone, Action("choose", 1)) == "right"
-    waiting = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), phase="stalemate", rest="p1_spit")
-    assert STRATEGIES["5"].choose(visible_view(game_at(["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "JD"),
-                                                       phase="stalemate", rest="p1_spit"), 2), RNG) is None
-    assert waiting.my_spit_cards > 0
+    # Player 2, with no spit cards, has nothing to call: it waits.
+    other_seat = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), 2, phase="stalemate", rest="p1_spit")
+    assert other_seat.my_spit_cards == 0 and other_seat.their_spit_cards > 0
+    assert all(STRATEGIES[spec].choose(other_seat, RNG) is None for spec in STRATEGIES)
+    # Having called, a player waits for the other.
+    game = game_at(
+        ["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "JD"), p1_spit="4C", rest="p2_spit", phase="stalemate"
+    )
+    game.press(1.0, 1, "spit")
+    assert STRATEGIES["5"].choose(visible_view(game, 1), RNG) is None
+    assert choose("5", visible_view(game, 2)).action == Action("spit")
 
 
 def test_presses_for_an_action() -> None:

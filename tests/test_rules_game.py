@@ -345,6 +345,17 @@ def test_rule_8_different_piles_each_takes_the_one_they_slapped() -> None:
     assert kinds(second) == ["slap"] and second[0]["after_ms"] == 10.0
 
 
+def test_a_lone_spitter_may_choose_a_pile_soon_after_the_slap_that_dealt() -> None:
+    # Player 1 plays out; player 2 slaps the small pile (JD) and is left with 2 cards: player 1
+    # spits alone in the new layout. A press 10 ms after the slap lost the slap; 300 ms after, it
+    # is player 1 choosing the pile.
+    game = game_at(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S")
+    presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"), (2.0, 2, "left"))
+    assert game.lone_spitter() == 1
+    assert rejects(game.press(2.010, 1, "right")) == ["too_late"]
+    assert kinds(game.press(2.300, 1, "right"))[:3] == ["choose", "call", "reveal"]
+
+
 def test_rule_8b_both_out_of_spit_cards_and_stuck_is_a_block_and_a_new_layout() -> None:
     game = game_at(["7H", "QS", "", "", ""], ["4C", "QD", "", "", ""], spit=("8D", "2C"), rest="spit1")
     events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"))

@@ -20,7 +20,7 @@ LEVELS: dict[str, str] = {
     "2": "steady: first card that fits, slaps the smaller pile",
     "3": "runs: thinks ahead through runs of cards",
     "4": "watchful: watches your cards, plays runs in quick pairs",
-    "5": "expert: fast, and plays slowly only when you are stuck",
+    "5": "expert: fast, ready to slap when you play out, slow only when you are stuck",
 }
 
 BASELINE = "first"  # the first legal card it sees; timing of level 3 unless `first@T`

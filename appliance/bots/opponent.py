@@ -36,8 +36,9 @@ class Reaction:
 
 
 class Bot:
-    def __init__(self, spec: str, player: int, strategy: Strategy, timing: Timing, seed: int,
-                 *, keep_log: bool = False) -> None:
+    def __init__(
+        self, spec: str, player: int, strategy: Strategy, timing: Timing, seed: int, *, keep_log: bool = False
+    ) -> None:
         self.spec = spec
         self.player = player
         self.strategy = strategy
@@ -73,7 +74,12 @@ class Bot:
         if self._stale or view != self._view:
             if view.round != self._round[0]:
                 self._round = (view.round, now)
-            self._update(view, now, game.variant.race_window)
+            self._update(view, now, game.variant.slap_window)
+        return self.take_due(now)
+
+    def take_due(self, now: float) -> tuple[float, str] | None:
+        """`next_press` for a caller that knows nothing on the table has changed since its last call
+        (the simulator, between asking and pressing): the same answer, without looking again."""
         due = self._due
         if due is not None and due[0] <= now:
             self._due = None
@@ -87,7 +93,7 @@ class Bot:
 
     # ---------------------------------------------------------------- deciding
 
-    def _update(self, view: View, now: float, race_window: float) -> None:
+    def _update(self, view: View, now: float, slap_window: float) -> None:
         self._view = view
         self._stale = False
         due, action = self._due, self._action
@@ -96,11 +102,17 @@ class Bot:
                 return  # the planned move still works: carry on
             if due[0] - now <= COMMIT:
                 return  # too late to stop the hand
+            # Interrupted: the move planned no longer works. Think again (the rest of a planned
+            # run too: the article's "adapt", which takes a moment's thought).
             self._due = None
-        if (action is not None and action.kind in ("play", "move") and not first_step(view, action)
-                and valid(view, action)):
-            self._schedule(view, now, action, self.timing.continuation(self.rng), "continuation")
-            return
+            self._action = None
+            self._follow.clear()
+            action = None
+        if action is not None and action.kind in ("play", "move") and not first_step(view, action):
+            if valid(view, action):  # the card is in hand: put it down
+                self._schedule(view, now, action, self.timing.continuation(self.rng), "continuation")
+                return
+            self._follow.clear()  # the card did not go (a race lost): the planned run is off
         while self._follow:
             follow = self._follow.pop(0)
             if valid(view, follow):
@@ -120,7 +132,7 @@ class Bot:
         if plan.action.kind == "choose" and view.phase == "ready":
             # A lone spitter choosing its pile just after the slap that dealt this layout would be
             # taken for a late slap: it waits until the slap's race is over.
-            delay = max(delay, self._round[1] + race_window + self.timing.floor - now)
+            delay = max(delay, self._round[1] + slap_window + self.timing.floor - now)
         self._schedule(view, now, plan.action, delay, kind)
 
     def _schedule(self, view: View, now: float, action: Action, delay: float, kind: str) -> None:

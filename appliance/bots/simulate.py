@@ -5,7 +5,8 @@
 
 Game k is dealt with seed S + k. No clock is read while playing: both bots are asked for their
 next press, the earliest is applied (equal times: a seeded coin decides), and so on until the game
-is over. Prints one JSON summary; `wins` counts per bot in `--bots` order. With `--journal-dir`
+is over. Prints one JSON summary; `wins` counts per bot in `--bots` order; `games_per_s` is wall
+time, `games_per_cpu_s` this process's CPU time (one core, whatever else runs). With `--journal-dir`
 each game is saved as a journal in the script format, which `spit-arcade replay` plays back to the
 same end.
 """
@@ -28,8 +29,8 @@ from ..journal import Journal
 from ..rules import Event, Game
 from . import Bot, make_bot, parse_spec
 
-MAX_PRESSES = 20_000  # a game still going after this many presses is counted unfinished
-MAX_SECONDS = 3_600.0  # ... or after an hour of game time
+MAX_PRESSES = 50_000  # a game still going after this many presses is counted unfinished
+MAX_SECONDS = 4 * 3_600.0  # ... or after four hours of game time (a safety net)
 
 
 @dataclass
@@ -49,8 +50,13 @@ class GameResult:
 Watcher = Callable[[float, int, str, list[Event]], None]
 
 
-def play_game(specs: tuple[str, str], seed: int, journal_dir: Path | None = None,
-              watch: Watcher | None = None, bots: tuple[Bot, Bot] | None = None) -> GameResult:
+def play_game(
+    specs: tuple[str, str],
+    seed: int,
+    journal_dir: Path | None = None,
+    watch: Watcher | None = None,
+    bots: tuple[Bot, Bot] | None = None,
+) -> GameResult:
     """One game between `specs[0]` (seat 1) and `specs[1]` (seat 2), dealt with `seed`.
 
     `watch(t, player, control, events)` is told every press and what it did; `bots` may bring
@@ -87,8 +93,9 @@ def play_game(specs: tuple[str, str], seed: int, journal_dir: Path | None = None
                     due.reverse()  # both at once: a seeded coin says whose hand lands first
             if due[0][1][0] > now:
                 now = due[0][1][0]
-                # Ask again at that time: the bot then counts the press as made (same plan).
-                due = [(bot, made) for bot, _ in due if (made := bot.next_press(game, now)) is not None]
+                # Nothing has changed since the bots were asked: at that time the press is due, and
+                # the bot counts it as made (the same plan, handed out again).
+                due = [(bot, made) for bot, _ in due if (made := bot.take_due(now)) is not None]
             for bot, plan in due:
                 assert plan is not None
                 player = bot.player
@@ -131,8 +138,9 @@ def _spread(values: list[float]) -> dict[str, float]:
     }
 
 
-def simulate(bots: tuple[str, str], games: int, seed: int, swap: bool = False,
-             journal_dir: Path | None = None) -> dict[str, Any]:
+def simulate(
+    bots: tuple[str, str], games: int, seed: int, swap: bool = False, journal_dir: Path | None = None
+) -> dict[str, Any]:
     """Play `games` games and sum them up; `wins` in the order of `bots`."""
     wins = [0, 0]
     seat_wins = [0, 0]
@@ -143,7 +151,7 @@ def simulate(bots: tuple[str, str], games: int, seed: int, swap: bool = False,
     cards = [0, 0]
     reactions: list[dict[str, list[float]]] = [{"decision": [0, 0.0], "continuation": [0, 0.0]} for _ in bots]
     rejects: Counter[str] = Counter()
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for k in range(games):
         swapped = swap and k % 2 == 1
         specs = (bots[1], bots[0]) if swapped else (bots[0], bots[1])
@@ -166,6 +174,7 @@ def simulate(bots: tuple[str, str], games: int, seed: int, swap: bool = False,
         seconds.append(result.seconds)
         presses.append(sum(result.presses))
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     finished = games - unfinished
     return {
         "games": games,
@@ -179,12 +188,15 @@ def simulate(bots: tuple[str, str], games: int, seed: int, swap: bool = False,
         "stuck": stuck,
         "games_per_s": round(games / elapsed, 1) if elapsed > 0 else None,
         "elapsed_s": round(elapsed, 3),
+        # Games per second of this process's own CPU time: one core, whatever else the machine runs.
+        "games_per_cpu_s": round(games / cpu, 1) if cpu > 0 else None,
         "rounds": _spread(rounds),
         "game_seconds": _spread(seconds),
         "presses": _spread(presses),
         "cards_played": [round(c / games, 1) if games else 0 for c in cards],
-        "reaction_s": [{kind: round(total / n, 3) if n else None for kind, (n, total) in side.items()}
-                       for side in reactions],
+        "reaction_s": [
+            {kind: round(total / n, 3) if n else None for kind, (n, total) in side.items()} for side in reactions
+        ],
         "rejects": dict(sorted(rejects.items())),
     }
 
@@ -192,11 +204,15 @@ def simulate(bots: tuple[str, str], games: int, seed: int, swap: bool = False,
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="spit-arcade simulate",
-        description="Computer against computer in virtual time (no waiting); prints a JSON summary.")
+        description="Computer against computer in virtual time (no waiting); prints a JSON summary.",
+    )
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--bots", default="5,first",
-                        help="two bots, comma-separated: 1..5, first, or S@T (strategy S, level T's "
-                             "timing), e.g. 5@3,first@3 (default 5,first)")
+    parser.add_argument(
+        "--bots",
+        default="5,first",
+        help="two bots, comma-separated: 1..5, first, or S@T (strategy S, level T's "
+        "timing), e.g. 5@3,first@3 (default 5,first)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="game k is dealt with seed SEED+k (default 0)")
     parser.add_argument("--swap", action="store_true", help="alternate seats game by game")
     parser.add_argument("--journal-dir", type=Path, help="save each game as a journal in this directory")

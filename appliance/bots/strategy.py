@@ -61,13 +61,22 @@ def valid(view: View, action: Action) -> bool:
     if kind == "move":
         return phase == "playing" and view.mine[action.a - 1] > 0 and view.mine[action.b - 1] == EMPTY
     if kind == "spit":
-        return (phase in ("ready", "stalemate") and view.my_spit_cards > 0 and not view.called
-                and not (view.their_spit_cards == 0 and view.lone_pile < 0))
+        return (
+            phase in ("ready", "stalemate")
+            and view.my_spit_cards > 0
+            and not view.called
+            and not (view.their_spit_cards == 0 and view.lone_pile < 0)
+        )
     if kind == "slap":
         return phase == "choosing"
     if kind == "choose":
-        return (phase in ("ready", "stalemate") and view.my_spit_cards > 0 and view.their_spit_cards == 0
-                and not view.called and view.lone_pile in (-1, action.a))
+        return (
+            phase in ("ready", "stalemate")
+            and view.my_spit_cards > 0
+            and view.their_spit_cards == 0
+            and not view.called
+            and view.lone_pile in (-1, action.a)
+        )
     return False
 
 
@@ -104,22 +113,31 @@ class Options:
 def options(view: View) -> Options:
     """Everything useful the bot can do while playing, in the order a player scans: piles left to
     right, and for each its own left spit pile first."""
-    order = (spit_pile_for(view.player, "left"), spit_pile_for(view.player, "right"))
+    order = SCAN_ORDER[view.player]
+    spit = view.spit
+    sizes = view.my_sizes
     plays: list[Action] = []
     flips: list[Action] = []
-    spaces = [n for n, code in enumerate(view.mine, start=1) if code == EMPTY]
     movers: list[int] = []
+    space = 0
     for number, code in enumerate(view.mine, start=1):
-        if code == FACE_DOWN:
-            flips.append(Action("flip", number))
-        elif code > 0:
+        if code > 0:
             for index in order:
-                if fits(code, view.spit[index]):
+                top = spit[index]
+                if top and (code - top) % 13 in (1, 12):
                     plays.append(Action("play", number, index))
-            if view.my_sizes[number - 1] >= 2:
+            if sizes[number - 1] >= 2:
                 movers.append(number)
-    moves = [Action("move", src, spaces[0]) for src in movers] if spaces else []
+        elif code == FACE_DOWN:
+            flips.append(Action("flip", number))
+        elif not space:
+            space = number
+    moves = [Action("move", src, space) for src in movers] if space else []
     return Options(plays, flips, moves)
+
+
+# The spit piles in the order a player looks at them: their own left first.
+SCAN_ORDER = {player: (spit_pile_for(player, "left"), spit_pile_for(player, "right")) for player in (1, 2)}
 
 
 @dataclass(frozen=True)
@@ -171,8 +189,7 @@ class Strategy:
             target = 1 - left
         else:
             target = left
-        prepared = self.anticipate and (sum(view.my_sizes) == 0
-                                        or (self.watch_slap and sum(view.their_sizes) == 0))
+        prepared = self.anticipate and (sum(view.my_sizes) == 0 or (self.watch_slap and sum(view.their_sizes) == 0))
         return Plan(Action("slap", target), 2, prepared=prepared)
 
     # ---------------------------------------------------------------- playing
@@ -219,8 +236,18 @@ class Strategy:
         exposure, penalty = self.exposure, self.leave_penalty
         memo: dict[tuple[int, int, int], tuple[float, tuple[Action, ...]]] = {}
 
+        watching = bool(theirs) and (exposure > 0 or penalty > 0)
+        fitting: dict[int, int] = {}
+
         def threats(t0: int, t1: int) -> int:
-            return sum(1 for r in theirs if fits(r, t0)) + sum(1 for r in theirs if fits(r, t1))
+            """How many of the opponent's cards showing fit on spit piles showing t0 and t1."""
+            if not watching:
+                return 0
+            if t0 not in fitting:
+                fitting[t0] = sum(1 for r in theirs if fits(r, t0))
+            if t1 not in fitting:
+                fitting[t1] = sum(1 for r in theirs if fits(r, t1))
+            return fitting[t0] + fitting[t1]
 
         def search(used: int, t0: int, t1: int) -> tuple[float, tuple[Action, ...]]:
             key = (used, t0, t1)
@@ -242,7 +269,7 @@ class Strategy:
             memo[key] = best
             return best
 
-        order = (spit_pile_for(view.player, "left"), spit_pile_for(view.player, "right"))
+        order = SCAN_ORDER[view.player]
         root: tuple[float, list[Action]] | None = None
         for i, (number, rank) in enumerate(cards):
             for index in order:
@@ -264,8 +291,19 @@ STRATEGIES: dict[str, Strategy] = {
     "1": Strategy("casual", chooser="random"),
     "2": Strategy("steady", slap_smaller=True),
     "3": Strategy("runs", chooser="run", slap_smaller=True),
-    "4": Strategy("watchful", chooser="run", slap_smaller=True, exposure=0.5, leave_penalty=0.3,
-                  pairs=True, anticipate=True),
-    "5": Strategy("expert", chooser="run", slap_smaller=True, exposure=0.6, leave_penalty=0.4,
-                  pairs=True, anticipate=True, patient=True, lone_larger=True, watch_slap=True),
+    "4": Strategy(
+        "watchful", chooser="run", slap_smaller=True, exposure=0.5, leave_penalty=0.3, pairs=True, anticipate=True
+    ),
+    "5": Strategy(
+        "expert",
+        chooser="run",
+        slap_smaller=True,
+        exposure=0.6,
+        leave_penalty=0.4,
+        pairs=True,
+        anticipate=True,
+        patient=True,
+        lone_larger=True,
+        watch_slap=True,
+    ),
 }

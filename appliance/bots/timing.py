@@ -47,8 +47,7 @@ class Timing:
 
     def continuation(self, rng: random.Random) -> float:
         """Seconds for the next press of a move already decided (the hand only has to move)."""
-        return self.floor + max(0.0, rng.gauss(self.motor_mu, self.motor_sigma)) \
-            + rng.expovariate(1.0 / self.motor_tau)
+        return self.floor + max(0.0, rng.gauss(self.motor_mu, self.motor_sigma)) + rng.expovariate(1.0 / self.motor_tau)
 
     def mean_decision(self, choices: int = 1) -> float:
         """The expected fresh-decision time (ignoring the clipping of the normal part at zero)."""
@@ -63,16 +62,66 @@ class Timing:
 # fast player. Every level stays human: a floor of 150 ms or more, and a fresh play about 0.4 s
 # (expert) to 1.2 s (casual) on average.
 TIMINGS: dict[int, Timing] = {
-    1: Timing(floor=0.30, mu=0.45, sigma=0.15, tau=0.30, hick=0.20,
-              motor_mu=0.20, motor_sigma=0.06, motor_tau=0.10, miss_chance=0.12, miss_mean=1.5),
-    2: Timing(floor=0.25, mu=0.35, sigma=0.12, tau=0.22, hick=0.16,
-              motor_mu=0.15, motor_sigma=0.05, motor_tau=0.08, miss_chance=0.08, miss_mean=1.2),
-    3: Timing(floor=0.20, mu=0.26, sigma=0.09, tau=0.16, hick=0.12,
-              motor_mu=0.11, motor_sigma=0.04, motor_tau=0.06, miss_chance=0.05, miss_mean=1.0),
-    4: Timing(floor=0.17, mu=0.19, sigma=0.06, tau=0.11, hick=0.09,
-              motor_mu=0.08, motor_sigma=0.03, motor_tau=0.04, miss_chance=0.03, miss_mean=0.8),
-    5: Timing(floor=0.15, mu=0.14, sigma=0.04, tau=0.08, hick=0.07,
-              motor_mu=0.06, motor_sigma=0.02, motor_tau=0.03, miss_chance=0.02, miss_mean=0.6),
+    1: Timing(
+        floor=0.30,
+        mu=0.45,
+        sigma=0.15,
+        tau=0.30,
+        hick=0.20,
+        motor_mu=0.20,
+        motor_sigma=0.06,
+        motor_tau=0.10,
+        miss_chance=0.12,
+        miss_mean=1.5,
+    ),
+    2: Timing(
+        floor=0.25,
+        mu=0.35,
+        sigma=0.12,
+        tau=0.22,
+        hick=0.16,
+        motor_mu=0.15,
+        motor_sigma=0.05,
+        motor_tau=0.08,
+        miss_chance=0.08,
+        miss_mean=1.2,
+    ),
+    3: Timing(
+        floor=0.20,
+        mu=0.26,
+        sigma=0.09,
+        tau=0.16,
+        hick=0.12,
+        motor_mu=0.11,
+        motor_sigma=0.04,
+        motor_tau=0.06,
+        miss_chance=0.05,
+        miss_mean=1.0,
+    ),
+    4: Timing(
+        floor=0.17,
+        mu=0.19,
+        sigma=0.06,
+        tau=0.11,
+        hick=0.09,
+        motor_mu=0.08,
+        motor_sigma=0.03,
+        motor_tau=0.04,
+        miss_chance=0.03,
+        miss_mean=0.8,
+    ),
+    5: Timing(
+        floor=0.15,
+        mu=0.14,
+        sigma=0.04,
+        tau=0.08,
+        hick=0.07,
+        motor_mu=0.06,
+        motor_sigma=0.02,
+        motor_tau=0.03,
+        miss_chance=0.02,
+        miss_mean=0.6,
+    ),
 }
 
 

@@ -230,7 +230,7 @@ class Game:
         elif self.phase == "choosing":
             self._slap(events, t, player, side, index)
         elif (self.phase == "ready" and race is not None and race.player != player
-                and t - race.t <= self.variant.race_window):
+                and t - race.t <= self.variant.slap_window):
             # A slap just after the first one, which settled both piles and dealt: on the pile this
             # player was given it is a slap like any other; on the other pile it lost the race.
             by_ms = round((t - race.t) * 1000, 3)

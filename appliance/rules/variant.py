@@ -41,6 +41,10 @@ class Variant:
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is
     # told `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
+    # How long after the slap that settled the piles another slap is still told it lost that race.
+    # Shorter than race_window: a lone spitter choosing a pile in the new layout needs to see it
+    # first (a human reaction, 150 ms at the very least), and that press is a choice, not a slap.
+    slap_window: float = 0.25
 
     @property
     def stock_piles(self) -> int:
