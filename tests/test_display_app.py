@@ -49,6 +49,14 @@ def test_no_display_for_fullscreen_is_a_clear_message(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_no_display_at_all_is_a_clear_message_not_an_invisible_game(tmp_path: Path) -> None:
+    # Nothing set: SDL would fall back to its invisible "offscreen" driver; we say there is no screen.
+    result = play(["--frames", "1"], {"XDG_RUNTIME_DIR": str(tmp_path / "no-runtime")}, tmp_path)
+    assert result.returncode == 1
+    assert "spit-arcade play: no display to draw on" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_a_failed_audio_device_plays_silently_with_a_notice(tmp_path: Path) -> None:
     result = play(["--frames", "2"], {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "no-such-audio"}, tmp_path)
     assert result.returncode == 0, result.stderr

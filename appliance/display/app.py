@@ -88,6 +88,10 @@ def apply_options(settings: Settings, args: argparse.Namespace) -> Settings:
     return settings
 
 
+# SDL video drivers that draw nowhere: fine when asked for (tests, benches), never as a fallback.
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+
+
 def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Arcade") -> object:
     """The window (or the whole screen); DisplayError with a plain reason if there is none."""
     import pygame
@@ -102,6 +106,11 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # a Pi without a desktop
     try:
         pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+            # SDL falls back to drawing nowhere when it finds no screen: say so instead of playing unseen.
+            pygame.display.quit()
+            raise pygame.error(f"SDL found no screen and fell back to its {driver!r} driver")
         if fullscreen:
             screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             pygame.mouse.set_visible(False)
