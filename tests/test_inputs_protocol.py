@@ -103,3 +103,12 @@ def test_wrapping_arithmetic():
     assert p.us_diff(5, p.US_WRAP - 5) == 10
     assert p.us_diff(p.US_WRAP - 5, 5) == -10
     assert p.seq_after(1, 65535) and not p.seq_after(65535, 1) and not p.seq_after(4, 4)
+
+
+def test_the_wire_control_codes_name_every_control_the_program_knows() -> None:
+    # protocol.py keeps its own literal list (the Pico firmware runs it and can't import the rules
+    # core); the codes are a wire format, so this pins them to the program's controls.
+    from appliance.inputs.press import ALL_CONTROLS
+
+    assert set(p.CONTROL_CODES) == set(ALL_CONTROLS)
+    assert len(p.CONTROL_CODES) == len(set(p.CONTROL_CODES))

@@ -16,7 +16,6 @@ from appliance.inputs.press import Press
 
 __all__ = ["Keyboard", "Keymap", "Press", "default_keymap", "for_desktop", "key_label", "legend", "parse_keys"]
 
-GAME_CONTROLS = ("pile1", "pile2", "pile3", "pile4", "pile5", "pile6", "left", "right", "spit")
 
 
 def for_desktop(keymap: Keymap) -> Keymap:

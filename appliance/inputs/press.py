@@ -5,18 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-# The game's own controls (the rules core's CONTROLS) plus the two cabinet buttons.
-GAME_CONTROLS: tuple[str, ...] = (
-    "pile1",
-    "pile2",
-    "pile3",
-    "pile4",
-    "pile5",
-    "pile6",
-    "left",
-    "right",
-    "spit",
-)
+from appliance.rules import CONTROLS
+
+# The game's own controls (the rules core's) plus the two cabinet buttons.
+GAME_CONTROLS: tuple[str, ...] = CONTROLS
 CABINET_CONTROLS: tuple[str, ...] = ("start", "service")
 ALL_CONTROLS: tuple[str, ...] = GAME_CONTROLS + CABINET_CONTROLS
 PLAYERS: tuple[int, ...] = (1, 2)
