@@ -47,21 +47,16 @@ class Script:
 
     def new_game(self) -> tuple[Game, list[Event]]:
         """The game this script starts from, with the events of its setup (a deal, or a settle)."""
-        return start_game(self.setup)
+        seed = self.setup.get("seed", 0)
+        variant = variant_named(self.setup.get("variant", "classic"))
+        if "state" in self.setup:
+            game = game_from_state(self.setup["state"], seed=seed, variant_name=variant.name)
+            return game, game.settle(0.0)
+        return Game.new(seed=seed, variant=variant)
 
     def ordered(self) -> list[ScriptPress]:
         """Presses in the order the game applies them: by `t`, equal `t` in file order."""
         return sorted(self.presses, key=lambda p: (p.t, p.line))
-
-
-def start_game(setup: dict[str, Any]) -> tuple[Game, list[Event]]:
-    """A game from a setup object (already checked by `parse_setup`)."""
-    seed = setup.get("seed", 0)
-    variant = variant_named(setup.get("variant", "classic"))
-    if "state" in setup:
-        game = game_from_state(setup["state"], seed=seed, variant_name=variant.name)
-        return game, game.settle(0.0)
-    return Game.new(seed=seed, variant=variant)
 
 
 def parse_setup(value: Any, line: int = 1) -> dict[str, Any]:
@@ -162,7 +157,9 @@ def _read(path: str) -> list[str]:
         return handle.read().splitlines()
 
 
-def _load(path: str, prog: str, journal: bool) -> Script | int:
+def load_script(path: str, prog: str, journal: bool) -> Script | int:
+    """The script at `path` (- for standard input), or the exit status 2 after saying on standard
+    error what is wrong with it."""
     try:
         return parse_script(_read(path), journal=journal)
     except ScriptError as error:
@@ -182,7 +179,7 @@ def script_main(argv: list[str]) -> int:
                                      description="Play a JSON Lines game script headless and print what happened.")
     parser.add_argument("file", help="the script; - reads standard input")
     args = parser.parse_args(argv)
-    script = _load(args.file, "spit-arcade script", journal=False)
+    script = load_script(args.file, "spit-arcade script", journal=False)
     if isinstance(script, int):
         return script
     events, game = run(script)
@@ -204,7 +201,7 @@ def replay_main(argv: list[str]) -> int:
         return int(show_main([args.file, *rest]) or 0)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    script = _load(args.file, "spit-arcade replay", journal=True)
+    script = load_script(args.file, "spit-arcade replay", journal=True)
     if isinstance(script, int):
         return script
     events, game = run(script)

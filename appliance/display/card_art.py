@@ -13,6 +13,8 @@ import time
 
 import pygame
 
+from appliance.rules import deck
+
 from .fonts import font
 
 Colour = tuple[int, int, int]
@@ -25,7 +27,7 @@ FOUR_COLOUR: dict[str, Colour] = {
     "C": (10, 130, 40),
 }
 RANK_TEXT = {"T": "10"}
-ALL_CARDS = tuple(rank + suit for suit in "SHDC" for rank in "A23456789TJQK")
+ALL_CARDS = tuple(deck())
 
 FACE = (250, 248, 240)
 EDGE = (60, 60, 60)

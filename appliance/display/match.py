@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from appliance.bots import LEVELS
-from appliance.bots import make_bot as bots_make_bot
+from appliance.bots import LEVELS, make_bot
 from appliance.rules import CONTROLS, Event, Game
+
+__all__ = ["Bot", "Match", "bots_available", "level_words", "make_bot", "open_journal"]
 
 
 class Bot(Protocol):
@@ -40,11 +41,6 @@ def level_words(level: str) -> str:
     return LEVELS.get(level, "")
 
 
-def make_bot(spec: str, player: int, seed: int) -> Bot:
-    bot: Bot = bots_make_bot(spec, player, seed)
-    return bot
-
-
 def open_journal(directory: Path, seed: int) -> Recorder:
     from appliance.journal import Journal, journal_path
 
@@ -60,7 +56,7 @@ class Match:
         seed: int,
         start_ns: int,
         journal: Recorder | None = None,
-        bots: dict[int, Bot] | None = None,
+        bots: Mapping[int, Bot] | None = None,
         on_events: Callable[[list[Event]], None] | None = None,
         game: Game | None = None,
     ) -> None:
@@ -72,7 +68,7 @@ class Match:
             self.game, self.events = game, []
         self.start_ns = start_ns
         self.journal = journal
-        self.bots = dict(bots or {})
+        self.bots: dict[int, Bot] = dict(bots or {})
         self.on_events = on_events
         self.last_human_ns = start_ns
         self.finished = False

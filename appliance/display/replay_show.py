@@ -107,7 +107,7 @@ class ReplayScene:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from appliance.scripting import ScriptError, parse_script
+    from appliance.scripting import load_script
 
     from .app import DisplayError, open_screen, size_from
     from .keys import default_keymap, for_desktop
@@ -136,17 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.speed > 0:
         print(f"{prog}: --speed must be more than 0", file=sys.stderr)
         return 2
+    script = load_script(args.file, prog, journal=True)
+    if isinstance(script, int):
+        return script
     try:
-        with open(args.file, encoding="utf-8") as handle:
-            script = parse_script(handle.read().splitlines(), journal=True)
         settings = load_settings(args.config)
         size = size_from(args.size)
-    except ScriptError as error:
-        print(f"{prog}: {args.file}: {error}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{prog}: {args.file}: cannot read: {error}", file=sys.stderr)
-        return 2
     except SettingsError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2

@@ -55,6 +55,15 @@ class Quit:
 Transition = Replace | Quit
 
 
+def leave_game(ctx: Context, match: Any) -> Replace:
+    """Stop a game (Escape, or nobody touching it) and go back to the title; its journal keeps
+    what happened."""
+    from .title import TitleScene
+
+    match.abandon()
+    return Replace(TitleScene(ctx))
+
+
 @dataclass
 class Context:
     """The app's services, handed to every scene."""

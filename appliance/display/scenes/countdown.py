@@ -9,7 +9,7 @@ import pygame
 from ..compositor import Canvas
 from ..match import Match
 from ..table_view import GOLD, TableView
-from .base import BACK, Context, Replace, Transition, banner
+from .base import BACK, Context, Replace, Transition, banner, leave_game
 
 STEP_S = 0.7
 STEPS = ("3", "2", "1")
@@ -29,10 +29,7 @@ class CountdownScene:
 
     def on_event(self, press: Any) -> Transition | None:
         if press.control == BACK and press.pressed:
-            from .title import TitleScene
-
-            self.match.abandon()
-            return Replace(TitleScene(self.ctx))
+            return leave_game(self.ctx, self.match)
         return None
 
     def step(self) -> int:

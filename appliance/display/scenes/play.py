@@ -20,7 +20,7 @@ from appliance.rules import Event, side_for
 from ..compositor import Canvas
 from ..match import Match
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Replace, Transition, banner
+from .base import BACK, Context, Replace, Transition, banner, leave_game
 
 SOUNDS = {
     "play": "play",
@@ -60,8 +60,7 @@ class PlayScene:
 
     def on_event(self, press: Any) -> Transition | None:
         if press.control == BACK and press.pressed:
-            self.match.abandon()
-            return Replace(_title(self.ctx))
+            return leave_game(self.ctx, self.match)
         if not press.pressed or press.player not in (1, 2) or press.player in self.match.bots:
             return None
         if press.control in ("start", "service"):
@@ -78,8 +77,7 @@ class PlayScene:
             and self.match.idle_s(now_ns) > self.ctx.settings.idle_timeout_s
             and len(self.match.bots) < 2
         ):
-            self.match.abandon()
-            return Replace(_title(self.ctx))
+            return leave_game(self.ctx, self.match)
         return self._next()
 
     def _next(self) -> Transition | None:
@@ -132,7 +130,3 @@ class PlayScene:
                 banner(canvas, self.view, [(words, 0.12, PLAYER_COLOURS[player])], seat.message, seat.turned, 150)
 
 
-def _title(ctx: Context) -> Any:
-    from .title import TitleScene
-
-    return TitleScene(ctx)

@@ -11,7 +11,7 @@ from appliance.rules import CONTROLS, Event, side_for
 from ..compositor import Canvas
 from ..match import Match
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Replace, Transition, banner
+from .base import BACK, Context, Replace, Transition, banner, leave_game
 
 SHOW_S = 4.0
 
@@ -58,10 +58,7 @@ class RoundSummaryScene:
 
     def on_event(self, press: Any) -> Transition | None:
         if press.control == BACK and press.pressed:
-            from .title import TitleScene
-
-            self.match.abandon()
-            return Replace(TitleScene(self.ctx))
+            return leave_game(self.ctx, self.match)
         if not press.pressed or press.player in self.match.bots:
             return None
         if press.control == "start":
