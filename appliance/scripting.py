@@ -1,12 +1,14 @@
-"""Scripts, journals and replays: the one JSON Lines format of SCRIPT-FORMAT.md.
+"""Scripts, journals and replays: the one JSON Lines format (docs/script-format.md).
 
 `spit-arcade script FILE` plays a script headless and prints what happened; `spit-arcade replay
-FILE` plays a journal back the same way and, where the journal ends in the `{"state": ...}` line
-the appliance writes when a game finishes, checks that the replay ends in exactly that state.
+FILE` plays a journal back the same way. Both accept the closing `{"state": ...}` line the
+appliance writes when a game finishes, and check that the game ends in exactly that state (exit 1
+if not). A journal whose last line was cut off (a power cut mid-write) is played up to that line,
+with a warning.
 
-Bad input (a line that is not JSON, an unknown control or player, a missing `t`, a setup whose
-cards do not add up) is found before anything is played: the message names the line, goes to
-standard error, no state is printed, and the exit status is 2.
+Bad input (a line that is not JSON, an unknown control or player, a missing `t`, an unknown variant
+or option, a setup whose cards do not add up) is found before anything is played: the message
+names the line, goes to standard error, no state is printed, and the exit status is 2.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .rules import CONTROLS, Event, Game, SetupError, game_from_state, variant_named
+from .rules import CONTROLS, Event, FamilyGame, OptionError, SetupError, game_from_setup, seats_of
 
 
 class ScriptError(ValueError):
@@ -33,9 +35,11 @@ class ScriptError(ValueError):
 
 @dataclass(frozen=True)
 class ScriptPress:
+    """A press, or with `press` None a time line (`{"t": 3.5}`): the clock moves to `t`."""
+
     t: float
     player: int
-    press: str
+    press: str | None
     line: int
 
 
@@ -44,15 +48,11 @@ class Script:
     setup: dict[str, Any]
     presses: list[ScriptPress] = field(default_factory=list)
     final_state: dict[str, Any] | None = None  # a journal's closing {"state": ...}, if it has one
+    torn: bool = False  # the last line was cut off mid-write and left out
 
-    def new_game(self) -> tuple[Game, list[Event]]:
+    def new_game(self) -> tuple[FamilyGame, list[Event]]:
         """The game this script starts from, with the events of its setup (a deal, or a settle)."""
-        seed = self.setup.get("seed", 0)
-        variant = variant_named(self.setup.get("variant", "classic"))
-        if "state" in self.setup:
-            game = game_from_state(self.setup["state"], seed=seed, variant_name=variant.name)
-            return game, game.settle(0.0)
-        return Game.new(seed=seed, variant=variant)
+        return game_from_setup(self.setup)
 
     def ordered(self) -> list[ScriptPress]:
         """Presses in the order the game applies them: by `t`, equal `t` in file order."""
@@ -66,19 +66,39 @@ def parse_setup(value: Any, line: int = 1) -> dict[str, Any]:
     variant = setup.get("variant", "classic")
     if not isinstance(variant, str):
         raise ScriptError(line, "setup.variant must be a string")
-    try:
-        variant_named(variant)
-    except ValueError as error:
-        raise ScriptError(line, str(error)) from None
     seed = setup.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScriptError(line, f"setup.seed must be a whole number, not {seed!r}")
-    if "state" in setup:
-        try:
-            game_from_state(setup["state"], seed=seed, variant_name=variant)
-        except SetupError as error:
-            raise ScriptError(line, f"setup.state: {error}") from None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ScriptError(line, f"setup.seed must be a whole number from 0 to 2**63-1, not {seed!r}")
+    try:
+        game_from_setup(setup)
+    except OptionError as error:
+        raise ScriptError(line, f"setup: {error}") from None
+    except SetupError as error:
+        raise ScriptError(line, f"setup.state: {error}") from None
+    except RecursionError:
+        raise ScriptError(line, "setup.state: nested too deeply") from None
     return setup
+
+
+def _time(value: Any, line: int) -> float:
+    t = value["t"]
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise ScriptError(line, f"t must be a number of seconds, 0 or more, not {t!r}")
+    try:
+        seconds = float(t)
+    except OverflowError:
+        seconds = math.inf
+    if not math.isfinite(seconds) or seconds < 0 or seconds > MAX_T:
+        raise ScriptError(line, f"t must be a number of seconds from 0 to {MAX_T:g}, not {_short(t)}")
+    return round(seconds, 6)
+
+
+MAX_T = 1e9  # about 31 years of seconds: any real game, and exact to the microsecond
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
 
 
 def parse_press(value: Any, line: int, seats: int = 2) -> ScriptPress:
@@ -86,42 +106,56 @@ def parse_press(value: Any, line: int, seats: int = 2) -> ScriptPress:
         raise ScriptError(line, "a press must be a JSON object")
     if "t" not in value:
         raise ScriptError(line, "missing t (seconds since the setup)")
-    t = value["t"]
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-        raise ScriptError(line, f"t must be a number of seconds, 0 or more, not {t!r}")
+    t = _time(value, line)
+    if "player" not in value and "press" not in value:
+        return ScriptPress(t, 0, None, line)  # a time line
     if "player" not in value:
         raise ScriptError(line, "missing player")
     player = value["player"]
     if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= seats:
-        raise ScriptError(line, f"unknown player {player!r} (players are 1 to {seats})")
+        raise ScriptError(line, f"unknown player {_short(player)} (players are 1 to {seats})")
     if "press" not in value:
         raise ScriptError(line, "missing press")
     press = value["press"]
-    if press not in CONTROLS:
-        raise ScriptError(line, f"unknown control {press!r} (controls: {', '.join(CONTROLS)})")
-    return ScriptPress(round(float(t), 6), player, press, line)
+    if not isinstance(press, str) or press not in CONTROLS:
+        raise ScriptError(line, f"unknown control {_short(press)} (controls: {', '.join(CONTROLS)})")
+    return ScriptPress(t, player, press, line)
 
 
-def parse_script(lines: Iterable[str], *, journal: bool = False) -> Script:
-    """Read a whole script; raise ScriptError for the first bad line. `journal` allows the
-    closing `{"state": ...}` line that the appliance writes when a game finishes."""
+def _json(text: str, number: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScriptError(number, f"not JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise ScriptError(number, "not JSON this program reads (nested too deeply)") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise ScriptError(number, f"not JSON this program reads ({error})") from None
+
+
+def parse_script(lines: Iterable[str], *, torn_tail: bool = False) -> Script:
+    """Read a whole script; raise ScriptError for the first bad line. A closing `{"state": ...}`
+    line, as the appliance writes at a game's end, is kept to check the game against. With
+    `torn_tail`, a last line that is not JSON is taken to be cut off by a power cut and left out."""
     script: Script | None = None
     seats = 2
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    numbered = [(n, text) for n, text in enumerate(lines, start=1) if text.strip()]
+    for position, (number, text) in enumerate(numbered):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ScriptError(number, f"not JSON ({error.msg} at column {error.colno})") from None
+            value = _json(text, number)
+        except ScriptError:
+            if torn_tail and script is not None and position == len(numbered) - 1:
+                script.torn = True
+                break
+            raise
         if script is None:
             setup = parse_setup(value, number)
-            seats = variant_named(setup.get("variant", "classic")).seats
+            seats = seats_of(setup.get("variant", "classic"), setup.get("options"))
             script = Script(setup)
             continue
         if script.final_state is not None:
             raise ScriptError(number, "nothing may follow the closing state line")
-        if journal and isinstance(value, dict) and "state" in value and "press" not in value:
+        if isinstance(value, dict) and "state" in value and "t" not in value:
             if not isinstance(value["state"], dict):
                 raise ScriptError(number, "the closing state must be a state object")
             script.final_state = value["state"]
@@ -132,11 +166,14 @@ def parse_script(lines: Iterable[str], *, journal: bool = False) -> Script:
     return script
 
 
-def run(script: Script) -> tuple[list[Event], Game]:
+def run(script: Script) -> tuple[list[Event], FamilyGame]:
     """Play a script: every event in order, and the game at the end."""
     game, events = script.new_game()
     for press in script.ordered():
-        events += game.press(press.t, press.player, press.press)
+        if press.press is None:
+            events += game.advance(press.t)
+        else:
+            events += game.press(press.t, press.player, press.press)
     return events, game
 
 
@@ -144,9 +181,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def output_lines(events: list[Event], game: Game) -> Iterator[str]:
+def output_lines(events: list[Event], game: FamilyGame) -> Iterator[str]:
     for event in events:
-        yield dumps(event)
+        yield dumps(event.to_json())
     yield dumps({"state": game.state()})
 
 
@@ -159,39 +196,55 @@ def _read(path: str) -> list[str]:
 
 def load_script(path: str, prog: str, journal: bool) -> Script | int:
     """The script at `path` (- for standard input), or the exit status 2 after saying on standard
-    error what is wrong with it."""
+    error what is wrong with it. A `journal` may end in a line cut off by a power cut: it is left
+    out, with a warning."""
     try:
-        return parse_script(_read(path), journal=journal)
+        script = parse_script(_read(path), torn_tail=journal)
     except ScriptError as error:
         print(f"{prog}: {path}: {error}", file=sys.stderr)
         return 2
     except (OSError, UnicodeDecodeError) as error:
         print(f"{prog}: {path}: cannot read: {error}", file=sys.stderr)
         return 2
+    if script.torn:
+        print(f"{prog}: {path}: the last line was cut off (a power cut?): played up to the line before",
+              file=sys.stderr)
+    return script
 
 
 def _write(lines: Iterable[str], out: TextIO) -> None:
     out.write("".join(line + "\n" for line in lines))
 
 
+def play_and_check(script: Script, prog: str) -> int:
+    """Play a script, print what happened; exit 1 if it ends in another state than its closing line."""
+    events, game = run(script)
+    _write(output_lines(events, game), sys.stdout)
+    if script.final_state is not None and script.final_state != game.state():
+        print(f"{prog}: the game does not end in the state its closing line recorded", file=sys.stderr)
+        return 1
+    return 0
+
+
 def script_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="spit-arcade script",
-                                     description="Play a JSON Lines game script headless and print what happened.")
+    parser = argparse.ArgumentParser(
+        prog="spit-arcade script",
+        description="Play a JSON Lines game script headless and print what happened. A finished journal "
+                    "runs too: its closing state line is checked (exit 1 if the game ends elsewhere).")
     parser.add_argument("file", help="the script; - reads standard input")
     args = parser.parse_args(argv)
     script = load_script(args.file, "spit-arcade script", journal=False)
     if isinstance(script, int):
         return script
-    events, game = run(script)
-    _write(output_lines(events, game), sys.stdout)
-    return 0
+    return play_and_check(script, "spit-arcade script")
 
 
 def replay_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="spit-arcade replay",
         description="Play a journal back. Prints what happened, as `script` does; where the journal "
-                    "ends in the state the live game had, checks the replay ends in exactly that state.")
+                    "ends in the state the live game had, checks the replay ends in exactly that state. "
+                    "A last line cut off by a power cut is left out, with a warning.")
     parser.add_argument("file", help="the journal; - reads standard input")
     parser.add_argument("--show", action="store_true", help="play it back on screen, at real speed")
     args, rest = parser.parse_known_args(argv)
@@ -204,9 +257,4 @@ def replay_main(argv: list[str]) -> int:
     script = load_script(args.file, "spit-arcade replay", journal=True)
     if isinstance(script, int):
         return script
-    events, game = run(script)
-    _write(output_lines(events, game), sys.stdout)
-    if script.final_state is not None and script.final_state != game.state():
-        print("spit-arcade replay: the replay does not end in the state the journal recorded", file=sys.stderr)
-        return 1
-    return 0
+    return play_and_check(script, "spit-arcade replay")

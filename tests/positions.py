@@ -8,9 +8,10 @@ so every position accounts for all 52 cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from appliance.rules import Game, deck, game_from_state
+from appliance.rules import Event, Game, deck, game_from_state
 
 
 def pile(text: str) -> dict[str, Any]:
@@ -68,13 +69,23 @@ def game_at(*args: Any, **kwargs: Any) -> Game:
     return game_from_state(position(*args, **kwargs))
 
 
-def kinds(events: list[dict[str, Any]]) -> list[str]:
-    return [e["event"] for e in events]
+def kinds(events: Sequence[Event | dict[str, Any]]) -> list[str]:
+    return [e.kind if isinstance(e, Event) else e["event"] for e in events]
+
+
+def as_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """Events as the script format writes them: what a test compares with literal expectations."""
+    return [e.to_json() for e in events]
+
+
+def press(game: Game, t: float, player: Any, control: Any) -> list[dict[str, Any]]:
+    """One press; its events as JSON objects."""
+    return as_json(game.press(t, player, control))
 
 
 def presses(game: Game, *steps: tuple[float, int, str]) -> list[dict[str, Any]]:
-    """Apply presses (t, player, control) in the order given; all events."""
+    """Apply presses (t, player, control) in the order given; all events, as JSON objects."""
     out: list[dict[str, Any]] = []
     for t, player, control in steps:
-        out += game.press(t, player, control)
+        out += press(game, t, player, control)
     return out

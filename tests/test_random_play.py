@@ -6,6 +6,7 @@ from collections import Counter
 
 from appliance.random_play import random_game
 from appliance.rules import Game, deck
+from appliance.rules.events import GameOver
 
 MAX_PRESSES = 300_000  # measured: 200 seeds took 3,295 to 93,635 presses (median 15,515)
 
@@ -19,8 +20,8 @@ def test_random_games_reach_the_end_of_the_game() -> None:
             presses += 1
             assert game.press(t, player, control) == events  # the same game, pressed alongside
             for event in events:
-                if event["event"] == "game_over":
-                    winner = event["winner"]
+                if isinstance(event, GameOver):
+                    winner = event.winner
         assert game.phase == "over", f"seed {seed}: not over after {presses} presses"
         assert winner == game.winner in (1, 2)
         assert Counter(game.all_cards()) == Counter(deck())

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from appliance.rules import RANKS, deck, is_card, next_in_rank, rank_of
-from appliance.rules.variant import CLASSIC, Variant, variant_named
+from appliance.rules.ruleset import CLASSIC, ruleset
 
 
 def test_a_deck_is_52_different_cards() -> None:
@@ -26,15 +26,18 @@ def test_next_in_rank_is_one_up_or_down_with_the_ace_between_king_and_two() -> N
     assert rank_of("AS") == 1 and rank_of("KD") == 13
 
 
-def test_alternating_colours_is_an_option_on_fits() -> None:
-    alternating = Variant(name="alternating", alternate_colours=True)
-    assert CLASSIC.fits("6S", "5C")
+def test_alternating_colours_is_a_fits_policy() -> None:
+    alternating = ruleset("classic", {"alternate_colours": True}).fits
+    assert CLASSIC.fits.fits("6S", "5C")
     assert not alternating.fits("6S", "5C") and alternating.fits("6H", "5C")
+    assert alternating.misfit("6S", "5C") == "wrong_colour" and alternating.misfit("9H", "5C") == "not_adjacent"
 
 
-def test_only_classic_is_built_and_other_names_are_refused() -> None:
-    assert variant_named("classic") is CLASSIC
-    with pytest.raises(ValueError, match="unknown variant"):
-        variant_named("speed")
+def test_two_decks_carry_their_deck_behind_every_card() -> None:
+    cards = deck(2)
+    assert len(cards) == 104 == len(set(cards))
+    assert cards[0] == "AS1" and cards[-1] == "KC2"
+    assert is_card("TD2", decks=2) and not is_card("TD", decks=2) and not is_card("TD1")
+    assert rank_of("QH2") == 12 and next_in_rank("KS1", "AD2")
     with pytest.raises(ValueError):
-        deck(2)
+        deck(3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from positions import game_at, kinds, position, presses
+from positions import game_at, kinds, position, press, presses
 
 from appliance.rules import REJECT_REASONS, Game, deck, game_from_state
 
@@ -43,10 +43,10 @@ def test_rule_1_the_same_seed_deals_the_same_and_another_seed_differently() -> N
 def test_rule_3_both_call_spit_and_each_turns_a_card_onto_the_pile_on_their_left() -> None:
     game = game_at(["3H", "", "", "", ""], ["9C", "", "", "", ""], p1_spit="2S 3S", p2_spit="JD QD",
                    phase="ready", rest="p1_spit")
-    first = game.press(0.10, 1, "spit")
+    first = press(game, 0.10, 1, "spit")
     assert kinds(first) == ["call"]
     assert game.phase == "ready"
-    second = game.press(0.20, 2, "spit")
+    second = press(game, 0.20, 2, "spit")
     assert kinds(second) == ["call", "reveal", "reveal"]
     assert game.spit_piles == [["2S"], ["JD"]]  # player 1's left is pile 0, player 2's left is pile 1
     assert game.phase == "playing"
@@ -119,7 +119,7 @@ def test_rule_4_playing_uncovers_a_face_down_card_which_a_press_turns_up() -> No
     presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"))
     pile = game.players[0].stock[0]
     assert pile.cards == ["8D"] and pile.up == 0
-    events = game.press(1.2, 1, "pile1")
+    events = press(game, 1.2, 1, "pile1")
     assert events == [{"t": 1.2, "event": "flip", "player": 1, "pile": 1, "card": "8D"}]
     assert pile.up == 1
     assert game.players[0].selected is None
@@ -146,30 +146,30 @@ def test_rule_4_pressing_the_selected_pile_deselects_and_another_face_up_pile_re
 def test_rule_4_never_more_than_five_stock_piles() -> None:
     game = game_at(["8D 5H", "", "KS", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"),
                    p1_spit="2S", p2_spit="3S")
-    assert rejects(game.press(1.0, 1, "pile6")) == ["no_pile"]
+    assert rejects(press(game, 1.0, 1, "pile6")) == ["no_pile"]
 
 
 def test_reject_no_card_an_empty_space_with_nothing_selected() -> None:
     game = game_at(["8D 5H", "", "KS", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"),
                    p1_spit="2S", p2_spit="3S")
-    assert rejects(game.press(1.0, 1, "pile2")) == ["no_card"]
+    assert rejects(press(game, 1.0, 1, "pile2")) == ["no_card"]
 
 
 def test_reject_nothing_selected_a_spit_pile_press_with_no_card_in_hand() -> None:
     game = game_at(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S", p2_spit="3S")
-    assert rejects(game.press(1.0, 1, "left")) == ["nothing_selected"]
+    assert rejects(press(game, 1.0, 1, "left")) == ["nothing_selected"]
 
 
 def test_reject_wrong_phase_spit_while_playing() -> None:
     game = game_at(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S", p2_spit="3S")
-    assert rejects(game.press(1.0, 1, "spit")) == ["wrong_phase"]
+    assert rejects(press(game, 1.0, 1, "spit")) == ["wrong_phase"]
 
 
 def test_reject_unknown_press_never_raises() -> None:
     game = game_at(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S", p2_spit="3S")
-    assert rejects(game.press(1.0, 3, "left")) == ["unknown_press"]
-    assert rejects(game.press(1.0, 1, "kick")) == ["unknown_press"]
-    assert rejects(game.press(float("nan"), 1, "pile1")) == []  # NaN time: applied now, selects
+    assert rejects(press(game, 1.0, 3, "left")) == ["unknown_press"]
+    assert rejects(press(game, 1.0, 1, "kick")) == ["unknown_press"]
+    assert rejects(press(game, float("nan"), 1, "pile1")) == []  # NaN time: applied now, selects
 
 
 def test_every_reject_reason_has_words_for_the_players() -> None:
@@ -188,8 +188,8 @@ def race_position() -> Game:
 def test_rule_5_the_earlier_touch_wins_and_the_later_card_stays_where_it_was() -> None:
     game = race_position()
     presses(game, (1.000, 1, "pile1"), (1.000, 2, "pile1"))
-    first = game.press(1.500, 2, "right")  # player 2's right is pile 0
-    late = game.press(1.502, 1, "left")
+    first = press(game, 1.500, 2, "right")  # player 2's right is pile 0
+    late = press(game, 1.502, 1, "left")
     assert kinds(first) == ["play"]
     assert late == [{"t": 1.502, "event": "reject", "player": 1, "press": "left", "reason": "too_late",
                      "card": "7H", "spit_pile": 0, "winner": 2, "by_ms": 2.0}]
@@ -200,13 +200,13 @@ def test_rule_5_the_earlier_touch_wins_and_the_later_card_stays_where_it_was() -
 def test_rule_5_a_card_that_never_fitted_is_not_adjacent_not_late() -> None:
     game = race_position()
     presses(game, (1.0, 1, "pile2"), (1.0, 2, "pile1"), (1.5, 2, "right"))
-    assert rejects(game.press(1.502, 1, "left")) == ["not_adjacent"]
+    assert rejects(press(game, 1.502, 1, "left")) == ["not_adjacent"]
 
 
 def test_rule_5_long_after_the_other_play_a_misfit_is_not_adjacent() -> None:
     game = race_position()
     presses(game, (1.0, 1, "pile1"), (1.0, 2, "pile1"), (1.5, 2, "right"))
-    assert rejects(game.press(9.0, 1, "left")) == ["not_adjacent"]
+    assert rejects(press(game, 9.0, 1, "left")) == ["not_adjacent"]
 
 
 def test_rule_5_the_opponent_may_play_at_once_on_a_played_card() -> None:
@@ -262,7 +262,7 @@ def test_reject_wrong_phase_a_spit_pile_press_in_a_stalemate() -> None:
     game = game_at(["7H", "QS", "", "", ""], ["4C", "QD", "", "", ""], spit=("8D", "2C"),
                    p1_spit="5S", p2_spit="5D")
     presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"))
-    assert rejects(game.press(1.5, 1, "left")) == ["wrong_phase"]
+    assert rejects(press(game, 1.5, 1, "left")) == ["wrong_phase"]
 
 
 def test_settle_a_setup_that_is_already_stuck_goes_straight_to_stalemate() -> None:
@@ -281,9 +281,9 @@ def lone_position() -> Game:
 
 def test_rule_7_the_lone_spitter_chooses_one_pile_by_slapping_it() -> None:
     game = lone_position()
-    assert rejects(game.press(1.0, 1, "spit")) == ["choose_pile"]
-    assert rejects(game.press(1.0, 2, "spit")) == ["no_spit_cards"]
-    events = game.press(1.1, 1, "right")  # player 1's right: pile 1
+    assert rejects(press(game, 1.0, 1, "spit")) == ["choose_pile"]
+    assert rejects(press(game, 1.0, 2, "spit")) == ["no_spit_cards"]
+    events = press(game, 1.1, 1, "right")  # player 1's right: pile 1
     assert kinds(events) == ["choose", "call", "reveal", "stalemate"]  # 9S fits nothing either
     assert game.spit_piles[1][-1] == "9S"
     assert game.lone_pile == 1
@@ -293,8 +293,8 @@ def test_rule_7_the_lone_spitter_must_keep_spitting_onto_that_pile() -> None:
     game = lone_position()
     presses(game, (1.1, 1, "right"))  # 9S onto pile 1 (2C): nobody can move, stalemate again
     assert game.phase == "stalemate"
-    assert rejects(game.press(2.0, 1, "left")) == ["wrong_pile"]
-    events = game.press(2.1, 1, "spit")
+    assert rejects(press(game, 2.0, 1, "left")) == ["wrong_pile"]
+    events = press(game, 2.1, 1, "spit")
     assert kinds(events)[:2] == ["call", "reveal"]
     assert game.spit_piles[1][-1] == "6S"
 
@@ -314,7 +314,7 @@ def test_rule_8a_a_player_who_plays_out_their_stock_ends_the_round_and_both_slap
     assert kinds(events) == ["select", "play", "round_over"]
     assert events[-1]["reason"] == "stock_out" and events[-1]["player"] == 1
     assert game.phase == "choosing"
-    assert rejects(game.press(1.2, 1, "pile1")) == ["wrong_phase"]
+    assert rejects(press(game, 1.2, 1, "pile1")) == ["wrong_phase"]
 
 
 def test_rule_8_same_pile_the_first_slap_takes_it_and_the_other_takes_the_other() -> None:
@@ -323,8 +323,8 @@ def test_rule_8_same_pile_the_first_slap_takes_it_and_the_other_takes_the_other(
     small = len(game.spit_piles[1])
     big = len(game.spit_piles[0])
     p2_cards = game.players[1].stock_count() + len(game.players[1].spit_cards)
-    first = game.press(2.000, 2, "left")  # player 2's left is pile 1, the small one
-    late = game.press(2.015, 1, "right")  # player 1 also goes for pile 1, 15 ms later
+    first = press(game, 2.000, 2, "left")  # player 2's left is pile 1, the small one
+    late = press(game, 2.015, 1, "right")  # player 1 also goes for pile 1, 15 ms later
     assert kinds(first) == ["slap", "take", "take", "deal"]
     assert {(e["player"], e["spit_pile"]) for e in first if e["event"] == "take"} == {(2, 1), (1, 0)}
     assert late == [{"t": 2.015, "event": "reject", "player": 1, "press": "right", "reason": "too_late",
@@ -339,8 +339,8 @@ def test_rule_8_same_pile_the_first_slap_takes_it_and_the_other_takes_the_other(
 def test_rule_8_different_piles_each_takes_the_one_they_slapped() -> None:
     game = last_card_position()
     presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"))
-    first = game.press(2.0, 1, "right")  # player 1 slaps pile 1
-    second = game.press(2.01, 2, "right")  # player 2 slaps pile 0: theirs anyway
+    first = press(game, 2.0, 1, "right")  # player 1 slaps pile 1
+    second = press(game, 2.01, 2, "right")  # player 2 slaps pile 0: theirs anyway
     assert {(e["player"], e["spit_pile"]) for e in first if e["event"] == "take"} == {(1, 1), (2, 0)}
     assert kinds(second) == ["slap"] and second[0]["after_ms"] == 10.0
 
@@ -352,8 +352,8 @@ def test_a_lone_spitter_may_choose_a_pile_soon_after_the_slap_that_dealt() -> No
     game = game_at(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S")
     presses(game, (1.0, 1, "pile1"), (1.1, 1, "left"), (2.0, 2, "left"))
     assert game.lone_spitter() == 1
-    assert rejects(game.press(2.010, 1, "right")) == ["too_late"]
-    assert kinds(game.press(2.300, 1, "right"))[:3] == ["choose", "call", "reveal"]
+    assert rejects(press(game, 2.010, 1, "right")) == ["too_late"]
+    assert kinds(press(game, 2.300, 1, "right"))[:3] == ["choose", "call", "reveal"]
 
 
 def test_rule_8b_both_out_of_spit_cards_and_stuck_is_a_block_and_a_new_layout() -> None:
@@ -387,10 +387,10 @@ def test_rule_9_fewer_than_15_cards_deal_row_by_row_and_only_one_spit_pile() -> 
     assert short.stock_count() == 1 + 1 + 9  # pile 1 (JD) + 9C + 9 spit cards = 11 cards
     assert [len(p.cards) for p in short.stock] == [1, 2, 3, 3, 2]  # rows of 5, 4, then 2
     assert short.spit_cards == []
-    events = game.press(3.0, 2, "spit")
+    events = press(game, 3.0, 2, "spit")
     assert rejects(events) == ["no_spit_cards"]
-    assert rejects(game.press(3.1, 1, "spit")) == ["choose_pile"]
-    events = game.press(3.2, 1, "left")  # the lone spitter starts the one spit pile
+    assert rejects(press(game, 3.1, 1, "spit")) == ["choose_pile"]
+    events = press(game, 3.2, 1, "left")  # the lone spitter starts the one spit pile
     assert kinds(events)[:3] == ["choose", "call", "reveal"]
     assert sum(1 for pile in game.spit_piles if pile) == 1
 
@@ -409,7 +409,7 @@ def test_rule_10_with_no_spit_cards_the_first_to_play_out_wins() -> None:
     assert game.phase == "over" and game.winner == 1
     assert game.players[0].all_cards() == []
     assert_all_cards(game)
-    assert rejects(game.press(2.0, 2, "pile1")) == ["game_over"]
+    assert rejects(press(game, 2.0, 2, "pile1")) == ["game_over"]
 
 
 def test_rule_10_with_spit_cards_left_the_first_out_takes_nothing_from_the_middle() -> None:

@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from appliance.journal import Journal
 from appliance.random_play import mash
-from appliance.rules import CLASSIC, CONTROLS, PHASES, Game, StockPile, can_progress, deck, game_from_state
+from appliance.rules import CLASSIC, CONTROLS, PHASES, Event, Game, StockPile, can_progress, deck, game_from_state
 from appliance.scripting import Script, ScriptPress, output_lines, parse_script, run
 
 FULL_DECK = Counter(deck())
@@ -61,7 +61,8 @@ def random_positions(draw: st.DrawFn) -> dict[str, Any]:
         phase = "playing"
     if phase == "stalemate":
         tops = [pile[-1] for pile in spit_piles if pile]
-        stuck = not any(can_progress([StockPile(p["cards"], p["up"]) for p in player["stock"]], tops, CLASSIC)
+        stuck = not any(can_progress([StockPile(p["cards"], p["up"]) for p in player["stock"]], tops,
+                                            CLASSIC.fits.fits, CLASSIC.moves)
                         for player in players)
         if not (stuck and any(player["spit_cards"] for player in players)):
             phase = "playing"
@@ -98,7 +99,7 @@ class SpitMachine(RuleBasedStateMachine):
         super().__init__()
         self.setup: dict[str, Any] = {}
         self.game: Game
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.presses: list[tuple[float, int, str]] = []
         self.t = 0.0
 
@@ -126,7 +127,7 @@ class SpitMachine(RuleBasedStateMachine):
         self.t = t
         events = self.game.press(t, player, control)
         assert events, "every press has an outcome"
-        assert all(e["t"] == t for e in events)
+        assert all(e.t == t for e in events)
         self.events += events
         self.presses.append((t, player, control))
         check_position(self.game)
@@ -198,7 +199,7 @@ def test_the_replay_of_a_journal_ends_in_the_live_state(seed: int, steps: list[t
             t = round(t + dt, 6)
             game.press(journal.record(t, player, control), player, control)
         journal.finish(game.state())
-    script = parse_script(path.read_text().splitlines(), journal=True)
+    script = parse_script(path.read_text().splitlines())
     _, replayed = run(script)
     assert replayed.state() == game.state() == script.final_state
     assert json.loads(path.read_text().splitlines()[-1]) == {"state": game.state()}

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import pile
 
-from appliance.rules import CLASSIC, StockPile, can_progress, playable
+from appliance.rules import CLASSIC, StockPile, can_progress, deck, playable, ruleset
+
+FITS, MOVES = CLASSIC.fits.fits, CLASSIC.moves
 
 
 def stock(*texts: str) -> list[StockPile]:
@@ -10,26 +14,74 @@ def stock(*texts: str) -> list[StockPile]:
 
 
 def test_a_card_that_fits_is_progress() -> None:
-    assert can_progress(stock("5H", "9C", "", "", ""), ["4D"], CLASSIC)
-    assert not can_progress(stock("5H", "9C", "KS", "2S", "JD"), ["7D"], CLASSIC)
+    assert can_progress(stock("5H", "9C", "", "", ""), ["4D"], FITS, MOVES)
+    assert not can_progress(stock("5H", "9C", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
 
 
 def test_a_face_down_top_is_progress() -> None:
-    assert can_progress(stock("5H", "9C |", "KS", "2S", "JD"), ["7D"], CLASSIC)
+    assert can_progress(stock("5H", "9C |", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
 
 
 def test_a_space_to_uncover_a_face_down_card_is_progress_and_a_full_row_is_not() -> None:
-    assert can_progress(stock("QH 5H", "", "KS", "2S", "JD"), ["7D"], CLASSIC)
-    assert not can_progress(stock("QH 5H", "9C", "KS", "2S", "JD"), ["7D"], CLASSIC)
-    assert not can_progress(stock("5H", "", "KS", "2S", "JD"), ["7D"], CLASSIC)  # nothing under the 5H
+    assert can_progress(stock("QH 5H", "", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
+    assert not can_progress(stock("QH 5H", "9C", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
+    assert not can_progress(stock("5H", "", "KS", "2S", "JD"), ["7D"], FITS, MOVES)  # nothing under the 5H
 
 
 def test_face_up_cards_within_reach_of_spaces_count_when_they_fit() -> None:
     # Two face-up cards (as after stacking): with one space the 6H under the QH is in reach.
-    assert can_progress(stock("| 6H QH", "", "KS", "2S", "JD"), ["7D"], CLASSIC)
-    assert not can_progress(stock("| 6H QH", "9C", "KS", "2S", "JD"), ["7D"], CLASSIC)
+    assert can_progress(stock("| 6H QH", "", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
+    assert not can_progress(stock("| 6H QH", "9C", "KS", "2S", "JD"), ["7D"], FITS, MOVES)
 
 
 def test_playable_lists_each_fit() -> None:
-    assert playable(stock("5H", "3C", "", "", "8D |"), [["4D"], ["2S"]], CLASSIC) == [(1, 0), (2, 0), (2, 1)]
-    assert playable(stock("5H", "", "", "", ""), [[], ["6S"]], CLASSIC) == [(1, 1)]
+    assert playable(stock("5H", "3C", "", "", "8D |"), [["4D"], ["2S"]], FITS) == [(1, 0), (2, 0), (2, 1)]
+    assert playable(stock("5H", "", "", "", ""), [[], ["6S"]], FITS) == [(1, 1)]
+
+
+def closed_formula(stock: list[StockPile], tops: list[str]) -> bool:
+    """Rule 6 for classic's three moves, as a formula: with k empty spaces a player can peel k
+    cards off any pile, so each pile's top k+1 cards are within reach."""
+    spaces = sum(1 for p in stock if not p.cards)
+    for p in stock:
+        for depth in range(min(len(p.cards), spaces + 1)):
+            if depth >= p.up:
+                return True
+            if any(FITS(p.cards[-1 - depth], top) for top in tops):
+                return True
+    return False
+
+
+@st.composite
+def stocks(draw: st.DrawFn) -> tuple[list[StockPile], list[str]]:
+    cards = draw(st.permutations(deck()))
+    piles, used = [], 0
+    for _ in range(5):
+        size = draw(st.integers(0, 5))
+        up = draw(st.integers(0, size))
+        piles.append(StockPile(list(cards[used:used + size]), up))
+        used += size
+    tops = list(cards[used:used + draw(st.integers(1, 2))])
+    return piles, tops
+
+
+@settings(max_examples=400, deadline=None)
+@given(stocks())
+def test_the_search_agrees_with_the_closed_formula_for_classic_moves(case: tuple[list[StockPile], list[str]]) -> None:
+    stock, tops = case
+    assert can_progress(stock, tops, FITS, MOVES) == closed_formula(stock, tops)
+
+
+def test_stacking_same_ranks_can_uncover_a_card() -> None:
+    stacking = ruleset("classic", {"same_rank_stacking": True}).moves
+    # No space, nothing fits the 7D: classic is stuck, but the 9C may go onto the 9H and uncover QH.
+    piles = stock("QH 9C", "9H", "KS", "2S", "JD")
+    assert not can_progress(piles, ["7D"], FITS, MOVES)
+    assert can_progress(piles, ["7D"], FITS, stacking)
+    # Two stackings in a row: the 5S goes onto the 5D, then the face-up 8C under it onto the 8H,
+    # uncovering the face-down AS.
+    deep = stock("AS | 8C 5S", "5D", "8H", "KS", "JD")
+    assert can_progress(deep, ["3C"], FITS, stacking)
+    assert not can_progress(deep, ["3C"], FITS, MOVES)
+    # Nothing under the stacked card and nothing fits: still stuck.
+    assert not can_progress(stock("9C", "9H", "KS", "2S", "JD"), ["7D"], FITS, stacking)

@@ -33,7 +33,7 @@ def test_a_good_position_loads_and_writes_back_the_same() -> None:
     (lambda s: s["players"][0]["stock"][0].update(up=3), "up must be a whole number from 0 to 1"),
     (lambda s: s["players"][0].update(selected=2), "pile 2, which has no face-up top card"),
     (lambda s: s["players"][0].update(selected=9), "selected must be a whole number"),
-    (lambda s: s.update(spit_piles=[s["spit_piles"][0]]), "two piles"),
+    (lambda s: s.update(spit_piles=[s["spit_piles"][0]]), "list of 2 piles"),
     (lambda s: s.update(phase="stalemate"), "player 1 can still move"),
     (lambda s: s.update(phase="choosing") or s["players"][0].update(selected=1), "nothing can be selected"),
     (lambda s: s["players"][0].update(called=True), "only a player holding spit cards calls"),

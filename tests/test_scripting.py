@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from positions import position
@@ -13,7 +15,8 @@ from positions import position
 from appliance.cli import main
 from appliance.journal import Journal
 from appliance.random_play import random_game
-from appliance.scripting import ScriptError, parse_script
+from appliance.rules import Game
+from appliance.scripting import ScriptError, parse_script, run
 
 SETUP = '{"setup": {"variant": "classic", "seed": 7}}'
 
@@ -129,11 +132,73 @@ def test_replay_says_so_when_the_recorded_state_differs(tmp_path: Path, capsys: 
     assert code == 1 and "does not end in the state" in err
 
 
-def test_a_closing_state_line_is_for_journals_only() -> None:
-    with pytest.raises(ScriptError, match="line 2: missing t"):
-        parse_script([SETUP, '{"state": {}}'])
+def test_a_finished_journal_runs_as_a_script_and_its_closing_line_is_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = parse_script([SETUP, '{"state": {}}'])
+    assert script.final_state == {} and script.presses == []
     with pytest.raises(ScriptError, match="line 3: nothing may follow"):
-        parse_script([SETUP, '{"state": {}}', '{"t": 1, "player": 1, "press": "spit"}'], journal=True)
+        parse_script([SETUP, '{"state": {}}', '{"t": 1, "player": 1, "press": "spit"}'])
+    path = tmp_path / "journal.jsonl"
+    with Journal(path, {"variant": "classic", "seed": 7}) as journal:
+        journal.record(0.1, 1, "spit")
+        game, _ = Game.new(7)
+        game.press(0.1, 1, "spit")
+        journal.finish(game.state())
+    assert run_cli(capsys, "script", str(path))[0] == 0
+    lines = path.read_text().splitlines()
+    lines[-1] = json.dumps({"state": {**game.state(), "round": 2}})
+    path.write_text("\n".join(lines) + "\n")
+    code, _, err = run_cli(capsys, "script", str(path))
+    assert code == 1 and "does not end in the state" in err
+
+
+def test_a_time_line_moves_the_clock_without_a_press() -> None:
+    script = parse_script([SETUP, '{"t": 3.5}', '{"t": 1.0, "player": 1, "press": "spit"}'])
+    assert [(p.t, p.press) for p in script.ordered()] == [(1.0, "spit"), (3.5, None)]
+    events, game = run(script)
+    assert game.now == 3.5 and [e.kind for e in events] == ["deal", "call"]
+
+
+def test_a_torn_last_line_is_left_out_of_a_replay_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SETUP, '{"t": 0.1, "player": 1, "press": "spit"}')
+    with open(path, "a") as handle:
+        handle.write('{"t": 0.2, "player": 2, "pr')  # the power went here
+    code, out, err = run_cli(capsys, "replay", path)
+    assert code == 0 and "cut off" in err
+    assert [json.loads(line).get("event") for line in out[:-1]] == ["deal", "call"]
+    code, _, err = run_cli(capsys, "script", path)  # a script is not a journal: a bad line is bad
+    assert code == 2 and "line 3: not JSON" in err
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ('{"t": ' + "9" * 400 + ', "player": 1, "press": "spit"}', "t must be a number of seconds"),
+    ('{"t": 1, "player": ' + "9" * 5000 + ', "press": "spit"}', "not JSON this program reads"),
+    ("[" * 100_000 + "]" * 100_000, "not JSON this program reads"),
+    ('{"t": 1e400, "player": 1, "press": "spit"}', "t must be a number of seconds"),
+    ('{"t": 1, "player": 1, "press": ["spit"]}', "unknown control"),
+    ('{"t": 1, "player": 3, "press": "spit"}', "unknown player 3"),
+    ('{"t": 1, "player": 1, "press": "kick"}', "unknown control"),
+], ids=["huge-t", "huge-int", "deep", "inf-t", "list-press", "player-3", "kick"])
+def test_malformed_lines_are_bad_input_never_a_traceback(line: str, words: str) -> None:
+    with pytest.raises(ScriptError, match=f"line 2: {words}"):
+        parse_script([SETUP, line])
+
+
+@pytest.mark.parametrize(("setup", "words"), [
+    ({"variant": "clasic"}, "unknown variant 'clasic' \\(did you mean 'classic'\\?\\)"),
+    ({"variant": "classic", "options": {"alternate_colour": True}}, "unknown option 'alternate_colour'"),
+    ({"variant": "classic", "options": {"decks": 3}}, "option 'decks' must be 1 or 2, not 3"),
+    ({"variant": "classic", "options": {"stock_piles": [5, 5, 5, 5, 5, 5]}}, "needs 30 cards"),
+    ({"variant": "classic", "options": {"choose": "coin"}}, "option 'choose' must be"),
+    ({"variant": "classic", "options": [1]}, "options must be an object"),
+    ({"variant": "classic", "seed": 2**70}, "seed must be a whole number"),
+], ids=["variant", "option", "decks", "too-many-cards", "choose", "options-list", "seed"])
+def test_bad_variants_and_options_are_bad_input_naming_the_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: dict[str, Any], words: str) -> None:
+    path = write(tmp_path, json.dumps({"setup": setup}), '{"t": 1, "player": 1, "press": "spit"}')
+    code, out, err = run_cli(capsys, "script", path)
+    assert code == 2 and out == [] and re.search(f"line 1: .*{words}", err), err
 
 
 def test_unknown_keys_are_ignored_and_blank_lines_skipped() -> None:

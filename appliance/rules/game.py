@@ -1,10 +1,14 @@
-"""The Spit engine: a game's state and what each press does to it.
+"""The Spit engine: a game's state and what each press does to it, for every ruleset of the family.
 
-Deterministic and clock-free: time arrives on every press (`t`, seconds since the setup), the
-only randomness is the game's own seeded RNG, and a press never raises: what can't be done comes
-back as a `reject` event with a reason. The caller applies presses in order of `t`; a press older
-than the last one applied is applied now, at the last time (`Game.now`), so every event's `t`
-is the time it took effect and the journal stays in the order the game saw.
+Deterministic and clock-free: time arrives on every press (`t`, seconds since the setup) or with
+`advance(t)`, the only randomness is the game's own seeded RNG, and a press never raises: what
+can't be done comes back as a `reject` event with a reason. The caller applies presses in order of
+`t`; a press older than the last one applied is applied now, at the last time (`Game.now`), so
+every event's `t` is the time it took effect and the journal stays in the order the game saw.
+
+The engine knows seats and spit piles by count (its `Table`) and asks its `Ruleset`'s policies
+for everything a variant changes: the layout, what fits, the stock moves, how piles are chosen,
+and the goal.
 """
 
 from __future__ import annotations
@@ -13,48 +17,40 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import seats
 from .cards import Card, deck
-from .layout import deal_layout
+from .events import (
+    Call,
+    Choose,
+    Deal,
+    Deselect,
+    Event,
+    Flip,
+    GameOver,
+    Move,
+    PickUp,
+    Play,
+    Refill,
+    Reject,
+    Reveal,
+    RoundOver,
+    Select,
+    Slap,
+    Stack,
+    Stalemate,
+    Take,
+)
+from .moves import Action
+from .ruleset import CLASSIC, Ruleset
+from .seat import Seat
 from .stalemate import can_progress
 from .stock_pile import StockPile
-from .variant import CLASSIC, Variant
-
-Event = dict[str, Any]
+from .table import SIDES, Table
 
 PHASES = ("ready", "playing", "stalemate", "choosing", "over")
 PILE_CONTROLS = tuple(f"pile{n}" for n in range(1, 7))
-CONTROLS = (*PILE_CONTROLS, "left", "right", "spit")
-
-# Every reason a press can be rejected for, with what a player would be told.
-REJECT_REASONS: dict[str, str] = {
-    "not_adjacent": "that card is not one above or below the spit pile",
-    "too_late": "the other player got there first",
-    "no_card": "there is no card there",
-    "no_pile": "there is no such pile",
-    "nothing_selected": "pick a card from your stock piles first",
-    "wrong_phase": "not now",
-    "already_called": "you have called Spit! already",
-    "no_spit_cards": "you have no spit cards left",
-    "choose_pile": "you spit alone: slap the spit pile you want (left or right)",
-    "wrong_pile": "you must keep spitting onto the pile you chose",
-    "game_over": "the game is over",
-    "unknown_press": "no such player or control",
-}
-
-
-@dataclass
-class PlayerState:
-    stock: list[StockPile]
-    spit_cards: list[Card]  # top first
-    selected: int | None = None  # stock pile number, 1-based
-    called: bool = False  # has called "Spit!" in this ready/stalemate
-
-    def stock_count(self) -> int:
-        return sum(len(pile.cards) for pile in self.stock)
-
-    def all_cards(self) -> list[Card]:
-        return [card for pile in self.stock for card in pile.cards] + list(self.spit_cards)
+# Every control of the family; a game that has no use for one rejects it (`not_in_this_game`,
+# or `no_pile` for a far spit pile at a table of two).
+CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "slap")
 
 
 @dataclass
@@ -68,7 +64,7 @@ class Race:
 
 @dataclass
 class SlapRace:
-    """The first slap of a choosing, which settled both piles: a later slap is answered from it."""
+    """The first slap of a choosing, which settled the piles: a later slap is answered from it."""
 
     t: float
     player: int
@@ -77,9 +73,9 @@ class SlapRace:
 
 @dataclass
 class Game:
-    variant: Variant
-    players: list[PlayerState]
-    spit_piles: list[list[Card]] = field(default_factory=lambda: [[], []])
+    rules: Ruleset
+    players: list[Seat]
+    spit_piles: list[list[Card]]
     phase: str = "ready"
     round: int = 1
     winner: int | None = None
@@ -87,64 +83,103 @@ class Game:
     seed: int = 0
     now: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
-    _races: list[Race | None] = field(default_factory=lambda: [None, None])
-    _slap_race: SlapRace | None = None  # the slap that settled the last choosing
+    races: list[Race | None] = field(default_factory=list)
+    slap_race: SlapRace | None = None  # the slap that settled the last choosing
+    chooser: int | None = None  # who chooses the pile at this new layout (V10-V12)
+    chooser_t: float = 0.0  # when they won the right to (their call)
+
+    def __post_init__(self) -> None:
+        if not self.races:
+            self.races = [None] * len(self.spit_piles)
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, seed: int = 0, variant: Variant = CLASSIC) -> tuple[Game, list[Event]]:
-        """A seeded deal: shuffle, 26 cards each dealt one at a time, each player lays out."""
+    def new(cls, seed: int = 0, rules: Ruleset = CLASSIC) -> tuple[Game, list[Event]]:
+        """A seeded deal: shuffle, deal the cards one at a time round the table, each player lays out."""
         rng = random.Random(seed)
-        cards = deck(variant.decks)
+        cards = deck(rules.options.decks)
         rng.shuffle(cards)
-        hands = [cards[p :: variant.seats] for p in range(variant.seats)]
+        seats = rules.table.seats
         players = []
-        for hand in hands:
-            stock, spit_cards = deal_layout(hand, variant.stock_layout)
-            players.append(PlayerState(stock, spit_cards))
-        game = cls(variant=variant, players=players, seed=seed, rng=rng)
+        for p in range(seats):
+            stock, spit_cards = rules.layout.deal(cards[p::seats])
+            players.append(Seat(stock, spit_cards))
+        game = cls(rules=rules, players=players, spit_piles=[[] for _ in range(rules.table.spit_piles)],
+                   seed=seed, rng=rng)
         return game, [game._deal_event(0.0)]
 
     # ------------------------------------------------------------------ reading
 
-    def player(self, number: int) -> PlayerState:
+    @property
+    def table(self) -> Table:
+        return self.rules.table
+
+    @property
+    def variant(self) -> str:
+        return self.rules.variant
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything this game holds, to resume it exactly (`rules.restore`)."""
+        from .state import snapshot
+
+        return snapshot(self)
+
+    def player(self, number: int) -> Seat:
         return self.players[number - 1]
+
+    def pile_controls(self, player: int) -> int:
+        """How many `pileN` controls mean something to `player`: their stock piles."""
+        return len(self.player(player).stock)
 
     def spit_tops(self) -> list[Card]:
         return [pile[-1] for pile in self.spit_piles if pile]
 
+    def fits(self, card: Card, top: Card) -> bool:
+        return self.rules.fits.fits(card, top)
+
     def can_progress(self, number: int) -> bool:
-        return can_progress(self.player(number).stock, self.spit_tops(), self.variant)
+        return can_progress(self.player(number).stock, self.spit_tops(), self.rules.fits.fits, self.rules.moves)
 
     def spitters(self) -> list[int]:
         """Players who still hold spit cards."""
         return [n for n, p in enumerate(self.players, start=1) if p.spit_cards]
 
     def lone_spitter(self) -> int | None:
-        """The one player who still holds spit cards, when the other has none."""
+        """The one player who still holds spit cards, when the others have none."""
         spitters = self.spitters()
         return spitters[0] if len(spitters) == 1 else None
 
     def state(self) -> dict[str, Any]:
-        """The state object of SCRIPT-FORMAT.md, as a fresh JSON-ready dict."""
-        return {
-            "variant": self.variant.name,
+        """The state object of the script format, as a fresh JSON-ready dict."""
+        rules = self.rules
+        out: dict[str, Any] = {"variant": rules.variant}
+        if not rules.plain_classic:
+            out["options"] = rules.options_json()
+        out.update({
             "phase": self.phase,
             "round": self.round,
             "winner": self.winner,
             "spit_piles": [list(pile) for pile in self.spit_piles],
-            "players": [
-                {
-                    "stock": [pile.to_json() for pile in p.stock],
-                    "spit_cards": list(p.spit_cards),
-                    "selected": p.selected,
-                    "called": p.called,
-                }
-                for p in self.players
-            ],
+            "players": [self._seat_state(p) for p in self.players],
             "lone_pile": self.lone_pile,
+        })
+        if self.chooser is not None:
+            out["chooser"] = self.chooser
+        return out
+
+    def _seat_state(self, p: Seat) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "stock": [pile.to_json() for pile in p.stock],
+            "spit_cards": list(p.spit_cards),
+            "selected": p.selected,
+            "called": p.called,
         }
+        if self.rules.moves.hands > 1:
+            out["second"] = p.second
+        if self.rules.moves.pick_up is not None:
+            out["hidden"] = p.hidden
+        return out
 
     def all_cards(self) -> list[Card]:
         cards = [card for pile in self.spit_piles for card in pile]
@@ -152,26 +187,96 @@ class Game:
             cards += p.all_cards()
         return cards
 
+    # ------------------------------------------------------------------ what can be done
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Everything `player` can do now that changes the game (not selecting and deselecting).
+
+        The one source of what can be played: the computer players choose from it, the stalemate
+        test searches the same moves, and the screen's assist lights the `play` ones."""
+        me = self.player(player)
+        phase = self.phase
+        if phase == "choosing":
+            return self.rules.choosing.actions(self, player)
+        if phase in ("ready", "stalemate"):
+            if not me.spit_cards or me.called:
+                return []
+            if self.lone_spitter() == player and self.lone_pile is None:
+                return [Action("choose", target=i) for i in range(len(self.spit_piles))
+                        if i in self._reachable(player)]
+            return [Action("call")]
+        if phase != "playing":
+            return []
+        actions: list[Action] = []
+        fits = self.rules.fits.fits
+        tops = [(i, pile[-1]) for i, pile in enumerate(self.spit_piles) if pile]
+        for number, pile in enumerate(me.stock, start=1):
+            if pile.face_down_top:
+                actions.append(Action("flip", number))
+                continue
+            card = pile.face_up_top
+            if card is not None:
+                actions += [Action("play", number, i) for i, top in tops if fits(card, top)]
+        actions += self.rules.moves.rearrangements(me.stock)
+        pick_up = self.rules.moves.pick_up
+        if pick_up is not None and not me.hidden and pick_up.allowed(me.stock):
+            actions.append(Action("pick_up"))
+        return actions
+
+    def presses_for(self, player: int, action: Action) -> list[str]:
+        """The presses that do `action` for `player` from where their hands are now."""
+        me = self.player(player)
+        kind = action.kind
+        if kind == "play":
+            side = self.table.side_for(player, action.target)
+            return [side] if me.selected == action.pile else [f"pile{action.pile}", side]
+        if kind == "flip":
+            return [f"pile{action.pile}"]
+        if kind in ("move", "stack"):
+            first = [] if me.selected == action.pile else [f"pile{action.pile}"]
+            return [*first, f"pile{action.target}"]
+        if kind in ("choose", "slap"):
+            return [self.table.side_for(player, action.target)]
+        return ["spit"]  # call, pick_up
+
+    def _reachable(self, player: int) -> set[int]:
+        return {i for side in self.table.sides() if (i := self.table.spit_pile_for(player, side)) is not None}
+
     # ------------------------------------------------------------------ pressing
 
     def press(self, t: float, player: int, control: str) -> list[Event]:
         """Apply one press at time `t`; return what happened. Never raises for any input."""
+        t = self._clock(t)
+        if not (isinstance(player, int) and 1 <= player <= len(self.players)) or control not in CONTROLS:
+            return [Reject(t, player, control, "unknown_press")]
+        events: list[Event] = []
+        if self.phase == "over":
+            self.reject(events, t, player, control, "game_over")
+        elif control == "spit":
+            self._spit_press(events, t, player)
+        elif control in SIDES:
+            index = self.table.spit_pile_for(player, control)
+            if index is None:
+                self.reject(events, t, player, control, "no_pile")
+            else:
+                self._side_press(events, t, player, control, index)
+        elif control == "slap":
+            self.reject(events, t, player, control, "not_in_this_game")
+        else:
+            self._pile_press(events, t, player, int(control[4:]))
+        return events
+
+    def advance(self, t: float) -> list[Event]:
+        """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
+        self._clock(t)
+        return []
+
+    def _clock(self, t: float) -> float:
         t = float(t)
         if not t >= self.now:  # also catches NaN
             t = self.now
         self.now = t
-        if not (isinstance(player, int) and 1 <= player <= len(self.players)) or control not in CONTROLS:
-            return [{"t": t, "event": "reject", "player": player, "press": control, "reason": "unknown_press"}]
-        events: list[Event] = []
-        if self.phase == "over":
-            self._reject(events, t, player, control, "game_over")
-        elif control == "spit":
-            self._spit_press(events, t, player)
-        elif control in ("left", "right"):
-            self._side_press(events, t, player, control)
-        else:
-            self._pile_press(events, t, player, int(control[4:]))
-        return events
+        return t
 
     def settle(self, t: float = 0.0) -> list[Event]:
         """After a setup from an explicit position: move on if nobody can play (stalemate, block)."""
@@ -180,98 +285,120 @@ class Game:
             self._after_change(events, t)
         return events
 
-    # ------------------------------------------------------------------ presses by control
+    def reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
+               **detail: Any) -> None:
+        events.append(Reject(t, player, control, reason, **detail))
 
-    def _reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
-                **detail: Any) -> None:
-        events.append({"t": t, "event": "reject", "player": player, "press": control, "reason": reason,
-                       **detail})
+    # ------------------------------------------------------------------ presses by control
 
     def _pile_press(self, events: list[Event], t: float, player: int, number: int) -> None:
         control = f"pile{number}"
         me = self.player(player)
         if self.phase == "choosing":
-            self._reject(events, t, player, control, "wrong_phase")
+            self.reject(events, t, player, control, "wrong_phase")
             return
         if number > len(me.stock):
-            self._reject(events, t, player, control, "no_pile")
+            self.reject(events, t, player, control, "no_pile")
             return
         pile = me.stock[number - 1]
+        held = me.selected
         if pile.face_down_top:
             if self.phase != "playing":  # no turning cards before "Spit!"
-                self._reject(events, t, player, control, "wrong_phase")
+                self.reject(events, t, player, control, "wrong_phase")
                 return
             pile.up = 1
-            events.append({"t": t, "event": "flip", "player": player, "pile": number, "card": pile.top})
+            events.append(Flip(t, player, number, pile.cards[-1]))
             self._after_change(events, t)
-        elif me.selected == number:
-            me.selected = None
-            events.append({"t": t, "event": "deselect", "player": player, "pile": number})
-        elif me.selected is not None and not pile.cards:
-            source = me.stock[me.selected - 1]
-            card = source.take_top()
+        elif number in me.held():
+            me.release(number)
+            events.append(Deselect(t, player, number))
+        elif held is not None and not pile.cards:
+            card = me.stock[held - 1].take_top()
             pile.put_face_up(card)
-            events.append({"t": t, "event": "move", "player": player, "from": me.selected, "to": number,
-                           "card": card})
-            me.selected = None
-        # V7 (same-rank stacking) plugs in here: a pile is selected and this pile's face-up top has
-        # the same rank -> stack the selected card onto it.
+            events.append(Move(t, player, held, number, card))
+            me.release(held)
+        elif held is not None and self.rules.moves.can_stack(me.stock[held - 1].cards[-1], pile):
+            card = me.stock[held - 1].take_top()
+            pile.put_face_up(card)
+            events.append(Stack(t, player, held, number, card))
+            me.release(held)
         elif pile.cards:
-            me.selected = number
-            events.append({"t": t, "event": "select", "player": player, "pile": number, "card": pile.top})
+            self._hold(me, number)
+            events.append(Select(t, player, number, pile.cards[-1]))
         else:
-            self._reject(events, t, player, control, "no_card")
+            self.reject(events, t, player, control, "no_card")
 
-    def _side_press(self, events: list[Event], t: float, player: int, side: str) -> None:
-        index = seats.spit_pile_for(player, side)
-        race = self._slap_race
+    def _hold(self, me: Seat, number: int) -> None:
+        """Take stock pile `number` in hand: a free hand, else in place of the card held longest."""
+        if me.selected is None or self.rules.moves.hands == 1:
+            me.selected = number
+        elif me.second is None:
+            me.second = number
+        else:
+            me.selected, me.second = me.second, number
+
+    def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        race = self.slap_race
         if self.phase == "playing":
             self._play(events, t, player, side, index)
         elif self.phase == "choosing":
-            self._slap(events, t, player, side, index)
+            self.rules.choosing.side_press(self, events, t, player, side, index)
         elif (self.phase == "ready" and race is not None and race.player != player
-                and t - race.t <= self.variant.slap_window):
-            # A slap just after the first one, which settled both piles and dealt: on the pile this
-            # player was given it is a slap like any other; on the other pile it lost the race.
+                and t - race.t <= self.rules.slap_window):
+            # A slap just after the first one, which settled the piles and dealt: on the pile this
+            # player was given it is a slap like any other; on another pile it lost the race.
             by_ms = round((t - race.t) * 1000, 3)
-            if race.taken[player] == index:
-                events.append({"t": t, "event": "slap", "player": player, "spit_pile": index,
-                               "after_ms": by_ms})
+            if race.taken.get(player) == index:
+                events.append(Slap(t, player, index, after_ms=by_ms))
             else:
-                self._reject(events, t, player, side, "too_late", spit_pile=index, winner=race.player,
-                             by_ms=by_ms)
+                self.reject(events, t, player, side, "too_late", spit_pile=index, winner=race.player, by_ms=by_ms)
         elif self.lone_spitter() == player:
             if self.lone_pile is None:
                 self.lone_pile = index
-                events.append({"t": t, "event": "choose", "player": player, "spit_pile": index})
+                events.append(Choose(t, player, index))
                 self._call(events, t, player)
             elif index == self.lone_pile:
                 self._call(events, t, player)
             else:
-                self._reject(events, t, player, side, "wrong_pile", spit_pile=self.lone_pile)
+                self.reject(events, t, player, side, "wrong_pile", spit_pile=self.lone_pile)
         else:
-            self._reject(events, t, player, side, "wrong_phase")
+            self.reject(events, t, player, side, "wrong_phase")
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
-        if self.phase not in ("ready", "stalemate"):
-            self._reject(events, t, player, "spit", "wrong_phase")
+        if self.phase == "choosing":
+            self.rules.choosing.spit_press(self, events, t, player)
+        elif self.phase == "playing":
+            self._pick_up(events, t, player)
+        elif self.phase not in ("ready", "stalemate"):
+            self.reject(events, t, player, "spit", "wrong_phase")
         elif not self.player(player).spit_cards:
-            self._reject(events, t, player, "spit", "no_spit_cards")
+            self.reject(events, t, player, "spit", "no_spit_cards")
         elif self.lone_spitter() == player and self.lone_pile is None:
-            self._reject(events, t, player, "spit", "choose_pile")
+            self.reject(events, t, player, "spit", "choose_pile")
         else:
             self._call(events, t, player)
+
+    def _pick_up(self, events: list[Event], t: float, player: int) -> None:
+        me = self.player(player)
+        pick_up = self.rules.moves.pick_up
+        if pick_up is None:
+            self.reject(events, t, player, "spit", "wrong_phase")
+        elif me.hidden or not pick_up.allowed(me.stock):
+            self.reject(events, t, player, "spit", "cannot_pick_up")
+        else:
+            me.hidden = True
+            events.append(PickUp(t, player, me.stock_count()))
 
     # ------------------------------------------------------------------ "Spit!"
 
     def _call(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
         if me.called:
-            self._reject(events, t, player, "spit", "already_called")
+            self.reject(events, t, player, "spit", "already_called")
             return
         me.called = True
-        self._slap_race = None
-        events.append({"t": t, "event": "call", "player": player})
+        self.slap_race = None
+        events.append(Call(t, player))
         spitters = self.spitters()
         if all(self.player(n).called for n in spitters):
             self._reveal(events, t, spitters)
@@ -280,11 +407,11 @@ class Game:
         for number in spitters:
             me = self.player(number)
             index = self.lone_pile if len(spitters) == 1 and self.lone_pile is not None \
-                else seats.starting_pile(number)
+                else self.table.starting_pile(number)
             card = me.spit_cards.pop(0)
             self.spit_piles[index].append(card)
-            self._races[index] = None
-            events.append({"t": t, "event": "reveal", "player": number, "card": card, "spit_pile": index})
+            self.races[index] = None
+            events.append(Reveal(t, number, card, index))
         for p in self.players:
             p.called = False
         self.phase = "playing"
@@ -294,33 +421,36 @@ class Game:
 
     def _play(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         me = self.player(player)
-        if me.selected is None:
-            self._reject(events, t, player, side, "nothing_selected")
+        held = me.held()
+        if not held:
+            self.reject(events, t, player, side, "nothing_selected")
             return
         spit_pile = self.spit_piles[index]
         if not spit_pile:
-            self._reject(events, t, player, side, "no_pile", spit_pile=index)
+            self.reject(events, t, player, side, "no_pile", spit_pile=index)
             return
-        source = me.stock[me.selected - 1]
-        card = source.cards[-1]
         top = spit_pile[-1]
-        if not self.variant.fits(card, top):
-            race = self._races[index]
-            if (race is not None and race.player != player and t - race.t <= self.variant.race_window
-                    and self.variant.fits(card, race.covered)):
-                self._reject(events, t, player, side, "too_late", card=card, spit_pile=index,
-                             winner=race.player, by_ms=round((t - race.t) * 1000, 3))
+        fits = self.rules.fits.fits
+        number = next((n for n in held if fits(me.stock[n - 1].cards[-1], top)), None)
+        if number is None:
+            card = me.stock[held[0] - 1].cards[-1]
+            race = self.races[index]
+            if (race is not None and race.player != player and t - race.t <= self.rules.race_window
+                    and fits(card, race.covered)):
+                self.reject(events, t, player, side, "too_late", card=card, spit_pile=index,
+                            winner=race.player, by_ms=round((t - race.t) * 1000, 3))
             else:
-                self._reject(events, t, player, side, "not_adjacent", card=card, spit_pile=index, onto=top)
+                self.reject(events, t, player, side, self.rules.fits.misfit(card, top), card=card,
+                            spit_pile=index, onto=top)
             return
-        source.take_top()
+        card = me.stock[number - 1].take_top()
         spit_pile.append(card)
-        self._races[index] = Race(t, player, top)
-        events.append({"t": t, "event": "play", "player": player, "pile": me.selected, "card": card,
-                       "spit_pile": index, "onto": top})
-        me.selected = None
-        # V5 (single-card piles refilled from the spit cards) and V18 (Mod Spit's table slap)
-        # plug in here, after a card lands on a spit pile.
+        self.races[index] = Race(t, player, top)
+        events.append(Play(t, player, number, card, index, top))
+        me.release(number)
+        refill = self.rules.layout.after_play(me, number)
+        if refill is not None:
+            events.append(Refill(t, player, number, refill))
         if me.stock_count() == 0:
             self._round_over(events, t, "stock_out", player)
         else:
@@ -331,53 +461,47 @@ class Game:
         if self.phase != "playing":
             return
         tops = self.spit_tops()
+        fits, moves = self.rules.fits.fits, self.rules.moves
         for p in self.players:
-            if can_progress(p.stock, tops, self.variant):
+            if can_progress(p.stock, tops, fits, moves):
                 return
         if self.spitters():
             self.phase = "stalemate"
             for p in self.players:
                 p.called = False
-            events.append({"t": t, "event": "stalemate", "spitters": self.spitters()})
+            events.append(Stalemate(t, self.spitters()))
         else:
             self._round_over(events, t, "blocked", None)
 
     # ------------------------------------------------------------------ end of a round
 
     def _round_over(self, events: list[Event], t: float, reason: str, player: int | None) -> None:
-        events.append({"t": t, "event": "round_over", "round": self.round, "reason": reason,
-                       "player": player})
+        events.append(RoundOver(t, self.round, reason, player))
         for p in self.players:
-            p.selected = None
+            p.let_go()
             p.called = False
         in_play = [i for i, pile in enumerate(self.spit_piles) if pile]
-        if len(in_play) == 2:
-            # Rule 8: both choose a spit pile by slapping it. (V10/V11/V12/V15 change this step.)
+        if len(in_play) > 1:
+            # Rule 8: the players choose spit piles, as the ruleset's choosing policy says.
             self.phase = "choosing"
+            self.chooser = None
+            self.rules.choosing.start(self, reason, player)
             return
-        # Only one spit pile (rule 9/10): nobody slaps.
+        # Only one spit pile (rules 9 and 10): nobody chooses.
         index = in_play[0]
-        if reason == "stock_out":
-            assert player is not None
-            taker = 2 if player == 1 else 1
-        else:
-            # Blocked with one spit pile: the seeds are silent. As in David Shapp's rule, the player
-            # with fewer stock cards left chooses first, and chooses not to take it; equal: the
-            # player whose own (left-hand) pile it is takes it. (rules document: docs in seeds/)
-            counts = [p.stock_count() for p in self.players]
-            if counts[0] != counts[1]:
-                taker = 1 if counts[0] > counts[1] else 2
-            else:
-                taker = 1 if seats.starting_pile(1) == index else 2
+        taker = self.rules.goal.single_pile_taker(self, reason, player, index)
         self._new_layout(events, t, {taker: index})
 
-    def _slap(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
-        # The first slap settles it: a later slap on the same pile loses it, and a later slap on the
-        # other pile takes what the first slapper left. Either way, the first slapper gets their pile.
-        size = len(self.spit_piles[index])
-        events.append({"t": t, "event": "slap", "player": player, "spit_pile": index, "size": size})
-        taken = {player: index, (2 if player == 1 else 1): 1 - index}
-        self._slap_race = SlapRace(t, player, taken)
+    def settle_piles(self, events: list[Event], t: float, player: int, index: int, slapped: bool) -> None:
+        """`player` takes spit pile `index`; the others take the piles left, going round the table
+        from the player's right; then the new layout. A slap is remembered for the slaps just after."""
+        taken = {player: index}
+        rest = [i for i, pile in enumerate(self.spit_piles) if pile and i != index]
+        for other in self.table.others(player):
+            if rest:
+                taken[other] = rest.pop(0)
+        if slapped:
+            self.slap_race = SlapRace(t, player, taken)
         self._new_layout(events, t, taken)
 
     def _new_layout(self, events: list[Event], t: float, takes: dict[int, int]) -> None:
@@ -387,33 +511,33 @@ class Game:
             hand: list[Card] = []
             if number in takes:
                 index = takes[number]
-                events.append({"t": t, "event": "take", "player": number, "spit_pile": index,
-                               "cards": len(self.spit_piles[index])})
+                events.append(Take(t, number, index, len(self.spit_piles[index])))
                 hand += self.spit_piles[index]
             hand += p.all_cards()
             hands.append(hand)
-        self.spit_piles = [[], []]
-        self._races = [None, None]
+        self.spit_piles = [[] for _ in self.spit_piles]
+        self.races = [None] * len(self.spit_piles)
         self.lone_pile = None
-        empty = [number for number, hand in enumerate(hands, start=1) if not hand]
-        if empty:
-            # Rule 10: a player left with no cards at all has won the game. The cards stay
-            # accounted for: each player holds what they gathered, face down, as spit cards.
-            self.winner = empty[0]
+        self.chooser = None
+        for p in self.players:
+            p.hidden = False
+        winner = self.rules.goal.winner(self, hands)
+        if winner is not None:
+            # The game is over. The cards stay accounted for: each player holds what they
+            # gathered, face down, as spit cards.
+            self.winner = winner
             self.phase = "over"
             for p, hand in zip(self.players, hands, strict=True):
-                p.stock = [StockPile() for _ in self.variant.stock_layout]
+                p.stock = [StockPile() for _ in self.rules.layout.sizes]
                 p.spit_cards = hand
-            events.append({"t": t, "event": "game_over", "winner": self.winner})
+            events.append(GameOver(t, winner))
             return
         for p, hand in zip(self.players, hands, strict=True):
             self.rng.shuffle(hand)
-            p.stock, p.spit_cards = deal_layout(hand, self.variant.stock_layout)
+            p.stock, p.spit_cards = self.rules.layout.deal(hand)
         self.round += 1
         self.phase = "ready"
         events.append(self._deal_event(t))
 
-    def _deal_event(self, t: float) -> Event:
-        return {"t": t, "event": "deal", "round": self.round,
-                "players": [{"stock": p.stock_count(), "spit_cards": len(p.spit_cards)}
-                            for p in self.players]}
+    def _deal_event(self, t: float) -> Deal:
+        return Deal(t, self.round, [{"stock": p.stock_count(), "spit_cards": len(p.spit_cards)} for p in self.players])

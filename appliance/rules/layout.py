@@ -1,8 +1,15 @@
-"""Dealing a layout: stock piles row by row, as at a table, the rest kept as spit cards."""
+"""The deal and the layout: stock piles row by row, as at a table, the rest kept as spit cards.
+
+Two layout policies: `RowByRow` (rule 2 and the layouts of V1-V4) and `Refilled` (V5: a stock pile
+that is played from is refilled at once from the player's spit cards).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .cards import Card
+from .seat import Seat
 from .stock_pile import StockPile
 
 
@@ -24,3 +31,34 @@ def deal_layout(cards: list[Card], stock_layout: tuple[int, ...]) -> tuple[list[
     for pile in piles:
         pile.up = 1 if pile.cards else 0
     return piles, list(cards[position:])
+
+
+@dataclass(frozen=True)
+class RowByRow:
+    """Rule 2: stock piles of the given sizes dealt row by row; what is left are the spit cards."""
+
+    sizes: tuple[int, ...]
+
+    @property
+    def full(self) -> int:
+        """Cards in a full layout (15 in classic); fewer than this and a player has no spit cards."""
+        return sum(self.sizes)
+
+    def deal(self, cards: list[Card]) -> tuple[list[StockPile], list[Card]]:
+        return deal_layout(cards, self.sizes)
+
+    def after_play(self, seat: Seat, number: int) -> Card | None:
+        """What lands on stock pile `number` after its top was played: nothing."""
+        return None
+
+
+@dataclass(frozen=True)
+class Refilled(RowByRow):
+    """V5: a stock pile played from is refilled at once, face up, from the player's spit cards."""
+
+    def after_play(self, seat: Seat, number: int) -> Card | None:
+        if not seat.spit_cards:
+            return None
+        card = seat.spit_cards.pop(0)
+        seat.stock[number - 1].put_face_up(card)
+        return card

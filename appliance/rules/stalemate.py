@@ -1,44 +1,80 @@
-"""Can a player still do something that moves the game on?
+"""Can a player still do something that moves the game on? (Rule 6.)
 
-Rule 6: stalemate is when no face-up stock card fits either spit pile, and no face-down card can be
-turned, even after moving cards into empty spaces. Moving a card into a space is not progress by
-itself; it counts only for what it uncovers.
+Stalemate is when no face-up stock card fits a spit pile and no face-down card can be turned, even
+after rearranging the stock: moving cards into empty spaces, and (V7) stacking a card on another of
+the same rank. Rearranging is not progress by itself; it counts only for what it uncovers. The test
+searches the rearrangements the game's `StockMoves` allows, so a new move is searched without
+changing this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card
+from .moves import StockMoves
 from .stock_pile import StockPile
-from .variant import Variant
+
+Fits = Callable[[Card, Card], bool]
+Position = tuple[tuple[tuple[Card, ...], int], ...]
+
+# A stock holds at most a few dozen cards in six piles; the search below visits each arrangement
+# once. The bound is a safety net only: real stocks need a few hundred positions at the most.
+MAX_POSITIONS = 20_000
 
 
-def can_progress(stock: Sequence[StockPile], spit_tops: Sequence[Card], variant: Variant) -> bool:
-    """True if this stock can play a card, turn a card, or uncover one by moving into spaces.
-
-    With k empty spaces a player can peel up to k cards off any pile, so each pile's top k+1 cards
-    are within reach: a face-down one among them can be turned, a face-up one may fit a spit pile.
-    (V7, same-rank stacking, would add equal-rank face-up tops as further places to peel onto.)
-    """
-    spaces = sum(1 for pile in stock if not pile.cards)
+def direct_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits) -> bool:
+    """A face-down top to turn, or a face-up top that fits a spit pile, right now."""
     for pile in stock:
         cards = pile.cards
         if not cards:
             continue
-        reach = min(len(cards), spaces + 1)
-        for depth in range(reach):  # depth 0 is the top card
-            if depth >= pile.up:
-                return True  # a face-down card that can be turned once uncovered
-            card = cards[-1 - depth]
-            for top in spit_tops:
-                if variant.fits(card, top):
-                    return True
+        if pile.up == 0:
+            return True
+        card = cards[-1]
+        for top in tops:
+            if fits(card, top):
+                return True
     return False
 
 
-def playable(stock: Sequence[StockPile], spit_piles: Sequence[Sequence[Card]], variant: Variant
-             ) -> list[tuple[int, int]]:
+def can_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, moves: StockMoves) -> bool:
+    """True if this stock can play a card or turn one, now or after rearranging it."""
+    if direct_progress(stock, tops, fits):
+        return True
+    if not any(True for _ in moves.rearrangements(stock)):
+        return False
+    start = _position(stock)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        position = frontier.pop()
+        piles = _piles(position)
+        for action in moves.rearrangements(piles):
+            after = _piles(position)
+            source, target = after[action.pile - 1], after[action.target - 1]
+            target.put_face_up(source.take_top())
+            if direct_progress(after, tops, fits):
+                return True
+            key = _position(after)
+            if key not in seen:
+                if len(seen) >= MAX_POSITIONS:
+                    return True
+                seen.add(key)
+                frontier.append(key)
+    return False
+
+
+def _position(stock: Sequence[StockPile]) -> Position:
+    """A stock as a key: the order of the piles does not matter to what can be uncovered."""
+    return tuple(sorted((tuple(pile.cards), pile.up) for pile in stock))
+
+
+def _piles(position: Position) -> list[StockPile]:
+    return [StockPile(list(cards), up) for cards, up in position]
+
+
+def playable(stock: Sequence[StockPile], spit_piles: Sequence[Sequence[Card]], fits: Fits) -> list[tuple[int, int]]:
     """Every (stock pile number 1-based, spit pile index) where a face-up top fits right now."""
     found: list[tuple[int, int]] = []
     for number, pile in enumerate(stock, start=1):
@@ -46,6 +82,6 @@ def playable(stock: Sequence[StockPile], spit_piles: Sequence[Sequence[Card]], v
         if card is None:
             continue
         for index, spit_pile in enumerate(spit_piles):
-            if spit_pile and variant.fits(card, spit_pile[-1]):
+            if spit_pile and fits(card, spit_pile[-1]):
                 found.append((number, index))
     return found

@@ -1,0 +1,146 @@
+"""How the spit piles are chosen for a new layout (rule 8 and V10-V12).
+
+Each policy answers the presses of phase `choosing`: `left`/`right` (a slap, or a choice) and
+`spit` (a call). When the choice is made the policy calls `game.settle_piles`, which gives the
+first player the pile they chose and the others the piles left, then deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .events import Call, Choose, Event, Slap
+from .moves import Action
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class SlapForIt:
+    """Rule 8: both slap the pile they want; the first slap, by the hardware's clock, takes its pile
+    and so settles the others too."""
+
+    def start(self, game: Game, reason: str, player: int | None) -> None:
+        """Phase `choosing` begins: who may choose."""
+
+    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        if not self.may_slap(game, index):
+            game.reject(events, t, player, side, "slap_smaller", spit_pile=index)
+            return
+        events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
+        game.settle_piles(events, t, player, index, slapped=True)
+
+    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        game.reject(events, t, player, "spit", "wrong_phase")
+
+    def may_slap(self, game: Game, index: int) -> bool:
+        return True
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        return [Action("slap", target=i) for i, pile in enumerate(game.spit_piles)
+                if pile and self.may_slap(game, i)]
+
+
+@dataclass(frozen=True)
+class ChooserChooses(SlapForIt):
+    """One player chooses a pile by pressing it, no slap: who that is, is the subclass's rule."""
+
+    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        if game.chooser is None:
+            game.reject(events, t, player, side, "call_first")
+        elif game.chooser != player:
+            game.reject(events, t, player, side, "not_your_choice", winner=game.chooser)
+        else:
+            events.append(Choose(t, player, index))
+            game.settle_piles(events, t, player, index, slapped=False)
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        if game.chooser == player:
+            return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
+        return []
+
+
+@dataclass(frozen=True)
+class Shapp(ChooserChooses):
+    """V10, David Shapp: whoever played out their stock chooses freely; on a block, the player with
+    fewer stock cards. (Equal counts on a block: either may choose, and the first press does.)"""
+
+    def start(self, game: Game, reason: str, player: int | None) -> None:
+        if player is not None:
+            game.chooser = player
+            return
+        counts = {n: game.player(n).stock_count() for n in game.table.players}
+        fewest = min(counts.values())
+        first = [n for n, count in counts.items() if count == fewest]
+        game.chooser = first[0] if len(first) == 1 else None
+
+    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        if game.chooser is None:  # a block with equal counts: the first press chooses
+            game.chooser = player
+        super().side_press(game, events, t, player, side, index)
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        if game.chooser is None:
+            return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
+        return super().actions(game, player)
+
+
+@dataclass(frozen=True)
+class FirstCall(ChooserChooses):
+    """V11: the first to call "Spit!" chooses the pile; a later call lost the race."""
+
+    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        if game.chooser is None:
+            game.chooser, game.chooser_t = player, t
+            events.append(Call(t, player))
+        elif game.chooser == player:
+            game.reject(events, t, player, "spit", "already_called")
+        else:
+            game.reject(events, t, player, "spit", "too_late", winner=game.chooser,
+                        by_ms=round((t - game.chooser_t) * 1000, 3))
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        if game.chooser is None:
+            return [Action("call")]
+        return super().actions(game, player)
+
+
+@dataclass(frozen=True)
+class SlapSpit(FirstCall):
+    """V12, Slap Spit: as soon as a player runs out, either may slap the smaller spit pile; the first
+    hand takes it. Piles of equal size: the first to call "Spit!" chooses."""
+
+    def equal(self, game: Game) -> bool:
+        sizes = {len(pile) for pile in game.spit_piles if pile}
+        return len(sizes) == 1
+
+    def may_slap(self, game: Game, index: int) -> bool:
+        smallest = min(len(pile) for pile in game.spit_piles if pile)
+        return len(game.spit_piles[index]) == smallest
+
+    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        if self.equal(game):
+            super().side_press(game, events, t, player, side, index)
+        else:
+            SlapForIt.side_press(self, game, events, t, player, side, index)
+
+    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        if self.equal(game):
+            super().spit_press(game, events, t, player)
+        else:
+            game.reject(events, t, player, "spit", "wrong_phase")
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        if self.equal(game):
+            return super().actions(game, player)
+        return SlapForIt.actions(self, game, player)
+
+
+CHOOSING: dict[str, SlapForIt] = {
+    "slap": SlapForIt(),
+    "shapp": Shapp(),
+    "first_call": FirstCall(),
+    "slap_spit": SlapSpit(),
+}

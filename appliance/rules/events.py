@@ -1,0 +1,238 @@
+"""What happens in a game, as typed events, each written to JSON by the one `to_json`.
+
+Every event has the time it took effect (`t`, seconds since the setup) and a `kind`, the `event`
+field of the script format. The JSON object lists `t`, `event`, then the fields in the order they
+are declared here; a field marked `optional` is left out while it is None (a reject names only what
+it has to say). The reasons a press can be rejected stand beside them, with what a player is told.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from .cards import Card
+
+# Every reason a press can be rejected for, with what a player would be told.
+REJECT_REASONS: dict[str, str] = {
+    "not_adjacent": "that card is not one above or below the spit pile",
+    "too_late": "the other player got there first",
+    "no_card": "there is no card there",
+    "no_pile": "there is no such pile",
+    "nothing_selected": "pick a card from your stock piles first",
+    "wrong_phase": "not now",
+    "already_called": "you have called Spit! already",
+    "no_spit_cards": "you have no spit cards left",
+    "choose_pile": "you spit alone: slap the spit pile you want (left or right)",
+    "wrong_pile": "you must keep spitting onto the pile you chose",
+    "game_over": "the game is over",
+    "unknown_press": "no such player or control",
+    # The family's rules.
+    "wrong_colour": "on the spit pile the colours must alternate: red on black, black on red",
+    "not_your_choice": "the other player chooses the spit pile this time",
+    "call_first": 'be first to call "Spit!" to choose the pile',
+    "slap_smaller": "slap the smaller spit pile",
+    "not_in_this_game": "that button does nothing in this game",
+    "cannot_pick_up": "you may pick up your last 3 to 5 cards once they all lie face up",
+}
+
+
+OPTIONAL = {"optional": True}  # field metadata: left out of the JSON while it is None
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, str, bool], ...]] = {}
+
+
+def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
+    """(field name, JSON key, left out while None) for each field of an event type, once."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = tuple(
+            (f.name, f.name.rstrip("_"), bool(f.metadata.get("optional"))) for f in fields(cls))
+    return layout
+
+
+@dataclass(slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "event": self.kind}
+        for name, key, leave_out_none in _layout(type(self)):
+            if name == "t":
+                continue
+            value = getattr(self, name)
+            if value is None and leave_out_none:
+                continue
+            out[key] = value
+        return out
+
+
+@dataclass(slots=True)
+class Deal(Event):
+    """A new layout: each seat's stock and spit-card counts."""
+
+    kind: ClassVar[str] = "deal"
+    round: int
+    players: list[dict[str, int]]
+
+
+@dataclass(slots=True)
+class Select(Event):
+    kind: ClassVar[str] = "select"
+    player: int
+    pile: int
+    card: Card
+
+
+@dataclass(slots=True)
+class Deselect(Event):
+    kind: ClassVar[str] = "deselect"
+    player: int
+    pile: int
+
+
+@dataclass(slots=True)
+class Flip(Event):
+    kind: ClassVar[str] = "flip"
+    player: int
+    pile: int
+    card: Card
+
+
+@dataclass(slots=True)
+class Move(Event):
+    """A face-up card moved into an empty stock-pile space."""
+
+    kind: ClassVar[str] = "move"
+    player: int
+    from_: int
+    to: int
+    card: Card
+
+
+@dataclass(slots=True)
+class Stack(Event):
+    """V7: a face-up card stacked onto a face-up card of the same rank."""
+
+    kind: ClassVar[str] = "stack"
+    player: int
+    from_: int
+    to: int
+    card: Card
+
+
+@dataclass(slots=True)
+class Play(Event):
+    kind: ClassVar[str] = "play"
+    player: int
+    pile: int
+    card: Card
+    spit_pile: int
+    onto: Card
+
+
+@dataclass(slots=True)
+class Refill(Event):
+    """V5: a played stock pile refilled from the player's spit cards."""
+
+    kind: ClassVar[str] = "refill"
+    player: int
+    pile: int
+    card: Card
+
+
+@dataclass(slots=True)
+class PickUp(Event):
+    """V9: a player picks up their last cards, hiding them from the others."""
+
+    kind: ClassVar[str] = "pick_up"
+    player: int
+    cards: int
+
+
+@dataclass(slots=True)
+class Reject(Event):
+    kind: ClassVar[str] = "reject"
+    player: Any
+    press: Any
+    reason: str
+    card: Card | None = field(default=None, metadata=OPTIONAL)
+    spit_pile: int | None = field(default=None, metadata=OPTIONAL)
+    winner: int | None = field(default=None, metadata=OPTIONAL)
+    by_ms: float | None = field(default=None, metadata=OPTIONAL)
+    onto: Card | None = field(default=None, metadata=OPTIONAL)
+
+    @property
+    def words(self) -> str:
+        return REJECT_REASONS[self.reason]
+
+
+@dataclass(slots=True)
+class Call(Event):
+    kind: ClassVar[str] = "call"
+    player: int
+
+
+@dataclass(slots=True)
+class Reveal(Event):
+    kind: ClassVar[str] = "reveal"
+    player: int
+    card: Card
+    spit_pile: int
+
+
+@dataclass(slots=True)
+class Stalemate(Event):
+    kind: ClassVar[str] = "stalemate"
+    spitters: list[int]
+
+
+@dataclass(slots=True)
+class Slap(Event):
+    """A slap on a spit pile to choose it; `size` while choosing, `after_ms` for a slap just after
+    the one that settled the piles."""
+
+    kind: ClassVar[str] = "slap"
+    player: int
+    spit_pile: int
+    size: int | None = field(default=None, metadata=OPTIONAL)
+    after_ms: float | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass(slots=True)
+class Choose(Event):
+    """A spit pile chosen without a slap: a lone spitter's pile, or the chooser's pile at a new layout."""
+
+    kind: ClassVar[str] = "choose"
+    player: int
+    spit_pile: int
+
+
+@dataclass(slots=True)
+class RoundOver(Event):
+    kind: ClassVar[str] = "round_over"
+    round: int
+    reason: str
+    player: int | None
+
+
+@dataclass(slots=True)
+class Take(Event):
+    kind: ClassVar[str] = "take"
+    player: int
+    spit_pile: int
+    cards: int
+
+
+@dataclass(slots=True)
+class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
+    winner: int
+
+
+EVENT_KINDS: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (Deal, Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call,
+                              Reveal, Stalemate, Slap, Choose, RoundOver, Take, GameOver)
+}

@@ -1,0 +1,77 @@
+"""The moves a player has with their stock piles (rule 4, V7 same-rank stacking, V8 two hands).
+
+`Action` is one thing a player can do, whatever the game: the one list of them, `Game.legal_actions`,
+serves the computer players, the stalemate test and the screen's assist. A `StockMoves` policy says
+which stock moves a game has and what a `pileN` press does with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import Card, same_rank
+from .stock_pile import StockPile
+
+
+class Action(NamedTuple):
+    """One thing a player can do.
+
+    kind: `play` (stock pile `pile` onto spit pile `target`), `flip` (turn `pile`'s top), `move`
+    (`pile`'s top into the empty `target`), `stack` (`pile`'s top onto `target`, same rank, V7),
+    `call` ("Spit!"), `choose` (spit pile `target`, without a slap), `slap` (spit pile `target`, to
+    choose it for a new layout), `pick_up` (V9).
+    """
+
+    kind: str
+    pile: int = 0
+    target: int = 0
+
+
+# Moves that change what can be played from the stock, not just where cards lie.
+PROGRESS = frozenset({"play", "flip"})
+
+
+@dataclass(frozen=True)
+class StockMoves:
+    """Turn a face-down top, move a face-up top into an empty space, optionally stack on the same
+    rank (V7); hold one card at a time, or two (V8)."""
+
+    stacking: bool = False
+    hands: int = 1
+    pick_up: PickUpLast | None = None
+
+    def can_stack(self, card: Card, onto: StockPile) -> bool:
+        top = onto.face_up_top
+        return self.stacking and top is not None and same_rank(card, top)
+
+    def rearrangements(self, stock: Sequence[StockPile]) -> Iterator[Action]:
+        """Moves that only rearrange the stock: into a space (the first empty one: spaces are
+        alike), and same-rank stacking."""
+        space = next((n for n, pile in enumerate(stock, start=1) if not pile.cards), 0)
+        for number, pile in enumerate(stock, start=1):
+            card = pile.face_up_top
+            if card is None:
+                continue
+            if space and len(pile.cards) > 1:  # moving a lone card only moves it
+                yield Action("move", number, space)
+            if self.stacking:
+                for other, onto in enumerate(stock, start=1):
+                    if other != number and self.can_stack(card, onto):
+                        yield Action("stack", number, other)
+
+
+@dataclass(frozen=True)
+class PickUpLast:
+    """V9, hidden last cards: with 3 to 5 stock cards left, every one of them face up, a player may
+    pick them up so the others can't see them. On the cabinet's shared screen the player presses
+    `spit` while playing; the cards stay where they lie but are drawn face down for everybody, and
+    the player plays them from memory."""
+
+    fewest: int = 3
+    most: int = 5
+
+    def allowed(self, stock: Sequence[StockPile]) -> bool:
+        count = sum(len(pile.cards) for pile in stock)
+        return self.fewest <= count <= self.most and all(pile.up == len(pile.cards) for pile in stock)

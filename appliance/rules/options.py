@@ -1,0 +1,210 @@
+"""House rules as options, and the presets that name a set of them.
+
+An option has a name, the values it may take, a default and one line saying what it does. A preset
+(`variant` in a setup) is a name for some options; the options a setup gives go on top. Both are
+checked here, and every problem comes back as an `OptionError` naming the option: an unknown one
+(with the nearest known name), a value of the wrong type or out of range, or options that can't be
+dealt (stock piles needing more cards than a player holds).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .cards import MAX_DECKS
+
+MAX_STOCK_PILES = 6  # pile1 ... pile6 on a player's panel
+CARDS_PER_DECK = 52
+
+
+class OptionError(ValueError):
+    """A variant or option that can't be played: the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every house rule in force. Classic Spit is all the defaults."""
+
+    stock_piles: tuple[int, ...] = (1, 2, 3, 4, 5)
+    decks: int = 1
+    seats: int = 2
+    alternate_colours: bool = False
+    same_rank_stacking: bool = False
+    choose: str = "slap"
+    goal: str = "fewest"
+    refill: bool = False
+    two_hands: bool = False
+    hidden_last: bool = False
+    # Speed (S1-S5)
+    target: int = 25
+    side_stacks: int = 10
+
+    def to_json(self, game: str = "spit") -> dict[str, Any]:
+        """The options that apply to a game of type `game` ("spit" or "speed"), JSON-ready."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if game not in OPTIONS[f.name].games:
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @property
+    def cards_each(self) -> int:
+        """Cards each player is dealt at the start (the deck shared out one at a time)."""
+        return CARDS_PER_DECK * self.decks // self.seats
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    values: str  # what it may be, in words, for messages and `spit-arcade variants`
+    explain: str  # one line: the rule it sets
+    rule: str  # where the rule comes from (RULES.md's numbering)
+    read: Callable[[Any], Any]  # the value as Options holds it; raises ValueError if out of range
+    games: frozenset[str] = frozenset({"spit"})  # the game types it applies to
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError
+    return value
+
+
+def _whole(low: int, high: int) -> Callable[[Any], int]:
+    def read(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError
+        return value
+    return read
+
+
+def _one_of(*choices: str) -> Callable[[Any], str]:
+    def read(value: Any) -> str:
+        if value not in choices:
+            raise ValueError
+        return str(value)
+    return read
+
+
+def _one_of_numbers(*choices: int) -> Callable[[Any], int]:
+    def read(value: Any) -> int:
+        if isinstance(value, bool) or value not in choices:
+            raise ValueError
+        return int(value)
+    return read
+
+
+def _pile_sizes(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_STOCK_PILES:
+        raise ValueError
+    return tuple(_whole(1, CARDS_PER_DECK)(size) for size in value)
+
+
+CHOICES = ("slap", "shapp", "first_call", "slap_spit")
+GOALS = ("fewest", "all")
+
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
+    OptionSpec("stock_piles", f"a list of 1 to {MAX_STOCK_PILES} pile sizes, e.g. [1, 2, 3, 4, 5]",
+               "the layout: stock piles of these sizes, dealt row by row, top cards face up", "rule 2, V1-V3",
+               _pile_sizes),
+    OptionSpec("decks", f"1 or {MAX_DECKS}", "how many decks are shuffled together (two: cards carry their deck, TD1)",
+               "V4", _whole(1, MAX_DECKS)),
+    OptionSpec("seats", "2", "players round the table (three and four seats are not built yet)", "V17",
+               _whole(2, 2)),
+    OptionSpec("alternate_colours", "true or false",
+               "cards on a spit pile alternate red and black: on a black 5 only a red 4 or 6", "V6", _bool),
+    OptionSpec("same_rank_stacking", "true or false",
+               "a face-up stock card may be stacked on another of the same rank, to uncover the card below",
+               "V7", _bool),
+    OptionSpec("choose", " or ".join(f'"{c}"' for c in CHOICES),
+               "how spit piles are chosen at a new layout: slap (both slap, first hand wins), shapp (whoever "
+               "played out chooses), first_call (first to call Spit! chooses), slap_spit (slap the smaller "
+               "pile; equal piles: first call chooses)", "rule 8, V10-V12", _one_of(*CHOICES)),
+    OptionSpec("goal", " or ".join(f'"{g}"' for g in GOALS),
+               "fewest: get rid of your cards; all: win them all (Reverse Spit: aim for the larger pile)",
+               "rule 10, V15", _one_of(*GOALS)),
+    OptionSpec("refill", "true or false",
+               "a played stock pile is refilled at once from your spit cards", "V5", _bool),
+    OptionSpec("two_hands", "true or false",
+               "hold two stock cards at once, one per hand, and play either", "V8", _bool),
+    OptionSpec("hidden_last", "true or false",
+               'with 3 to 5 stock cards left, all face up, press Spit! to pick them up: they are shown face '
+               "down from then on and played from memory", "V9", _bool),
+    OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
+               _whole(1, 500), frozenset({"speed"})),
+    OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
+               _one_of_numbers(10, 5), frozenset({"speed"})),
+)}
+
+@dataclass(frozen=True)
+class Preset:
+    game: str  # the game type: "spit" (rules.game) or "speed" (rules.speed)
+    explain: str
+    options: dict[str, Any]
+
+
+def _spit(explain: str, options: dict[str, Any]) -> Preset:
+    return Preset("spit", explain, options)
+
+
+PRESETS: dict[str, Preset] = {
+    "classic": _spit("Spit as the reference rules play it: stock piles 1-2-3-4-5", {}),
+    "four-piles": _spit("four stock piles of 1, 2, 3, 4 cards (16 spit cards)", {"stock_piles": [1, 2, 3, 4]}),
+    "eleven-middle": _spit("eleven cards in the middle pile: stock piles 1, 1, 11, 1, 1",
+                      {"stock_piles": [1, 1, 11, 1, 1]}),
+    "threes": _spit("five stock piles of three cards", {"stock_piles": [3, 3, 3, 3, 3]}),
+    "two-decks": _spit("two decks shuffled together, six stock piles 1 to 6",
+                       {"decks": 2, "stock_piles": [1, 2, 3, 4, 5, 6]}),
+    "refill": _spit("four stock piles of one card, refilled from your spit cards as you play",
+               {"stock_piles": [1, 1, 1, 1], "refill": True}),
+    "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps for the larger pile",
+                {"goal": "all"}),
+}
+
+
+def _nearest(name: str, known: Any) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Options:
+    """The options in force for a preset with `given` on top; raises OptionError naming the problem."""
+    if not isinstance(variant, str) or variant not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise OptionError(f"unknown variant {variant!r}{_nearest(str(variant), PRESETS)} (known: {known})")
+    if given is not None and not isinstance(given, Mapping):
+        raise OptionError("options must be an object of option names and values")
+    preset = PRESETS[variant]
+    merged: dict[str, Any] = dict(preset.options)
+    merged.update(given or {})
+    values: dict[str, Any] = {}
+    for name, value in merged.items():
+        spec = OPTIONS.get(name)
+        if spec is None:
+            raise OptionError(f"unknown option {name!r}{_nearest(name, OPTIONS)}")
+        if preset.game not in spec.games:
+            raise OptionError(f"option {name!r} is not an option of {variant!r}")
+        try:
+            values[name] = spec.read(value)
+        except ValueError:
+            raise OptionError(f"option {name!r} must be {spec.values}, not {value!r}") from None
+    options = replace(Options(), **values)
+    if preset.game != "spit":
+        return options
+    layout = sum(options.stock_piles)
+    if layout >= options.cards_each:
+        raise OptionError(
+            f"option 'stock_piles' {list(options.stock_piles)} needs {layout} cards, but each player is dealt "
+            f"{options.cards_each}: a layout must leave at least one spit card")
+    return options
+
+
+def given_options(variant: str, options: Options) -> dict[str, Any]:
+    """The options that differ from the preset's: what a setup line needs to say."""
+    game = PRESETS[variant].game
+    ours, theirs = options.to_json(game), read_options(variant).to_json(game)
+    return {name: value for name, value in ours.items() if theirs[name] != value}

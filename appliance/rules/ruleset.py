@@ -1,0 +1,80 @@
+"""A ruleset: the small policies a game is played by, composed by name from its options.
+
+    rules = ruleset("four-piles", {"alternate_colours": True})
+
+The engine (`game.py`) asks the ruleset's policies what to do and never reads an option itself:
+the deal and layout (`layout`), what fits on a spit pile (`fits`), the stock moves and hands
+(`moves`), how piles are chosen at a new layout (`choosing`), and the goal (`goal`). A preset is a
+name for some options (options.py); a new rule is a new policy here, not a branch in the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .choosing import CHOOSING, SlapForIt
+from .fits import AlternateColours, OneRankApart
+from .goal import GOALS, FewestCards
+from .layout import Refilled, RowByRow
+from .moves import PickUpLast, StockMoves
+from .options import Options, read_options
+from .table import Table
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    variant: str
+    options: Options
+    table: Table
+    layout: RowByRow
+    fits: OneRankApart
+    moves: StockMoves
+    choosing: SlapForIt
+    goal: FewestCards
+    # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
+    # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
+    race_window: float = 1.0
+    # How long after the slap that settled the piles another slap is still told it lost that race.
+    # Shorter than race_window: a lone spitter choosing a pile in the new layout needs to see it
+    # first (a human reaction, 150 ms at the very least), and that press is a choice, not a slap.
+    slap_window: float = 0.25
+
+    @property
+    def name(self) -> str:
+        return self.variant
+
+    @property
+    def plain_classic(self) -> bool:
+        """Classic with no options: its state object stays exactly as the format's first half says."""
+        return self.variant == "classic" and self.options == Options()
+
+    def options_json(self) -> dict[str, Any]:
+        return self.options.to_json()
+
+
+LAYOUTS: dict[bool, type[RowByRow]] = {False: RowByRow, True: Refilled}
+FITS: dict[bool, OneRankApart] = {False: OneRankApart(), True: AlternateColours()}
+
+
+def compose(variant: str, options: Options) -> Ruleset:
+    return Ruleset(
+        variant=variant,
+        options=options,
+        table=Table(options.seats),
+        layout=LAYOUTS[options.refill](options.stock_piles),
+        fits=FITS[options.alternate_colours],
+        moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
+                         pick_up=PickUpLast() if options.hidden_last else None),
+        choosing=CHOOSING[options.choose],
+        goal=GOALS[options.goal],
+    )
+
+
+def ruleset(variant: str = "classic", options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The rules of a preset with house rules on top; raises OptionError naming a bad option."""
+    return compose(variant, read_options(variant, options))
+
+
+CLASSIC = ruleset()
