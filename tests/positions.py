@@ -31,16 +31,20 @@ def position(
     p2_spit: str = "",
     phase: str = "playing",
     rest: str = "spit0",
+    variant: str = "classic",
+    options: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A state object. `p1`/`p2`: five stock piles each; `spit`: the two spit piles, bottom to top;
-    `p1_spit`/`p2_spit`: spit cards, top first; `rest`: spit0, spit1, p1_spit or p2_spit."""
+    """A state object. `p1`/`p2`: the stock piles of each; `spit`: the two spit piles, bottom to top;
+    `p1_spit`/`p2_spit`: spit cards, top first; `rest`: spit0, spit1, p1_spit or p2_spit.
+    `variant` and `options` go into the state (two decks where `options` say so)."""
     stocks = [[pile(text) for text in p1], [pile(text) for text in p2]]
     spit_piles = [spit[0].split(), spit[1].split()]
     spit_cards = [p1_spit.split(), p2_spit.split()]
     used = [c for s in stocks for p in s for c in p["cards"]] + spit_piles[0] + spit_piles[1] \
         + spit_cards[0] + spit_cards[1]
-    left = [card for card in deck() if card not in used]
+    left = [card for card in deck((options or {}).get("decks", 2 if variant == "two-decks" else 1))
+            if card not in used]
     if rest == "spit0":
         spit_piles[0] = left + spit_piles[0]
     elif rest == "spit1":
@@ -52,7 +56,7 @@ def position(
     else:
         raise ValueError(rest)
     state: dict[str, Any] = {
-        "variant": "classic",
+        "variant": variant,
         "phase": phase,
         "round": 1,
         "winner": None,
@@ -61,6 +65,8 @@ def position(
             {"stock": stocks[i], "spit_cards": spit_cards[i], "selected": None} for i in range(2)
         ],
     }
+    if options:
+        state["options"] = options
     state.update(extra)
     return state
 

@@ -1,0 +1,143 @@
+"""The generic invariants, for every registered preset and for random combinations of house rules.
+
+Players mashing at random (appliance.random_play) through a game of each preset: no press raises,
+every card of the deck(s) is in exactly one place after every press (counted from the state object,
+whatever the game type), the same setup and presses give byte-identical output, the script of the
+game replays to the same output, and a game resumed from a snapshot taken at any point (through
+JSON, as the cabinet stores it) goes on exactly as the uninterrupted game. A new preset gets all of
+this by being registered.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from appliance.random_play import mash
+from appliance.rules import PRESETS, FamilyGame, deck, is_card, new_game, read_options, restore
+from appliance.rules.options import CHOICES, GOALS
+from appliance.scripting import output_lines, parse_script, run
+
+Press = tuple[float, int, str]
+
+
+def cards_in(value: Any, decks: int) -> Counter[str]:
+    """Every card named anywhere in a state object."""
+    found: Counter[str] = Counter()
+    if isinstance(value, str):
+        if is_card(value, decks):
+            found[value] += 1
+    elif isinstance(value, list):
+        for item in value:
+            found += cards_in(item, decks)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key != "options":
+                found += cards_in(item, decks)
+    return found
+
+
+def mashed(variant: str, options: dict[str, Any] | None, seed: int, limit: int, check_each: bool = True
+           ) -> tuple[list[Press], list[str]]:
+    """Mash `limit` presses (or to the game's end), checking every card after each (or only at the
+    end); returns the presses and the output lines (events, then the state)."""
+    game, events = new_game(variant, seed, options)
+    decks = read_options(variant, options).decks
+    full = Counter(deck(decks))
+    rng = random.Random(seed)
+    presses: list[Press] = []
+    t = 0.0
+    for _ in range(limit):
+        if game.phase == "over":
+            break
+        dt, player, control = mash(game, rng)
+        t = round(t + dt, 6)
+        happened = game.press(t, player, control)
+        assert happened, "every press has an outcome"
+        assert all(e.t == t for e in happened)
+        events += happened
+        presses.append((t, player, control))
+        if check_each:
+            assert cards_in(game.state(), decks) == full, f"{variant} {options}: cards after press {len(presses)}"
+    assert cards_in(game.state(), decks) == full
+    return presses, list(output_lines(events, game))
+
+
+def script_of(variant: str, options: dict[str, Any] | None, seed: int, presses: list[Press]) -> list[str]:
+    setup: dict[str, Any] = {"variant": variant, "seed": seed}
+    if options:
+        setup["options"] = options
+    return [json.dumps({"setup": setup})] + [
+        json.dumps({"t": t, "player": p, "press": c}) for t, p, c in presses]
+
+
+def check_family_invariants(variant: str, options: dict[str, Any] | None, seed: int, limit: int,
+                            cut: float) -> None:
+    presses, live = mashed(variant, options, seed, limit)
+    # Deterministic: the same again, byte for byte.
+    assert mashed(variant, options, seed, limit) == (presses, live)
+    # Replay = live: the script of the game gives the same output.
+    events, game = run(parse_script(script_of(variant, options, seed, presses)))
+    assert list(output_lines(events, game)) == live
+    # Snapshot resume = live: stop anywhere, store, restore, go on.
+    k = int(cut * len(presses))
+    first, _ = new_game(variant, seed, options)
+    before: list[Any] = []
+    for t, p, c in presses[:k]:
+        before += first.press(t, p, c)
+    resumed: FamilyGame = restore(json.loads(json.dumps(first.snapshot())))
+    assert resumed.state() == first.state()
+    after: list[Any] = []
+    for t, p, c in presses[k:]:
+        after += resumed.press(t, p, c)
+    whole, _ = new_game(variant, seed, options)
+    expected: list[Any] = []
+    for t, p, c in presses:
+        expected += whole.press(t, p, c)
+    assert [e.to_json() for e in before + after] == [e.to_json() for e in expected]
+    assert json.dumps(resumed.state()) == json.dumps(whole.state())
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_preset_keeps_the_invariants(variant: str, seed: int) -> None:
+    check_family_invariants(variant, None, seed, limit=2000, cut=(seed * 0.37) % 1)
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_every_preset_plays_to_the_end(variant: str) -> None:
+    presses, live = mashed(variant, None, 11, limit=400_000, check_each=False)
+    final = json.loads(live[-1])["state"]
+    assert final["phase"] == "over" and final["winner"] in (1, 2), f"{variant}: not over after {len(presses)}"
+
+
+@st.composite
+def spit_options(draw: st.DrawFn) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if draw(st.booleans()):
+        options["stock_piles"] = draw(st.sampled_from(
+            [[1, 2, 3, 4, 5], [1, 2, 3, 4], [1, 1, 11, 1, 1], [3, 3, 3, 3, 3], [1, 1, 1, 1], [2, 2],
+             [1, 2, 3, 4, 5, 6]]))
+    for name in ("alternate_colours", "same_rank_stacking", "refill", "two_hands", "hidden_last"):
+        if draw(st.booleans()):
+            options[name] = draw(st.booleans())
+    if draw(st.booleans()):
+        options["choose"] = draw(st.sampled_from(CHOICES))
+    if draw(st.booleans()):
+        options["goal"] = draw(st.sampled_from(GOALS))
+    if draw(st.booleans()):
+        options["decks"] = draw(st.sampled_from([1, 2]))
+    return options
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from([n for n, p in PRESETS.items() if p.game == "spit"]), options=spit_options(),
+       seed=st.integers(0, 2**16), cut=st.floats(0, 1))
+def test_random_house_rules_keep_the_invariants(variant: str, options: dict[str, Any], seed: int, cut: float) -> None:
+    check_family_invariants(variant, options, seed, limit=800, cut=cut)
