@@ -14,10 +14,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("appliance.display.app:main", "play Spit on screen (the game itself)"),
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
     "replay": ("appliance.scripting:replay_main", "play a journal back (--show: on screen, at real speed)"),
+    "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
     "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
     "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
+    "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
 }
 
 BENCHES: dict[str, str] = {
