@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, deck
+from .cards import Card, deck, rank_of
 from .events import (
     Call,
     Choose,
@@ -37,8 +37,10 @@ from .events import (
     Slap,
     Stack,
     Stalemate,
+    TableSlapJudged,
     Take,
 )
+from .events import TableSlap as TableSlapEvent
 from .moves import Action
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
@@ -72,6 +74,15 @@ class SlapRace:
 
 
 @dataclass
+class TableHit:
+    """A table slap waiting to be judged (V18/V19)."""
+
+    t: float
+    player: int
+    right: bool
+
+
+@dataclass
 class Game:
     rules: Ruleset
     players: list[Seat]
@@ -87,6 +98,10 @@ class Game:
     slap_race: SlapRace | None = None  # the slap that settled the last choosing
     chooser: int | None = None  # who chooses the pile at this new layout (V10-V12)
     chooser_t: float = 0.0  # when they won the right to (their call)
+    slap_modulus: int = 7  # V18/V19: the modulus and the rank of the slap rule in force
+    slap_rule: int = 1
+    table_hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
+    table_chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
 
     def __post_init__(self) -> None:
         if not self.races:
@@ -107,6 +122,9 @@ class Game:
             players.append(Seat(stock, spit_cards))
         game = cls(rules=rules, players=players, spit_piles=[[] for _ in range(rules.table.spit_piles)],
                    seed=seed, rng=rng)
+        if rules.table_slap is not None:
+            drawn = [rank_of(card) for card in rng.sample(deck(), 52)]
+            game.slap_modulus, game.slap_rule = rules.table_slap.draw(drawn)
         return game, [game._deal_event(0.0)]
 
     # ------------------------------------------------------------------ reading
@@ -166,7 +184,27 @@ class Game:
         })
         if self.chooser is not None:
             out["chooser"] = self.chooser
+        if self.rules.table_slap is not None:
+            rule = self.rules.table_slap.rule(self.slap_rule)
+            out["table_slap"] = {
+                "rule": rule.name, "rank": self.slap_rule, "modulus": self.slap_modulus,
+                "says": rule.says(self.slap_modulus),
+                "slaps": [[hit.t, hit.player, hit.right] for hit in self.table_hits],
+                "chooser": self.table_chooser,
+            }
         return out
+
+    def spit_values(self) -> list[int] | None:
+        """The two spit piles' top values (A=1 ... K=13), or None unless both piles show a card."""
+        tops = [pile[-1] for pile in self.spit_piles if pile]
+        return [rank_of(card) for card in tops] if len(tops) == 2 == len(self.spit_piles) else None
+
+    def table_slap_right(self) -> bool:
+        """Would a table slap be right now? (V18/V19; False where the game has no table slap.)"""
+        slap, values = self.rules.table_slap, self.spit_values()
+        if slap is None or values is None:
+            return False
+        return slap.rule(self.slap_rule).test(values[0], values[1], self.slap_modulus)
 
     def _seat_state(self, p: Seat) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -196,18 +234,24 @@ class Game:
         test searches the same moves, and the screen's assist lights the `play` ones."""
         me = self.player(player)
         phase = self.phase
+        if self.table_chooser is not None:
+            if self.table_chooser != player:
+                return []
+            return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
         if phase == "choosing":
             return self.rules.choosing.actions(self, player)
+        slap_table = self._may_slap_table(player)
         if phase in ("ready", "stalemate"):
-            if not me.spit_cards or me.called:
-                return []
+            waiting = [Action("slap_table")] if slap_table else []
+            if not me.spit_cards or me.called or self.table_hits:
+                return waiting
             if self.lone_spitter() == player and self.lone_pile is None:
-                return [Action("choose", target=i) for i in range(len(self.spit_piles))
-                        if i in self._reachable(player)]
-            return [Action("call")]
+                return waiting + [Action("choose", target=i) for i in range(len(self.spit_piles))
+                                  if i in self._reachable(player)]
+            return [*waiting, Action("call")]
         if phase != "playing":
             return []
-        actions: list[Action] = []
+        actions: list[Action] = [Action("slap_table")] if slap_table else []
         fits = self.rules.fits.fits
         tops = [(i, pile[-1]) for i, pile in enumerate(self.spit_piles) if pile]
         for number, pile in enumerate(me.stock, start=1):
@@ -215,7 +259,7 @@ class Game:
                 actions.append(Action("flip", number))
                 continue
             card = pile.face_up_top
-            if card is not None:
+            if card is not None and not self.table_hits:
                 actions += [Action("play", number, i) for i, top in tops if fits(card, top)]
         actions += self.rules.moves.rearrangements(me.stock)
         pick_up = self.rules.moves.pick_up
@@ -237,7 +281,13 @@ class Game:
             return [*first, f"pile{action.target}"]
         if kind in ("choose", "slap"):
             return [self.table.side_for(player, action.target)]
+        if kind == "slap_table":
+            return ["slap"]
         return ["spit"]  # call, pick_up
+
+    def _may_slap_table(self, player: int) -> bool:
+        return (self.rules.table_slap is not None and self.phase in ("playing", "stalemate")
+                and self.spit_values() is not None and all(hit.player != player for hit in self.table_hits))
 
     def _reachable(self, player: int) -> set[int]:
         return {i for side in self.table.sides() if (i := self.table.spit_pile_for(player, side)) is not None}
@@ -250,6 +300,8 @@ class Game:
         if not (isinstance(player, int) and 1 <= player <= len(self.players)) or control not in CONTROLS:
             return [Reject(t, player, control, "unknown_press")]
         events: list[Event] = []
+        if self.table_hits:
+            self._close_table_window(events, t)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
         elif control == "spit":
@@ -261,15 +313,18 @@ class Game:
             else:
                 self._side_press(events, t, player, control, index)
         elif control == "slap":
-            self.reject(events, t, player, control, "not_in_this_game")
+            self._table_slap(events, t, player)
         else:
             self._pile_press(events, t, player, int(control[4:]))
         return events
 
     def advance(self, t: float) -> list[Event]:
         """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
-        self._clock(t)
-        return []
+        t = self._clock(t)
+        events: list[Event] = []
+        if self.table_hits:
+            self._close_table_window(events, t)
+        return events
 
     def _clock(self, t: float) -> float:
         t = float(t)
@@ -339,7 +394,9 @@ class Game:
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         race = self.slap_race
-        if self.phase == "playing":
+        if self.table_chooser is not None:
+            self._table_choice(events, t, player, side, index)
+        elif self.phase == "playing":
             self._play(events, t, player, side, index)
         elif self.phase == "choosing":
             self.rules.choosing.side_press(self, events, t, player, side, index)
@@ -393,6 +450,9 @@ class Game:
 
     def _call(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
+        if self.table_hits or self.table_chooser is not None:
+            self.reject(events, t, player, "spit", "table_slapped")
+            return
         if me.called:
             self.reject(events, t, player, "spit", "already_called")
             return
@@ -428,6 +488,9 @@ class Game:
         spit_pile = self.spit_piles[index]
         if not spit_pile:
             self.reject(events, t, player, side, "no_pile", spit_pile=index)
+            return
+        if self.table_hits:
+            self.reject(events, t, player, side, "table_slapped", spit_pile=index)
             return
         top = spit_pile[-1]
         fits = self.rules.fits.fits
@@ -472,6 +535,81 @@ class Game:
             events.append(Stalemate(t, self.spitters()))
         else:
             self._round_over(events, t, "blocked", None)
+
+    # ------------------------------------------------------------------ the table slap (V18/V19)
+
+    def _table_slap(self, events: list[Event], t: float, player: int) -> None:
+        slap = self.rules.table_slap
+        values = self.spit_values()
+        if slap is None:
+            self.reject(events, t, player, "slap", "not_in_this_game")
+        elif any(hit.player == player for hit in self.table_hits):
+            self.reject(events, t, player, "slap", "already_slapped")
+        elif self.phase not in ("playing", "stalemate") or values is None or self.table_chooser is not None:
+            self.reject(events, t, player, "slap", "wrong_phase")
+        else:
+            right = self.table_slap_right()
+            self.table_hits.append(TableHit(t, player, right))
+            events.append(TableSlapEvent(t, player, right, values, slap.rule(self.slap_rule).name))
+            if len(self.table_hits) == self.table.seats:
+                self._judge_table_slaps(events, t)
+
+    def _close_table_window(self, events: list[Event], t: float) -> None:
+        slap = self.rules.table_slap
+        if slap is not None and t > self.table_hits[0].t + slap.window:
+            self._judge_table_slaps(events, t)
+
+    def _later(self, hits: list[TableHit]) -> TableHit:
+        """The later of the slaps; slaps at the same instant are told apart by the game's RNG."""
+        last = max(hit.t for hit in hits)
+        tied = [hit for hit in hits if hit.t == last]
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
+    def _judge_table_slaps(self, events: list[Event], t: float) -> None:
+        hits, self.table_hits = self.table_hits, []
+        slappers = [hit.player for hit in hits]
+        by_ms = round((hits[1].t - hits[0].t) * 1000, 3) if len(hits) > 1 else None
+        wrong = [hit for hit in hits if not hit.right]
+        if len(wrong) > 1:
+            chooser = self._later(wrong).player
+            self.table_chooser = chooser
+            events.append(TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms))
+            return
+        if wrong:
+            taker, reason = wrong[0].player, "wrong"
+        else:
+            idle = [n for n in self.table.players if n not in slappers]
+            taker, reason = (idle[0] if idle else self._later(hits).player), "slower"
+        events.append(TableSlapJudged(t, reason, taker, None, slappers, by_ms))
+        self._table_take(events, t, {taker: [i for i, pile in enumerate(self.spit_piles) if pile]})
+
+    def _table_choice(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        chooser = self.table_chooser
+        if player != chooser:
+            self.reject(events, t, player, side, "not_your_choice", winner=chooser)
+            return
+        self.table_chooser = None
+        events.append(Choose(t, player, index))
+        takes: dict[int, list[int]] = {player: [index]}
+        rest = [i for i, pile in enumerate(self.spit_piles) if pile and i != index]
+        for other in self.table.others(player):
+            if rest:
+                takes[other] = [rest.pop(0)]
+        self._table_take(events, t, takes)
+
+    def _table_take(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None:
+        """The taken spit piles go under the takers' spit cards; then the "Spit!" calls, as at a stalemate."""
+        for number, piles in takes.items():
+            for index in piles:
+                events.append(Take(t, number, index, len(self.spit_piles[index])))
+                self.player(number).spit_cards.extend(self.spit_piles[index])
+                self.spit_piles[index] = []
+                self.races[index] = None
+        for p in self.players:
+            p.let_go()
+            p.called = False
+        self.phase = "stalemate"
+        events.append(Stalemate(t, self.spitters()))
 
     # ------------------------------------------------------------------ end of a round
 
@@ -519,6 +657,8 @@ class Game:
         self.races = [None] * len(self.spit_piles)
         self.lone_pile = None
         self.chooser = None
+        self.table_hits = []
+        self.table_chooser = None
         for p in self.players:
             p.hidden = False
         winner = self.rules.goal.winner(self, hands)

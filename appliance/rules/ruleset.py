@@ -21,6 +21,7 @@ from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
 from .options import Options, read_options
 from .table import Table
+from .table_slap import TABLE_SLAPS, TableSlap
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Ruleset:
     moves: StockMoves
     choosing: SlapForIt
     goal: FewestCards
+    table_slap: TableSlap | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -69,6 +71,7 @@ def compose(variant: str, options: Options) -> Ruleset:
                          pick_up=PickUpLast() if options.hidden_last else None),
         choosing=CHOOSING[options.choose],
         goal=GOALS[options.goal],
+        table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_help, deck, is_card
-from .game import PHASES, Game, Race, SlapRace
+from .game import PHASES, Game, Race, SlapRace, TableHit
 from .options import OptionError
 from .ruleset import Ruleset, ruleset
 from .seat import Seat
@@ -144,6 +144,8 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
 
     game = Game(rules=rules, players=players, spit_piles=spit_piles, phase=phase, round=round_number,
                 winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed), chooser=chooser)
+    if rules.table_slap is not None:
+        _table_slap_state(game, state.get("table_slap"))
     check_cards(game.all_cards(), decks)
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
@@ -161,11 +163,35 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
         if not game.spitters():
             raise SetupError("phase 'stalemate' needs a player holding spit cards (without, the round is blocked)")
         for number in table.players:
-            if game.can_progress(number):
+            # An empty middle (after a table slap took the piles) waits for the calls whatever the stock.
+            if any(spit_piles) and game.can_progress(number):
                 raise SetupError(f"phase 'stalemate' but player {number} can still move")
     if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2:
         raise SetupError("phase 'choosing' needs at least two spit piles with cards")
     return game
+
+
+def _table_slap_state(game: Game, value: Any) -> None:
+    """Mod Spit's rule in force and the slaps waiting to be judged; absent: the basic rule, no slaps."""
+    if value is None:
+        game.slap_modulus, game.slap_rule = 7, 1
+        return
+    if not isinstance(value, dict):
+        raise SetupError("table_slap must be an object")
+    game.slap_modulus = _int(value.get("modulus", 7), "table_slap.modulus", 7, 13)
+    game.slap_rule = _int(value.get("rank", 1), "table_slap.rank", 1, 13)
+    slaps = value.get("slaps", [])
+    if not isinstance(slaps, list):
+        raise SetupError("table_slap.slaps must be a list of [t, player, right]")
+    for i, slap in enumerate(slaps):
+        if not (isinstance(slap, list) and len(slap) == 3 and isinstance(slap[0], int | float)
+                and isinstance(slap[2], bool)):
+            raise SetupError(f"table_slap.slaps[{i}] must be [t, player, right]")
+        game.table_hits.append(TableHit(float(slap[0]), _int(slap[1], f"table_slap.slaps[{i}][1]", 1,
+                                                             game.table.seats), slap[2]))
+    chooser = value.get("chooser")
+    if chooser is not None:
+        game.table_chooser = _int(chooser, "table_slap.chooser", 1, game.table.seats)
 
 
 def check_cards(cards: list[str], decks: int = 1) -> None:
