@@ -16,11 +16,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from appliance.random_play import mash
-from appliance.rules import PRESETS, FamilyGame, deck, is_card, new_game, read_options, restore
+from appliance.rules import PRESETS, FamilyGame, OptionError, deck, is_card, new_game, read_options, restore
 from appliance.rules.options import CHOICES, GOALS
 from appliance.scripting import output_lines, parse_script, run
 
@@ -110,6 +110,15 @@ def test_every_preset_keeps_the_invariants(variant: str, seed: int) -> None:
     check_family_invariants(variant, None, seed, limit=2000, cut=(seed * 0.37) % 1)
 
 
+@pytest.mark.parametrize(("variant", "options"), [("classic", {"seats": 3}), ("classic", {"seats": 4}),
+                                                  ("four-piles", {"seats": 4, "decks": 2})])
+def test_three_and_four_seats_keep_the_invariants(variant: str, options: dict[str, Any]) -> None:
+    check_family_invariants(variant, options, 7, limit=2000, cut=0.45)
+    _, live = mashed(variant, options, 7, limit=400_000, check_each=False)
+    final = json.loads(live[-1])["state"]
+    assert final["phase"] == "over" and final["winner"] in range(1, options["seats"] + 1)
+
+
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_every_preset_plays_to_the_end(variant: str) -> None:
     presses, live = mashed(variant, None, 11, limit=400_000, check_each=False)
@@ -133,11 +142,25 @@ def spit_options(draw: st.DrawFn) -> dict[str, Any]:
         options["goal"] = draw(st.sampled_from(GOALS))
     if draw(st.booleans()):
         options["decks"] = draw(st.sampled_from([1, 2]))
+    if draw(st.integers(0, 3)) == 0:  # three or four seats, with the options that go with them
+        options["seats"] = draw(st.sampled_from([3, 4]))
+        for two_seats_only in ("choose", "goal"):
+            options.pop(two_seats_only, None)
+        if options.get("stock_piles") and sum(options["stock_piles"]) >= 52 * options.get("decks", 1) // options[
+                "seats"]:
+            options.pop("stock_piles")
     return options
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from([n for n, p in PRESETS.items() if p.game == "spit"]), options=spit_options(),
+@given(variant=st.sampled_from([n for n, p in PRESETS.items() if p.game == "spit" and "mod" not in n]),
+       options=spit_options(),
        seed=st.integers(0, 2**16), cut=st.floats(0, 1))
 def test_random_house_rules_keep_the_invariants(variant: str, options: dict[str, Any], seed: int, cut: float) -> None:
+    if variant == "reverse":
+        options.pop("seats", None)  # Reverse Spit is for two
+    try:
+        read_options(variant, options)
+    except OptionError:
+        assume(False)  # e.g. eleven in the middle pile can't be dealt to four players from one deck
     check_family_invariants(variant, options, seed, limit=800, cut=cut)

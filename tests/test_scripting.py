@@ -85,7 +85,7 @@ def test_the_same_script_gives_byte_identical_output(tmp_path: Path) -> None:
     ([SETUP, '{"t": 1, "player": 1}'], 2, "missing press"),
     ([SETUP, '{"t": 1, "player": 1, "press": "spit"}', "[1, 2]"], 3, "a press must be a JSON object"),
     (['{"t": 1, "player": 1, "press": "spit"}'], 1, "first line must be the setup"),
-    (['{"setup": {"variant": "mod-spit", "seed": 1}}'], 1, "unknown variant 'mod-spit'"),
+    (['{"setup": {"variant": "mod-spitz", "seed": 1}}'], 1, "unknown variant 'mod-spitz'"),
     (['{"setup": {"variant": "classic", "seed": "x"}}'], 1, "seed must be a whole number"),
 ], ids=["not-json", "missing-t", "bad-player", "bad-control", "t-text", "t-negative", "no-player", "no-press",
         "not-object", "no-setup", "bad-variant", "bad-seed"])

@@ -34,6 +34,11 @@ REJECT_REASONS: dict[str, str] = {
     "slap_smaller": "slap the smaller spit pile",
     "not_in_this_game": "that button does nothing in this game",
     "cannot_pick_up": "you may pick up your last 3 to 5 cards once they all lie face up",
+    "already_slapped": "you have slapped the table already",
+    "sitting_out": "you are out of this round: press a spit pile to take it, then wait for the next",
+    "table_slapped": "a table slap is being judged",
+    # Speed (S1-S5).
+    "not_stuck": "somebody can still play or draw: the side stacks are turned only when nobody can",
 }
 
 
@@ -227,6 +232,40 @@ class Take(Event):
 
 
 @dataclass(slots=True)
+class Out(Event):
+    """V17: a player played out their stock and sits out the rest of the round, in this place."""
+
+    kind: ClassVar[str] = "out"
+    player: int
+    place: int
+
+
+@dataclass(slots=True)
+class TableSlap(Event):
+    """V18/V19: a slap on the table, `right` if the two top values met the slap rule at that moment."""
+
+    kind: ClassVar[str] = "table_slap"
+    player: int
+    right: bool
+    values: list[int]
+    rule: str
+
+
+@dataclass(slots=True)
+class TableSlapJudged(Event):
+    """The table slaps judged: `taker` takes both spit piles (why: `wrong` slap, `slower` hand), or
+    with two wrong slaps `chooser` (the later slapper) chooses a pile. `by_ms`: how much later the
+    second slap was."""
+
+    kind: ClassVar[str] = "table_slap_judged"
+    reason: str
+    taker: int | None
+    chooser: int | None
+    slaps: list[int]
+    by_ms: float | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass(slots=True)
 class GameOver(Event):
     kind: ClassVar[str] = "game_over"
     winner: int
@@ -234,5 +273,53 @@ class GameOver(Event):
 
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Deal, Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call,
-                              Reveal, Stalemate, Slap, Choose, RoundOver, Take, GameOver)
+                              Reveal, Stalemate, Slap, Choose, RoundOver, Take, Out, TableSlap,
+                              TableSlapJudged, GameOver)
 }
+
+
+# ---------------------------------------------------------------------- Speed (S1-S5)
+# Speed reuses deal (players: hand and stock counts), select, deselect, play (`pile`: the hand
+# slot), refill (a played slot refilled from the stock), reject, call, stalemate, round_over
+# (reasons `played_out`, `blocked`) and game_over; these are its own.
+
+
+@dataclass(slots=True)
+class Draw(Event):
+    """Speed: a press on an empty hand slot draws the top of the player's stock into it."""
+
+    kind: ClassVar[str] = "draw"
+    player: int
+    pile: int
+    card: Card
+
+
+@dataclass(slots=True)
+class TurnUp(Event):
+    """Speed: a card turned from a side stack onto the spit pile beside it (both at once)."""
+
+    kind: ClassVar[str] = "turn_up"
+    card: Card
+    spit_pile: int
+
+
+@dataclass(slots=True)
+class Reshuffle(Event):
+    """Speed: the side stacks ran out; the spit piles but their top cards (and any side-stack card
+    left) were shuffled into new side stacks of these sizes."""
+
+    kind: ClassVar[str] = "reshuffle"
+    side_stacks: list[int]
+
+
+@dataclass(slots=True)
+class Score(Event):
+    """Speed: the winner of a deal scores a point per card in the opponent's hand and stock."""
+
+    kind: ClassVar[str] = "score"
+    player: int
+    points: int
+    score: int
+
+
+EVENT_KINDS.update({cls.kind: cls for cls in (Draw, TurnUp, Reshuffle, Score)})

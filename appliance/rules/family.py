@@ -21,6 +21,7 @@ from .game import Game
 from .moves import Action
 from .options import PRESETS, OptionError, Options, read_options
 from .ruleset import compose
+from .speed_state import SPEED
 from .state import SetupError, game_from_state
 from .state import restore as restore_spit
 from .table import Table
@@ -66,7 +67,7 @@ class SpitGames:
         return restore_spit(snap)
 
 
-GAME_TYPES: dict[str, GameType] = {"spit": SpitGames()}
+GAME_TYPES: dict[str, GameType] = {"spit": SpitGames(), "speed": SPEED}
 
 
 def game_type(variant: str) -> GameType:

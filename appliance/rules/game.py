@@ -102,6 +102,7 @@ class Game:
     slap_rule: int = 1
     table_hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
     table_chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
+    choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
 
     def __post_init__(self) -> None:
         if not self.races:
@@ -160,8 +161,8 @@ class Game:
         return can_progress(self.player(number).stock, self.spit_tops(), self.rules.fits.fits, self.rules.moves)
 
     def spitters(self) -> list[int]:
-        """Players who still hold spit cards."""
-        return [n for n, p in enumerate(self.players, start=1) if p.spit_cards]
+        """Players still in the round who hold spit cards."""
+        return [n for n, p in enumerate(self.players, start=1) if p.spit_cards and p.playing]
 
     def lone_spitter(self) -> int | None:
         """The one player who still holds spit cards, when the others have none."""
@@ -184,6 +185,8 @@ class Game:
         })
         if self.chooser is not None:
             out["chooser"] = self.chooser
+        if self.table.seats > 2:
+            out["choosers_out"] = list(self.choosers_out)
         if self.rules.table_slap is not None:
             rule = self.rules.table_slap.rule(self.slap_rule)
             out["table_slap"] = {
@@ -217,6 +220,9 @@ class Game:
             out["second"] = p.second
         if self.rules.moves.pick_up is not None:
             out["hidden"] = p.hidden
+        if self.table.seats > 2:
+            out["out"] = p.out
+            out["taken"] = list(p.taken)
         return out
 
     def all_cards(self) -> list[Card]:
@@ -238,6 +244,10 @@ class Game:
             if self.table_chooser != player:
                 return []
             return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
+        if not me.playing:
+            if self.phase in ("playing", "stalemate") and self.rules.round_end.may_choose_now(self, player):
+                return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
+            return []
         if phase == "choosing":
             return self.rules.choosing.actions(self, player)
         slap_table = self._may_slap_table(player)
@@ -304,6 +314,8 @@ class Game:
             self._close_table_window(events, t)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
+        elif not self.player(player).playing:
+            self._out_press(events, t, player, control)
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
@@ -317,6 +329,16 @@ class Game:
         else:
             self._pile_press(events, t, player, int(control[4:]))
         return events
+
+    def _out_press(self, events: list[Event], t: float, player: int, control: str) -> None:
+        """V17: a player out of the round presses a spit pile to take it, once; nothing else."""
+        index = self.table.spit_pile_for(player, control) if control in SIDES else None
+        if index is None or not self.rules.round_end.may_choose_now(self, player):
+            self.reject(events, t, player, control, "sitting_out")
+        elif not self.spit_piles[index]:
+            self.reject(events, t, player, control, "no_pile", spit_pile=index)
+        else:
+            self.rules.round_end.take(self, events, t, player, index)
 
     def advance(self, t: float) -> list[Event]:
         """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
@@ -337,7 +359,7 @@ class Game:
         """After a setup from an explicit position: move on if nobody can play (stalemate, block)."""
         events: list[Event] = []
         if self.phase == "playing":
-            self._after_change(events, t)
+            self.after_change(events, t)
         return events
 
     def reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
@@ -363,7 +385,7 @@ class Game:
                 return
             pile.up = 1
             events.append(Flip(t, player, number, pile.cards[-1]))
-            self._after_change(events, t)
+            self.after_change(events, t)
         elif number in me.held():
             me.release(number)
             events.append(Deselect(t, player, number))
@@ -475,7 +497,7 @@ class Game:
         for p in self.players:
             p.called = False
         self.phase = "playing"
-        self._after_change(events, t)
+        self.after_change(events, t)
 
     # ------------------------------------------------------------------ playing a card
 
@@ -515,18 +537,18 @@ class Game:
         if refill is not None:
             events.append(Refill(t, player, number, refill))
         if me.stock_count() == 0:
-            self._round_over(events, t, "stock_out", player)
+            self.rules.round_end.stock_out(self, events, t, player)
         else:
-            self._after_change(events, t)
+            self.after_change(events, t)
 
-    def _after_change(self, events: list[Event], t: float) -> None:
+    def after_change(self, events: list[Event], t: float) -> None:
         """After anything that changes what can be played: is the game stuck?"""
         if self.phase != "playing":
             return
         tops = self.spit_tops()
         fits, moves = self.rules.fits.fits, self.rules.moves
         for p in self.players:
-            if can_progress(p.stock, tops, fits, moves):
+            if p.playing and can_progress(p.stock, tops, fits, moves):
                 return
         if self.spitters():
             self.phase = "stalemate"
@@ -534,7 +556,7 @@ class Game:
                 p.called = False
             events.append(Stalemate(t, self.spitters()))
         else:
-            self._round_over(events, t, "blocked", None)
+            self.rules.round_end.blocked(self, events, t)
 
     # ------------------------------------------------------------------ the table slap (V18/V19)
 
@@ -613,22 +635,12 @@ class Game:
 
     # ------------------------------------------------------------------ end of a round
 
-    def _round_over(self, events: list[Event], t: float, reason: str, player: int | None) -> None:
+    def close_round(self, events: list[Event], t: float, reason: str, player: int | None) -> None:
+        """The round is over: say so; nobody holds a card or has called any more."""
         events.append(RoundOver(t, self.round, reason, player))
         for p in self.players:
             p.let_go()
             p.called = False
-        in_play = [i for i, pile in enumerate(self.spit_piles) if pile]
-        if len(in_play) > 1:
-            # Rule 8: the players choose spit piles, as the ruleset's choosing policy says.
-            self.phase = "choosing"
-            self.chooser = None
-            self.rules.choosing.start(self, reason, player)
-            return
-        # Only one spit pile (rules 9 and 10): nobody chooses.
-        index = in_play[0]
-        taker = self.rules.goal.single_pile_taker(self, reason, player, index)
-        self._new_layout(events, t, {taker: index})
 
     def settle_piles(self, events: list[Event], t: float, player: int, index: int, slapped: bool) -> None:
         """`player` takes spit pile `index`; the others take the piles left, going round the table
@@ -640,15 +652,14 @@ class Game:
                 taken[other] = rest.pop(0)
         if slapped:
             self.slap_race = SlapRace(t, player, taken)
-        self._new_layout(events, t, taken)
+        self.new_layout(events, t, {number: [pile] for number, pile in taken.items()})
 
-    def _new_layout(self, events: list[Event], t: float, takes: dict[int, int]) -> None:
-        """Each player gathers the pile they took, their spit and stock cards, shuffles and deals."""
+    def new_layout(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None:
+        """Each player gathers the piles they took, their spit and stock cards, shuffles and deals."""
         hands: list[list[Card]] = []
         for number, p in enumerate(self.players, start=1):
             hand: list[Card] = []
-            if number in takes:
-                index = takes[number]
+            for index in takes.get(number, []):
                 events.append(Take(t, number, index, len(self.spit_piles[index])))
                 hand += self.spit_piles[index]
             hand += p.all_cards()
@@ -659,8 +670,11 @@ class Game:
         self.chooser = None
         self.table_hits = []
         self.table_chooser = None
+        self.choosers_out = []
         for p in self.players:
             p.hidden = False
+            p.out = 0
+            p.taken = []
         winner = self.rules.goal.winner(self, hands)
         if winner is not None:
             # The game is over. The cards stay accounted for: each player holds what they

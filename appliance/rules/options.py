@@ -38,6 +38,7 @@ class Options:
     refill: bool = False
     two_hands: bool = False
     hidden_last: bool = False
+    table_slap: str | None = None
     # Speed (S1-S5)
     target: int = 25
     side_stacks: int = 10
@@ -98,6 +99,14 @@ def _one_of_numbers(*choices: int) -> Callable[[Any], int]:
     return read
 
 
+def _one_of_or_none(*choices: str) -> Callable[[Any], str | None]:
+    def read(value: Any) -> str | None:
+        if value is not None and value not in choices:
+            raise ValueError
+        return None if value is None else str(value)
+    return read
+
+
 def _pile_sizes(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_STOCK_PILES:
         raise ValueError
@@ -113,8 +122,8 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                _pile_sizes),
     OptionSpec("decks", f"1 or {MAX_DECKS}", "how many decks are shuffled together (two: cards carry their deck, TD1)",
                "V4", _whole(1, MAX_DECKS)),
-    OptionSpec("seats", "2", "players round the table (three and four seats are not built yet)", "V17",
-               _whole(2, 2)),
+    OptionSpec("seats", "2, 3 or 4", "players round the table; with 3 or 4 the first out takes a pile and sits out, "
+               "the others play on (stock piles 1-2-3 unless given)", "V17", _whole(2, 4)),
     OptionSpec("alternate_colours", "true or false",
                "cards on a spit pile alternate red and black: on a black 5 only a red 4 or 6", "V6", _bool),
     OptionSpec("same_rank_stacking", "true or false",
@@ -134,6 +143,10 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("hidden_last", "true or false",
                'with 3 to 5 stock cards left, all face up, press Spit! to pick them up: they are shown face '
                "down from then on and played from memory", "V9", _bool),
+    OptionSpec("table_slap", 'null, "mod7" or "rule_deck"',
+               "Mod Spit: slap the table when the spit piles' top values meet the rule (mod7: their product "
+               "mod 7 is a prime; rule_deck: a modulus and one of 13 rules drawn at the start)", "V18, V19",
+               _one_of_or_none("mod7", "rule_deck")),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
@@ -161,8 +174,13 @@ PRESETS: dict[str, Preset] = {
                        {"decks": 2, "stock_piles": [1, 2, 3, 4, 5, 6]}),
     "refill": _spit("four stock piles of one card, refilled from your spit cards as you play",
                {"stock_piles": [1, 1, 1, 1], "refill": True}),
+    "mod-spit": _spit("Mod Spit: five stock piles of one card; slap the table when the product of the tops mod 7 "
+                      "is a prime", {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "mod7"}),
+    "mod-spit-advanced": _spit("Mod Spit with a modulus and a slap rule drawn from 13 at the start",
+                               {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "rule_deck"}),
     "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps for the larger pile",
                 {"goal": "all"}),
+    "speed": Preset("speed", "Speed: hands of five drawn from a stock, side stacks, deals scored up to 25", {}),
 }
 
 
@@ -192,9 +210,16 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
             values[name] = spec.read(value)
         except ValueError:
             raise OptionError(f"option {name!r} must be {spec.values}, not {value!r}") from None
+    if values.get("seats", 2) > 2 and "stock_piles" not in merged:
+        values["stock_piles"] = (1, 2, 3)  # one deck up to four players, three stock piles each
     options = replace(Options(), **values)
     if preset.game != "spit":
         return options
+    if options.seats > 2:
+        for name, two_only in (("choose", options.choose != "slap"), ("goal", options.goal != "fewest"),
+                               ("table_slap", options.table_slap is not None)):
+            if two_only:
+                raise OptionError(f"option {name!r} is for two seats, not {options.seats}")
     layout = sum(options.stock_piles)
     if layout >= options.cards_each:
         raise OptionError(

@@ -20,6 +20,7 @@ from .goal import GOALS, FewestCards
 from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
 from .options import Options, read_options
+from .round_end import FirstOutEndsTheRound, RoundEnd, SitOut
 from .table import Table
 from .table_slap import TABLE_SLAPS, TableSlap
 
@@ -34,6 +35,7 @@ class Ruleset:
     moves: StockMoves
     choosing: SlapForIt
     goal: FewestCards
+    round_end: RoundEnd
     table_slap: TableSlap | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
@@ -71,6 +73,7 @@ def compose(variant: str, options: Options) -> Ruleset:
                          pick_up=PickUpLast() if options.hidden_last else None),
         choosing=CHOOSING[options.choose],
         goal=GOALS[options.goal],
+        round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
     )
 

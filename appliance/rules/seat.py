@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Card
 from .stock_pile import StockPile
@@ -16,12 +16,18 @@ class Seat:
     called: bool = False  # has called "Spit!" in this ready/stalemate
     second: int | None = None  # V8: the stock pile in the second hand (only while `selected` is set)
     hidden: bool = False  # V9: picked up their last cards, shown face down from now on
+    out: int = 0  # V17: out of this round in this place (1 = first out), 0 while playing
+    taken: list[Card] = field(default_factory=list)  # V17: the spit pile taken on going out
+
+    @property
+    def playing(self) -> bool:
+        return self.out == 0
 
     def stock_count(self) -> int:
         return sum(len(pile.cards) for pile in self.stock)
 
     def all_cards(self) -> list[Card]:
-        return [card for pile in self.stock for card in pile.cards] + list(self.spit_cards)
+        return [card for pile in self.stock for card in pile.cards] + list(self.spit_cards) + list(self.taken)
 
     def held(self) -> list[int]:
         """The stock piles in this player's hands, the first taken first."""

@@ -20,7 +20,7 @@ from typing import Any
 
 from .cards import card_help, deck, is_card
 from .game import PHASES, Game, Race, SlapRace, TableHit
-from .options import OptionError
+from .options import PRESETS, OptionError
 from .ruleset import Ruleset, ruleset
 from .seat import Seat
 from .stock_pile import StockPile
@@ -86,7 +86,13 @@ def _player(value: Any, number: int, rules: Ruleset) -> Seat:
     hidden = _bool(value.get("hidden", False), f"{where}.hidden")
     if hidden and rules.moves.pick_up is None:
         raise SetupError(f"{where}.hidden: cards are picked up only with hidden_last")
-    return Seat(stock, spit_cards, selected, called, second, hidden)
+    out = _int(value.get("out", 0), f"{where}.out", 0, rules.table.seats)
+    taken = _cards(value.get("taken", []), f"{where}.taken", decks)
+    if (out or taken) and rules.table.seats == 2:
+        raise SetupError(f"{where}: only at a table of three or four does a player go out or take a pile early")
+    if out and (selected is not None or called or any(pile.cards for pile in stock)):
+        raise SetupError(f"{where}.out: a player out of the round has no stock cards, holds nothing, calls nothing")
+    return Seat(stock, spit_cards, selected, called, second, hidden, out, taken)
 
 
 def rules_for(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None) -> Ruleset:
@@ -94,6 +100,8 @@ def rules_for(state: Mapping[str, Any], variant: str | None, options: Mapping[st
     name = state.get("variant", variant or "classic")
     if variant is not None and name != variant:
         raise SetupError(f"state is for variant {name!r} but the setup says {variant!r}")
+    if isinstance(name, str) and name in PRESETS and PRESETS[name].game != "spit":
+        raise SetupError(f"unknown variant {name!r} for a Spit position (a game of its own: game_from_setup reads it)")
     in_state = state.get("options")
     if in_state is not None and options is not None:
         try:
@@ -155,16 +163,26 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
         if p.called and (phase not in ("ready", "stalemate") or not p.spit_cards):
             raise SetupError(f"players[{number - 1}].called: only a player holding spit cards calls, "
                              "in phase 'ready' or 'stalemate'")
+    choosers_out = state.get("choosers_out", [])
+    if not isinstance(choosers_out, list):
+        raise SetupError("choosers_out must be a list of players")
+    for number in choosers_out:
+        if not players[_int(number, "choosers_out[]", 1, table.seats) - 1].out:
+            raise SetupError(f"choosers_out: player {number} is not out of the round")
+    game.choosers_out = list(choosers_out)
+    places = sorted(p.out for p in players if p.out)
+    if places != list(range(1, len(places) + 1)) or len(places) >= table.seats:
+        raise SetupError("players' out places must be 1, 2, ... and somebody must still be playing")
     if phase in ("ready", "playing", "stalemate"):
         for number, p in enumerate(players, start=1):
-            if p.stock_count() == 0:
+            if p.stock_count() == 0 and p.playing:
                 raise SetupError(f"players[{number - 1}] has no stock cards: the round would be over")
     if phase == "stalemate":
         if not game.spitters():
             raise SetupError("phase 'stalemate' needs a player holding spit cards (without, the round is blocked)")
         for number in table.players:
             # An empty middle (after a table slap took the piles) waits for the calls whatever the stock.
-            if any(spit_piles) and game.can_progress(number):
+            if any(spit_piles) and game.player(number).playing and game.can_progress(number):
                 raise SetupError(f"phase 'stalemate' but player {number} can still move")
     if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2:
         raise SetupError("phase 'choosing' needs at least two spit piles with cards")

@@ -1,0 +1,116 @@
+"""How a round ends: the first player out ends it (rule 8, two seats), or players go out one by one
+and sit out while the others play on (V17, three and four seats).
+
+The engine calls `stock_out` when a player plays their last stock card and `blocked` when nobody
+can move and nobody holds spit cards; the policy decides who takes which spit pile and when the new
+layout is dealt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from .events import Event, Out, RoundOver, Take
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class RoundEnd(Protocol):
+    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None: ...
+    def blocked(self, game: Game, events: list[Event], t: float) -> None: ...
+    def may_choose_now(self, game: Game, player: int) -> bool: ...
+    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class FirstOutEndsTheRound:
+    """Rule 8: the round ends when a player plays out or play is blocked; then the piles are chosen
+    by the ruleset's choosing policy (with one spit pile, nobody chooses: rules 9 and 10)."""
+
+    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        self.round_over(game, events, t, "stock_out", player)
+
+    def blocked(self, game: Game, events: list[Event], t: float) -> None:
+        self.round_over(game, events, t, "blocked", None)
+
+    def round_over(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
+        game.close_round(events, t, reason, player)
+        in_play = [i for i, pile in enumerate(game.spit_piles) if pile]
+        if len(in_play) > 1:
+            game.phase = "choosing"
+            game.chooser = None
+            game.rules.choosing.start(game, reason, player)
+            return
+        index = in_play[0]
+        taker = game.rules.goal.single_pile_taker(game, reason, player, index)
+        game.new_layout(events, t, {taker: [index]})
+
+    def may_choose_now(self, game: Game, player: int) -> bool:
+        return False
+
+    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None:
+        raise ValueError("with two seats nobody takes a pile in the middle of a round")
+
+
+@dataclass(frozen=True)
+class SitOut:
+    """V17: whoever plays out their stock first chooses a spit pile (by pressing it) and sits out the
+    rest of the round; the others play on for second, third...; when all but one are out, the last
+    player takes the piles left and a new round is dealt. A player who goes out first with no spit
+    cards has no cards left at all and wins the game. Blocked: whoever went out and has not chosen
+    yet takes the smallest pile, then the players still in take the smallest piles left, fewest stock
+    cards first, and the one with the most stock cards the rest."""
+
+    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        me = game.player(player)
+        me.out = 1 + sum(1 for p in game.players if p.out)
+        me.let_go()
+        events.append(Out(t, player, me.out))
+        if me.out == 1 and not me.spit_cards:
+            game.close_round(events, t, "stock_out", player)
+            self._share_out(game, events, t, winner=player)
+            return
+        game.choosers_out.append(player)
+        playing = [n for n in game.table.players if game.player(n).playing]
+        if len(playing) == 1:
+            game.close_round(events, t, "stock_out", player)
+            self._share_out(game, events, t)
+        else:
+            game.after_change(events, t)
+
+    def blocked(self, game: Game, events: list[Event], t: float) -> None:
+        game.close_round(events, t, "blocked", None)
+        self._share_out(game, events, t)
+
+    def may_choose_now(self, game: Game, player: int) -> bool:
+        return player in game.choosers_out
+
+    def _share_out(self, game: Game, events: list[Event], t: float, winner: int | None = None) -> None:
+        """The piles still in the middle go to those who have none yet, then the new layout."""
+        left = sorted((i for i, pile in enumerate(game.spit_piles) if pile), key=lambda i: len(game.spit_piles[i]))
+        takes: dict[int, list[int]] = {}
+        waiting = [n for n in game.choosers_out if n != winner]
+        playing = sorted((n for n in game.table.players if game.player(n).playing and n != winner),
+                         key=lambda n: (game.player(n).stock_count(), n))
+        for number in waiting + playing:
+            if left:
+                takes[number] = [left.pop(0)]
+        if left:
+            last = (playing or waiting or [n for n in game.table.players if n != winner])[-1]
+            takes.setdefault(last, []).extend(left)
+        game.new_layout(events, t, takes)
+
+    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None:
+        """An out player takes spit pile `index` out of the game for this round."""
+        game.choosers_out.remove(player)
+        pile = game.spit_piles[index]
+        events.append(Take(t, player, index, len(pile)))
+        game.player(player).taken.extend(pile)
+        game.spit_piles[index] = []
+        game.races[index] = None
+        game.after_change(events, t)
+
+
+__all__ = ["FirstOutEndsTheRound", "RoundEnd", "RoundOver", "SitOut"]
