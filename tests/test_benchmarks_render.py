@@ -19,10 +19,19 @@ def test_json_report_has_the_figures(monkeypatch: pytest.MonkeyPatch, capsys: py
     monkeypatch.setattr(render, "first_frame_s", lambda size, layout: 0.4)
     assert render.main(["--json", "--size", "480x270", "--seconds", "0.2"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert {"frame_p99_ms", "press_to_frame_p99_ms", "first_frame_s"} <= set(report)
+    assert {"frame_p99_ms", "press_to_frame_p99_ms", "first_frame_s", "band_median_share"} <= set(report)
+    assert 0 < report["band_median_share"] <= 1
     assert report["press_to_frame_p99_ms"] == 9.0 and report["first_frame_s"] == 0.4
 
 
 def test_percentile() -> None:
     assert render._percentile([float(v) for v in range(100)], 0.99) == 99.0
     assert render._percentile([3.0], 0.5) == 3.0
+
+
+def test_the_band_is_from_the_topmost_to_the_bottommost_change_full_width() -> None:
+    import pygame
+
+    assert render.band_bytes([], (100, 200)) == 0
+    rects = [pygame.Rect(60, 10, 5, 5), pygame.Rect(0, 100, 5, 20)]
+    assert render.band_bytes(rects, (100, 200)) == (120 - 10) * 100 * 4

@@ -92,3 +92,21 @@ def test_inputs_that_cannot_start_are_a_clear_message(tmp_path: Path) -> None:
     result = play(["--sources", "carrier-pigeon", "--frames", "1"], {"SDL_VIDEODRIVER": "dummy"}, tmp_path)
     assert result.returncode == 2
     assert "cannot start the inputs" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_start_says_which_driver_and_warns_when_the_cabinet_is_not_on_kmsdrm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from appliance.display.headless import headless_display
+
+    screen = headless_display((320, 240))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    out = io.StringIO()
+    line = app.describe_screen(screen, fullscreen=True, out=out)
+    assert "video driver dummy, 320x240" in line and "expected kmsdrm" in line
+    assert out.getvalue().strip() == line
+    assert "expected kmsdrm" not in app.describe_screen(screen, fullscreen=False, out=out)

@@ -23,7 +23,7 @@ def journal_lines(final_state: dict[str, object] | None = None) -> list[str]:
 
 
 def test_presses_are_shown_when_their_time_comes() -> None:
-    script = parse_script(journal_lines(), journal=True)
+    script = parse_script(journal_lines())
     h = Harness((480, 270), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
     scene = h.scene
     assert isinstance(scene, ReplayScene)
@@ -36,18 +36,18 @@ def test_presses_are_shown_when_their_time_comes() -> None:
 
 
 def test_the_end_says_whether_the_replay_matches_the_journal() -> None:
-    script = parse_script(journal_lines(), journal=True)
+    script = parse_script(journal_lines())
     h = Harness((480, 270), scene=lambda ctx: ReplayScene(ctx, script, speed=4.0, hold_s=0.5))
     h.advance(0.6)
     scene = h.scene
     assert isinstance(scene, ReplayScene)
     final = scene.game.state()
-    good = parse_script(journal_lines(final), journal=True)
+    good = parse_script(journal_lines(final))
     h2 = Harness((480, 270), scene=lambda ctx: ReplayScene(ctx, good, speed=4.0, hold_s=0.5))
     h2.advance(1.5)
     assert h2.runner.status == 0
     final["round"] = 9
-    bad = parse_script(journal_lines(final), journal=True)
+    bad = parse_script(journal_lines(final))
     h3 = Harness((480, 270), scene=lambda ctx: ReplayScene(ctx, bad, speed=4.0, hold_s=0.5))
     h3.advance(1.5)
     assert h3.runner.status == 1

@@ -7,17 +7,19 @@ from pathlib import Path
 
 import pygame
 
+from appliance.display.events import detail, kind
 from appliance.display.headless import Harness
-from appliance.display.match import Match, make_bot
 from appliance.display.scenes.game_over import GameOverScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.round_summary import RoundSummaryScene
 from appliance.display.scenes.title import TitleScene
+from appliance.match import Match, make_bot
+from appliance.rules.events import RoundOver
 from appliance.scripting import parse_script, run
 
 
 def test_a_whole_computer_game_runs_through_the_front_end_to_game_over(tmp_path: Path) -> None:
-    from appliance.display.match import open_journal
+    from appliance.match import open_journal
 
     h = Harness((640, 360), "tabletop")
     journal = open_journal(tmp_path, 1)
@@ -37,12 +39,12 @@ def test_a_whole_computer_game_runs_through_the_front_end_to_game_over(tmp_path:
     # the journal was written as it happened, and replays to the very same end
     files = list(tmp_path.glob("*.jsonl"))
     assert len(files) == 1
-    script = parse_script(files[0].read_text().splitlines(), journal=True)
+    script = parse_script(files[0].read_text().splitlines())
     assert script.final_state == match.game.state()
     _, replayed = run(script)
     assert replayed.state() == match.game.state()
     figures = h.scene.figures  # type: ignore[attr-defined]
-    assert figures[1].cards_played + figures[2].cards_played == sum(1 for e in match.events if e["event"] == "play")
+    assert figures[1].cards_played + figures[2].cards_played == sum(1 for e in match.events if kind(e) == "play")
     # after game over the title comes back by itself
     h.advance(31)
     assert isinstance(h.scene, TitleScene)
@@ -72,9 +74,11 @@ def test_keys_drive_the_menus_and_the_game(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
     assert lines[0] == {"setup": {"variant": "classic", "seed": 3}}
     assert [(line["player"], line["press"]) for line in lines[1:]] == [(1, "spit"), (2, "spit"), (1, "pile1")]
-    # Escape abandons the game: back to the title, the journal closed
+    # Escape pauses the game, over it; Escape again abandons it: back to the title, the journal closed
     h.frame([key_event("escape")])
-    assert isinstance(h.scene, TitleScene)
+    assert type(h.scene).__name__ == "PauseScene" and isinstance(h.runner.stack[0], PlayScene)
+    h.frame([key_event("escape")])
+    assert isinstance(h.scene, TitleScene) and len(h.runner.stack) == 1
     assert h.runner.status is None
     h.frame([key_event("escape")])  # Escape on the title leaves the program
     assert h.runner.status == 0
@@ -114,7 +118,7 @@ def test_a_still_table_presents_nothing() -> None:
             ctx,
             Match(2, 0),
             ctx.view(),
-            [{"t": 0, "event": "round_over", "round": 1, "reason": "blocked", "player": None}],
+            [RoundOver(0.0, 1, "blocked", None)],
         ),
     )
     h.frame()
@@ -148,8 +152,8 @@ def test_cabinet_sources_reach_the_scenes_in_edge_time_order_with_the_keyboard()
     h.frame([key_event("k")])
     pad.inject(1, "spit", True, t + 1)
     h.advance(0.05)
-    calls = [e for e in h.scene.match.events if e["event"] == "call"]  # type: ignore[attr-defined]
-    assert [c["player"] for c in calls] == [1, 2]
+    calls = [e for e in h.scene.match.events if kind(e) == "call"]  # type: ignore[attr-defined]
+    assert [detail(c, "player") for c in calls] == [1, 2]
     assert game.phase in ("playing", "stalemate")
 
 

@@ -7,13 +7,15 @@ from pathlib import Path
 import pygame
 import pytest
 
+from appliance.display.events import kind
 from appliance.display.headless import KEY_SCENES, Harness, to_choose, to_game_over, to_play, to_ready
-from appliance.display.match import bots_available
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.round_summary import summary_lines
 from appliance.display.scenes.title import TitleScene
 from appliance.display.settings import Settings
+from appliance.match import bots_available
+from appliance.rules.events import from_json
 
 
 @pytest.mark.parametrize("name", list(KEY_SCENES))
@@ -88,12 +90,12 @@ def test_game_over_shows_figures_then_the_title() -> None:
 
 def test_round_summary_says_who_took_which_pile() -> None:
     lines = summary_lines(
-        [
+        [from_json(e) for e in [
             {"t": 1, "event": "round_over", "round": 2, "reason": "stock_out", "player": 1},
             {"t": 2, "event": "slap", "player": 2, "spit_pile": 1, "size": 3},
             {"t": 2, "event": "take", "player": 2, "spit_pile": 1, "cards": 3},
             {"t": 2, "event": "take", "player": 1, "spit_pile": 0, "cards": 15},
-        ],
+        ]],
         "tabletop",
     )
     assert [words for words, _ in lines] == [
@@ -115,7 +117,7 @@ def test_a_press_during_the_round_summary_goes_on_and_counts() -> None:
     h.press(2, "left")
     h.frame()
     assert isinstance(h.scene, PlayScene)
-    assert [e["event"] for e in match.events if e["event"] in ("choose", "call")] == ["choose", "call"]
+    assert [kind(e) for e in match.events if kind(e) in ("choose", "call")] == ["choose", "call"]
 
 
 def test_a_journal_that_cannot_be_written_does_not_stop_the_game(

@@ -7,10 +7,13 @@ import pytest
 
 from appliance.display.card_art import CardArt
 from appliance.display.compositor import Canvas
+from appliance.display.events import detail, kind, side_for
 from appliance.display.headless import headless_display
+from appliance.display.keys import default_keymap
 from appliance.display.layout import table_layout
-from appliance.display.table_view import SLIDE_S, TableView
-from appliance.rules import Game, side_for
+from appliance.display.table_view import SLIDE_S, TableView, _fits
+from appliance.rules import Game
+from appliance.rules.events import Flip, from_json
 from appliance.rules.stalemate import playable
 
 SIZE = (960, 540)
@@ -22,9 +25,10 @@ def display() -> None:
     headless_display(SIZE)
 
 
-def view_for(mode: str, assist: bool = False) -> TableView:
+def view_for(mode: str, assist: bool = False, computer: frozenset[int] = frozenset()) -> TableView:
     lay = table_layout(SIZE, mode)
-    return TableView(lay, CardArt(lay.card_w, lay.card_h), {}, assist)
+    keymap = default_keymap() if computer else {}
+    return TableView(lay, CardArt(lay.card_w, lay.card_h), keymap, assist, computer=computer)
 
 
 def render(view: TableView, game: Game, now_ns: int) -> pygame.Surface:
@@ -47,7 +51,7 @@ def playing_game() -> tuple[Game, int, int, int]:
         game.press(0.2, 2, "spit")
         if game.phase != "playing":
             continue
-        moves = playable(game.player(1).stock, game.spit_piles, game.variant)
+        moves = playable(game.player(1).stock, game.spit_piles, _fits(game))
         if moves:
             pile, spit_pile = moves[0]
             return game, seed, pile, spit_pile
@@ -61,13 +65,13 @@ def test_a_play_changes_the_pixels_where_the_spit_pile_is_drawn() -> None:
     before = render(view, game, 0)
     game.press(1.0, 1, f"pile{pile}")
     events = game.press(1.01, 1, side_for(1, spit_pile))
-    assert events[0]["event"] == "play"
+    assert kind(events[0]) == "play"
     view.notice(events, 10 * MS, game)
     assert view.busy(20 * MS)
     sliding = render(view, game, 10 * MS)
     landed = render(view, game, 10 * MS + int(SLIDE_S * 1e9) + MS)
     assert region(landed, rect) != region(before, rect)
-    assert region(landed, rect) == region(render_card(view, events[0]["card"]), pygame.Rect(0, 0, *rect.size))
+    assert region(landed, rect) == region(render_card(view, detail(events[0], "card")), pygame.Rect(0, 0, *rect.size))
     # it slides for no more than 120 ms
     assert not view.busy(130 * MS)
     assert region(sliding, rect) != region(landed, rect)
@@ -142,18 +146,48 @@ def test_a_reject_shakes_and_says_why_and_a_lost_race_says_by_how_much() -> None
             "by_ms": 23.4,
         },
     ]
-    view.notice(events, 0, game)
+    view.notice([from_json(e) for e in events], 0, game)
     assert view.messages[1].text == "pick a card from your stock piles first"
-    assert view.races[1].text == "Player 1 first by 23 ms"
-    with_message = render(view, game, MS)
-    later = render(view, game, 5_000 * MS)
-    message_rect = pygame.Rect(0, 0, 400, 40)
-    message_rect.center = view.layout.seat(1).message
-    assert region(with_message, message_rect) != region(later, message_rect)
-    race_rect = view.layout.spit_piles[1]
-    assert region(with_message, race_rect) != region(later, race_rect)
+    assert view.race is not None and view.race.text == "Player 1 first by 23 ms"
+    said = view.feedback(MS)
+    assert [(c.place, c.seat, [line.words for line in c.lines]) for c in said] == [
+        ("reject", 1, ["pick a card from your stock piles first"]),
+        ("reject", 2, ["too late: the other player got there first"]),
+        ("race", None, ["Player 1 first by 23 ms"]),
+    ]
+    assert view.feedback(5_000 * MS) == []
     assert view.busy(MS) and not view.busy(5_000 * MS)
+
+
+def test_the_computers_seat_shows_no_keys_and_no_rejects() -> None:
+    game, _ = Game.new(seed=3)
+    view = view_for("tabletop", computer=frozenset({2}))
+    view.background()
+    assert {drawn.seat for drawn in view.legend_texts} == {1}
+    view.notice([from_json({"t": 1.0, "event": "reject", "player": 2, "press": "left", "reason": "nothing_selected"})],
+                0, game)
+    assert view.feedback(MS) == []
 
 
 def _yellowish(colour: pygame.Color) -> bool:
     return colour.r > 150 and colour.g > 130 and colour.b < 110 and colour.r - colour.b > 100
+
+
+def test_a_turned_up_card_flips_and_a_new_layout_is_dealt() -> None:
+    game, _ = Game.new(seed=3)
+    view = view_for("desktop")
+    stock = view.layout.seat(1).stock
+    down = next(n for n, p in enumerate(game.player(1).stock, start=1) if p.cards)
+    view.notice([Flip(1.0, 1, down, game.players[0].stock[down - 1].cards[-1])], 0, game)
+    canvas = Canvas(view.background())
+    view.draw(canvas, game, 60 * MS)  # half way through the turn: a narrow card
+    widths = [image.get_width() for image, x, y in canvas.items if stock[down - 1].collidepoint(x, y + 1)]
+    assert any(0 < w < view.art.width for w in widths)
+    assert view.busy(60 * MS) and not view.busy(1_000 * MS)
+    view.deal(0)
+    early = Canvas(view.background())
+    view.draw(early, game, 1 * MS)  # nothing is down yet: every stock pile is still on its way
+    assert not any(stock[-1].collidepoint(x, y) for _, x, y in early.items)
+    late = Canvas(view.background())
+    view.draw(late, game, 2_000 * MS)
+    assert any(stock[-1].topleft == (x, y) for _, x, y in late.items)

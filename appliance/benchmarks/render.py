@@ -1,6 +1,7 @@
 """`spit-arcade bench render`: how fast the screen draws, answers a press, and starts.
 
     spit-arcade bench render [--json] [--size 1920x1080] [--seconds 8] [--layout tabletop]
+    spit-arcade bench render --driver kmsdrm --vsync     # on the cabinet, as the game opens the screen
 
 - frame_p99_ms: one frame of a live game (computer against computer at its fastest level, cards
   sliding, piles lit) — update, draw, composite, present — 99th percentile, frames run back to back;
@@ -8,6 +9,10 @@
 - press_to_frame_p99_ms: the app's real loop (60 fps, woken early by input); a thread posts key
   presses to SDL's queue at random moments, as the OS would; from each press's moment to the end of
   presenting the first frame that changed because of it.
+- band_median_share: on KMSDRM, SDL uploads the band from the topmost to the bottommost changed
+  rectangle, full width, every frame, then presents the whole frame: the median of that band over
+  the frames of the live game that change anything, as a share of the screen (band_median_bytes
+  in bytes at 4 bytes a pixel; band_p90_share, frames_changed beside it).
 - first_frame_s: from starting `spit-arcade play --frames 1` in a fresh process to its exit after
   the first frame (an upper bound: it includes the interpreter's start and exit).
 
@@ -49,18 +54,33 @@ def _context(size: tuple[int, int], layout: str, clock: Any) -> Any:
     return Context(settings, size, keymap, Sound.silence(), None, clock, seed_source=lambda: 7)
 
 
-def frame_times(size: tuple[int, int], layout: str, seconds: float, full: bool) -> tuple[list[float], int]:
-    """Frames of a computer-vs-computer game in virtual time (16.7 ms a frame), timed for real."""
+def band_bytes(dirty: list[Any], size: tuple[int, int], depth: int = 4) -> int:
+    """What SDL's KMSDRM path uploads for a frame presented with these rectangles: the band from the
+    topmost changed row to the bottommost, full width (nothing when nothing changed)."""
+    if not dirty:
+        return 0
+    top = max(0, min(r.top for r in dirty))
+    bottom = min(size[1], max(r.bottom for r in dirty))
+    return max(0, bottom - top) * size[0] * depth
+
+
+def frame_times(
+    size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None
+) -> tuple[list[float], int]:
+    """Frames of a computer-vs-computer game in virtual time (16.7 ms a frame), timed for real;
+    `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`)."""
     import pygame
 
-    from appliance.display.match import Match, make_bot
     from appliance.display.runner import Runner
     from appliance.display.scenes.play import PlayScene
+    from appliance.match import Match, make_bot
 
     screen = pygame.display.get_surface()
     assert screen is not None, "set a display mode first"
     now = [0]
     ctx = _context(size, layout, lambda: now[0])
+    ctx.tidy_memory = True
+    ready_for_play(ctx)  # as the countdown leaves it: every card image drawn, the heap frozen
     times: list[float] = []
     games = 0
     scene: Any = None
@@ -79,11 +99,19 @@ def frame_times(size: tuple[int, int], layout: str, seconds: float, full: bool) 
         if full:
             runner.compositor.invalidate()
         start = time.perf_counter()
-        runner.frame(pygame.event.get(), now[0])
+        dirty = runner.frame(pygame.event.get(), now[0])
         times.append((time.perf_counter() - start) * 1000)
+        if bands is not None:
+            bands.append(band_bytes(dirty, size))
         if not isinstance(runner.scene, PlayScene):  # round summary, game over: back to the table
             runner.apply_scene(scene)
     return times, games
+
+
+def ready_for_play(ctx: Any) -> None:
+    from appliance.display.scenes.base import ready_for_play as ready
+
+    ready(ctx)
 
 
 def press_latencies(size: tuple[int, int], layout: str, seconds: float) -> tuple[list[float], int, int]:
@@ -91,13 +119,15 @@ def press_latencies(size: tuple[int, int], layout: str, seconds: float) -> tuple
     moments, as the OS would deliver them; ms from each press to the end of presenting its frame."""
     import pygame
 
-    from appliance.display.match import Match, make_bot
     from appliance.display.runner import Runner
     from appliance.display.scenes.play import PlayScene
+    from appliance.match import Match, make_bot
 
     screen = pygame.display.get_surface()
     assert screen is not None, "set a display mode first"
     ctx = _context(size, layout, time.monotonic_ns)
+    ctx.tidy_memory = True
+    ready_for_play(ctx)  # as the countdown leaves it: every card image drawn, the heap frozen
     keys = [name for name, (player, control) in ctx.keymap.items() if player == 1 and control.startswith("pile")]
     codes = [pygame.key.key_code(name) for name in keys if name != "g"][:5]
     rng = random.Random(3)
@@ -188,12 +218,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each run (default 8)")
     parser.add_argument("--layout", choices=("desktop", "tabletop"), default="tabletop")
+    parser.add_argument(
+        "--driver",
+        help="SDL video driver, e.g. kmsdrm on the cabinet (default: the desktop's, or dummy without one)",
+    )
+    parser.add_argument(
+        "--vsync", action="store_true", help="open as the game does: vsync=1 (and full screen on kmsdrm)"
+    )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         parser.error("--size must be WIDTHxHEIGHT")
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+    if args.driver:
+        os.environ["SDL_VIDEODRIVER"] = args.driver
+    elif not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
@@ -201,25 +240,42 @@ def main(argv: list[str] | None = None) -> int:
     pygame.display.init()
     pygame.font.init()
     try:
-        pygame.display.set_mode((w, h))
-        frames, games = frame_times((w, h), args.layout, args.seconds, full=False)
+        if args.vsync:
+            fullscreen = pygame.display.get_driver() == "kmsdrm"
+            screen = pygame.display.set_mode(
+                (0, 0) if fullscreen else (w, h), pygame.FULLSCREEN if fullscreen else 0, vsync=1
+            )
+            w, h = screen.get_size()
+        else:
+            pygame.display.set_mode((w, h))
+        bands: list[int] = []
+        frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands)
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
         latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
         driver = pygame.display.get_driver()
     finally:
         pygame.quit()
     first = first_frame_s((w, h), args.layout)
+    screen_bytes = w * h * 4
+    changed = [float(b) for b in bands if b]
     result = {
         "size": f"{w}x{h}",
         "layout": args.layout,
         "video_driver": driver,
         "drawing": "software surfaces, redraw only what changed (dirty rectangles)",
+        "vsync": bool(args.vsync),
         "frames": len(frames),
         "games": games,
         "frame_p50_ms": round(_percentile(frames, 0.5), 3),
         "frame_p99_ms": round(_percentile(frames, 0.99), 3),
         "frame_max_ms": round(max(frames), 3),
         "frame_full_p99_ms": round(_percentile(full, 0.99), 3),
+        # the band SDL's KMSDRM path uploads, over the frames that upload anything (a still frame
+        # uploads nothing; counting those would flatter the median)
+        "band_median_bytes": int(_percentile(changed, 0.5)),
+        "band_median_share": round(_percentile(changed, 0.5) / screen_bytes, 3),
+        "band_p90_share": round(_percentile(changed, 0.9) / screen_bytes, 3),
+        "frames_changed": len(changed),
         "presses": posted,
         "presses_not_shown": unseen,
         "press_to_frame_p50_ms": round(_percentile(latencies, 0.5), 3),

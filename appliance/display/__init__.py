@@ -2,13 +2,18 @@
 
 The screen only reads the rules core's state and sends it presses; it never changes game state.
 
-    app.py          `spit-arcade play`: options, window or full screen, clean exits
-    runner.py       the frame loop: events in, scene changes applied in one place, the difference drawn
-    scenes/         title (attract), choose, countdown, play, round summary, game over
+    app.py          `spit-arcade play`: options, window or full screen (vsync), clean exits
+    runner.py       the frame loop: events in, a stack of scenes changed in one place, the difference drawn
+    scenes/         title (attract), choose, countdown, play, round summary, game over, settings (pushed
+                    over any of them); registered by name in scenes/base.py, so none imports another
     match.py        one game: rules core + journal + computer players (no pygame)
-    table_view.py   the table drawn from state, and the feedback (slides, shakes, races)
-    card_art.py     cards drawn by code; layout.py: desktop and tabletop geometry
-    compositor.py   redraw only what changed; fonts.py: text made once
+    events.py       the one place the core's events are read (and the table's sides asked)
+    table_view.py   the table drawn from state, and the feedback (slides, flips, deals, shakes, races)
+    captions.py     every text as data: its owner seat (or everybody), its place, fitted and turned
+    layout.py       desktop and tabletop geometry, with each seat's text places
+    card_art.py     cards drawn by code; legend.py: each seat's keys as it reads them
+    compositor.py   redraw only what changed; fonts.py: DejaVu Sans Bold, text made once
+    i18n.py         English, German, Esperanto through gettext catalogues (locale/*/LC_MESSAGES/*.po)
     sound.py        synthesised sounds; settings.py: the TOML config; keys.py: keyboard play
     stats.py        each player's figures; replay_show.py: journals on screen; headless.py: tests/bench
 

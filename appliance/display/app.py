@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -111,12 +112,19 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
             # SDL falls back to drawing nowhere when it finds no screen: say so instead of playing unseen.
             pygame.display.quit()
             raise pygame.error(f"SDL found no screen and fell back to its {driver!r} driver")
+        flags, mode = (pygame.FULLSCREEN, (0, 0)) if fullscreen else (0, size)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:  # vsync: pygame-ce's renderer path, presents paced by the screen's refresh
+                screen = pygame.display.set_mode(mode, flags, vsync=1)
+            except pygame.error:  # a driver without it: plain window surface updates
+                screen = pygame.display.set_mode(mode, flags)
+        for warning in said:  # "no fast renderer available": said once on stderr, not as a Python warning
+            print(f"spit-arcade: {warning.message}", file=sys.stderr)
         if fullscreen:
-            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             pygame.mouse.set_visible(False)
-        else:
-            screen = pygame.display.set_mode(size)
         pygame.display.set_caption(caption)
+        describe_screen(screen, fullscreen)
     except pygame.error as error:
         driver = os.environ.get("SDL_VIDEODRIVER", "default")
         hint = (
@@ -128,6 +136,34 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
     if screen.get_width() == 0:
         raise DisplayError("the display reports a size of 0x0")
     return screen
+
+
+def expects_kmsdrm(fullscreen: bool) -> bool:
+    """The cabinet: full screen on Linux with no desktop session, where only KMSDRM draws."""
+    return (
+        fullscreen
+        and sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    )
+
+
+def describe_screen(screen: Any, fullscreen: bool, out: Any = None) -> str:
+    """One line on stderr at start: the video driver, size, refresh rate and font (and a warning
+    when the cabinet is not on KMSDRM, where the frame-time goals were set)."""
+    import pygame
+
+    from .fonts import font_name
+
+    driver = pygame.display.get_driver()
+    rate_of = getattr(pygame.display, "get_current_refresh_rate", None)
+    rate = rate_of() if rate_of is not None else 0
+    w, h = screen.get_size()
+    line = f"spit-arcade: video driver {driver}, {w}x{h} at {rate or '?'} Hz, font {font_name()}"
+    if expects_kmsdrm(fullscreen) and driver != "kmsdrm":
+        line += f"; expected kmsdrm on the cabinet, not {driver}: frame times will differ"
+    print(line, file=out or sys.stderr)
+    return line
 
 
 def open_inputs(args: argparse.Namespace) -> Any:
@@ -148,14 +184,24 @@ def open_inputs(args: argparse.Namespace) -> Any:
 
 def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        settings = apply_options(load_settings(args.config), args)
-        size = size_from(args.size)
-        from .keys import default_keymap, for_desktop, parse_keys
+    # A mistake in a config file never stops the game (on the cabinet, systemd would restart it for
+    # ever): each problem is printed, kept in settings.warnings for the screen, and left at its default.
+    settings = load_settings(args.config)
+    if args.inputs is not None or args.sources is not None:
+        from appliance.inputs.config import load_config
 
-        keymap = parse_keys(settings.keys) if settings.keys else default_keymap()
-        if settings.layout == "desktop" and not settings.keys:
+        settings.warnings += load_config(args.inputs).problems
+    for problem in settings.warnings:
+        print(f"spit-arcade play: {problem}", file=sys.stderr)
+    try:
+        settings = apply_options(settings, args)
+        size = size_from(args.size)
+        from .keys import amend_keymap, default_keymap, for_desktop
+
+        keymap = default_keymap()
+        if settings.layout == "desktop":
             keymap = for_desktop(keymap)
+        keymap = amend_keymap(keymap, settings.keys)  # [keys] changes the default map, key by key
     except (SettingsError, ValueError) as error:
         print(f"spit-arcade play: {error}", file=sys.stderr)
         return 2
@@ -201,14 +247,16 @@ def run(
 
     import pygame
 
+    from .i18n import LANGUAGES, set_language
     from .runner import Runner
-    from .scenes.base import Context
-    from .scenes.title import TitleScene
+    from .scenes.base import Context, make
     from .sound import Sound
 
     assert isinstance(screen, pygame.Surface)
     pygame.font.init()
+    language = getattr(settings, "language", "en")  # once settings.py has it; the settings screen too
+    set_language(language if language in LANGUAGES else "en")
     sound = Sound.open(settings.volume)
-    ctx = Context(settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns)
-    runner = Runner(ctx, TitleScene(ctx), screen, merger=merger)
+    ctx = Context(settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns, tidy_memory=True)
+    runner = Runner(ctx, make("title", ctx), screen, merger=merger, log_rate=max_frames is None)
     return runner.run(max_frames)

@@ -1,8 +1,11 @@
-"""Cards drawn by code: a big rank, and suits drawn as shapes so they differ by shape, not only colour.
+"""Cards drawn by code, as a deck looks: rank and suit in two opposite corners (readable from either
+side of the table), the pips of 2 to 10 in their usual places (those in the lower half upside down),
+one big pip on an ace, a framed figure with a crown, tiara or cap on J, Q and K, and a back with a
+lattice and a medallion. Suits are shapes, so they differ by shape, not only colour.
 
 Every image is drawn once per size and kept (`CardArt` caches by card, turn and highlight), so a frame
-is only blits of ready surfaces. Shapes are drawn at four times the size and smoothed down, which
-gives clean edges without an anti-aliasing library. The four-colour deck (spades black, hearts red,
+is only blits of ready surfaces. A face is drawn at twice its size and smoothed down, which gives
+clean edges without an anti-aliasing library. The four-colour deck (spades black, hearts red,
 diamonds blue, clubs green) is an option; the shapes alone already tell the suits apart.
 """
 
@@ -33,6 +36,33 @@ FACE = (250, 248, 240)
 EDGE = (60, 60, 60)
 BACK = (150, 30, 40)
 BACK_PATTERN = (190, 60, 70)
+BACK_GOLD = (230, 190, 90)
+FIGURE_FILL = (252, 236, 190)
+SUPERSAMPLE = 2
+# where the pips of 2..10 go: (column, row) with columns 0 (left), 1 (middle), 2 (right) and rows
+# from 0 (top) to 1 (bottom)
+PIPS: dict[str, list[tuple[int, float]]] = {
+    "2": [(1, 0.0), (1, 1.0)],
+    "3": [(1, 0.0), (1, 0.5), (1, 1.0)],
+    "4": [(0, 0.0), (2, 0.0), (0, 1.0), (2, 1.0)],
+    "5": [(0, 0.0), (2, 0.0), (1, 0.5), (0, 1.0), (2, 1.0)],
+    "6": [(0, 0.0), (2, 0.0), (0, 0.5), (2, 0.5), (0, 1.0), (2, 1.0)],
+    "7": [(0, 0.0), (2, 0.0), (1, 0.25), (0, 0.5), (2, 0.5), (0, 1.0), (2, 1.0)],
+    "8": [(0, 0.0), (2, 0.0), (1, 0.25), (0, 0.5), (2, 0.5), (1, 0.75), (0, 1.0), (2, 1.0)],
+    "9": [(0, 0.0), (2, 0.0), (0, 1 / 3), (2, 1 / 3), (1, 0.5), (0, 2 / 3), (2, 2 / 3), (0, 1.0), (2, 1.0)],
+    "T": [
+        (0, 0.0),
+        (2, 0.0),
+        (1, 1 / 6),
+        (0, 1 / 3),
+        (2, 1 / 3),
+        (0, 2 / 3),
+        (2, 2 / 3),
+        (1, 5 / 6),
+        (0, 1.0),
+        (2, 1.0),
+    ],
+}
 SLOT = (30, 80, 50)
 SLOT_EDGE = (90, 150, 110)
 
@@ -69,18 +99,27 @@ def suit_polygons(
     return polygons, circles
 
 
-def draw_suit(target: pygame.Surface, suit: str, centre: tuple[float, float], size: float, colour: Colour) -> None:
-    """Draw a suit symbol onto `target`, smoothed (drawn 4x larger, then scaled down)."""
-    scale = 4
-    side = math.ceil(size * 1.2)
-    big = pygame.Surface((side * scale, side * scale), pygame.SRCALPHA)
-    polygons, circles = suit_polygons(suit, side * scale / 2, side * scale / 2, size * scale)
+def turn(image: pygame.Surface) -> pygame.Surface:
+    """`image` turned through 180° (a flip both ways: the same pixels as rotating, far cheaper)."""
+    return pygame.transform.flip(image, True, True)
+
+
+def draw_suit(
+    target: pygame.Surface,
+    suit: str,
+    centre: tuple[float, float],
+    size: float,
+    colour: Colour,
+    upside_down: bool = False,
+) -> None:
+    """Draw a suit symbol onto `target` (the caller smooths: faces are drawn large and scaled down)."""
+    cx, cy = centre
+    polygons, circles = suit_polygons(suit, 0.0, 0.0, size)
+    sign = -1 if upside_down else 1
     for polygon in polygons:
-        pygame.draw.polygon(big, colour, polygon)
+        pygame.draw.polygon(target, colour, [(cx + x * sign, cy + y * sign) for x, y in polygon])
     for x, y, r in circles:
-        pygame.draw.circle(big, colour, (x, y), r)
-    small = pygame.transform.smoothscale(big, (side, side))
-    target.blit(small, (round(centre[0] - side / 2), round(centre[1] - side / 2)))
+        pygame.draw.circle(target, colour, (cx + x * sign, cy + y * sign), r)
 
 
 class CardArt:
@@ -94,6 +133,7 @@ class CardArt:
         self.radius = max(4, width // 12)
         self._cache: dict[tuple[str, bool, str], pygame.Surface] = {}
         self._warm = False
+        self._narrow_sources: list[pygame.Surface] = []
 
     def _rounded(self, fill: Colour, edge: Colour, edge_width: int = 2) -> pygame.Surface:
         surface = pygame.Surface(self.size, pygame.SRCALPHA)
@@ -105,30 +145,121 @@ class CardArt:
     def _draw_face(self, card: str) -> pygame.Surface:
         rank, suit = card[0], card[1]
         colour = self.colours[suit]
-        surface = self._rounded(FACE, EDGE)
         w, h = self.size
+        k = SUPERSAMPLE
+        big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
+        W, H = w * k, h * k
+        pygame.draw.rect(big, FACE, big.get_rect(), border_radius=self.radius * k)
+        pygame.draw.rect(big, EDGE, big.get_rect(), width=2 * k, border_radius=self.radius * k)
+        # the index, in two opposite corners
+        corner = pygame.Surface((int(W * 0.27), int(H * 0.31)), pygame.SRCALPHA)
         rank_text = RANK_TEXT.get(rank, rank)
-        big = font(int(h * 0.34)).render(rank_text, True, colour)
-        surface.blit(big, (int(w * 0.07), int(h * 0.02)))
-        draw_suit(surface, suit, (w * 0.62, h * 0.62), h * 0.42, colour)
-        corner = pygame.Surface(self.size, pygame.SRCALPHA)
-        small = font(int(h * 0.16)).render(rank_text, True, colour)
-        corner.blit(small, (int(w * 0.07), int(h * 0.03)))
-        draw_suit(corner, suit, (w * 0.07 + small.get_width() / 2, h * 0.25), h * 0.1, colour)
-        surface.blit(pygame.transform.rotate(corner, 180), (0, 0))
-        return surface
+        label = font(int(H * 0.2)).render(rank_text, True, colour)
+        box_w = int(W * 0.2)
+        if label.get_width() > box_w:  # "10": narrowed to the corner's width
+            label = pygame.transform.smoothscale(label, (box_w, label.get_height()))
+        x = int(W * 0.035) + (box_w - label.get_width()) // 2
+        corner.blit(label, (x, int(H * 0.015)))
+        cx = int(W * 0.035) + box_w / 2
+        draw_suit(corner, suit, (cx, H * 0.245), H * 0.1, colour)
+        big.blit(corner, (0, 0))
+        big.blit(turn(corner), (W - corner.get_width(), H - corner.get_height()))
+        # the middle: pips, one big pip, or a figure
+        if rank in PIPS:
+            columns = (W * 0.34, W * 0.5, W * 0.66)
+            top, bottom = H * 0.2, H * 0.8
+            for column, row in PIPS[rank]:
+                centre = (columns[column], top + (bottom - top) * row)
+                draw_suit(big, suit, centre, H * 0.15, colour, upside_down=row > 0.5)
+        elif rank == "A":
+            draw_suit(big, suit, (W / 2, H / 2), H * 0.42, colour)
+        else:
+            self._draw_figure(big, rank, suit, colour)
+        return self._opaque(pygame.transform.smoothscale(big, (w, h)))
+
+    def _opaque(self, card: pygame.Surface) -> pygame.Surface:
+        """Smoothing leaves the inside a shade short of opaque: make it opaque (the cards under it
+        must not show through); the rounded corners keep their soft edge."""
+        rect = card.get_rect()
+        for inner in (rect.inflate(-2 * self.radius, -2), rect.inflate(-2, -2 * self.radius)):
+            card.fill((0, 0, 0, 255), inner, special_flags=pygame.BLEND_RGBA_MAX)
+        return card
+
+    def _draw_figure(self, big: pygame.Surface, rank: str, suit: str, colour: Colour) -> None:
+        """J, Q, K: a framed figure, with a cap, tiara or crown over a big letter."""
+        W, H = big.get_size()
+        frame = pygame.Rect(int(W * 0.25), int(H * 0.13), int(W * 0.5), int(H * 0.74))
+        pygame.draw.rect(big, FIGURE_FILL, frame, border_radius=W // 30)
+        pygame.draw.rect(big, colour, frame, width=max(2, W // 60), border_radius=W // 30)
+        cx, top = frame.centerx, frame.top + frame.height * 0.1
+        span = frame.width * 0.7
+        gold = (212, 160, 40)
+        if rank == "K":  # a crown: five points with jewels
+            base = top + frame.height * 0.2
+            points = [(cx - span / 2, base), (cx - span / 2, top + frame.height * 0.06)]
+            for i in range(1, 5):
+                x = cx - span / 2 + span * i / 4
+                points.append((x - span / 8, base - frame.height * 0.08))
+                points.append((x, top if i % 2 == 0 else top + frame.height * 0.04))
+            points.append((cx + span / 2, base))
+            pygame.draw.polygon(big, gold, points)
+            pygame.draw.rect(big, gold, (cx - span / 2, base, span, frame.height * 0.05))
+            for i in range(5):
+                pygame.draw.circle(big, colour, (cx - span / 2 + span * i / 4, top + frame.height * 0.02), W // 45)
+        elif rank == "Q":  # a tiara: an arch of pearls over a band
+            base = top + frame.height * 0.18
+            for i in range(7):
+                angle = math.pi * i / 6
+                x = cx - math.cos(angle) * span * 0.45
+                y = base - math.sin(angle) * frame.height * 0.14
+                pygame.draw.circle(big, gold, (x, y), W // 30)
+            pygame.draw.circle(big, colour, (cx, base - frame.height * 0.14), W // 22)
+            pygame.draw.rect(big, gold, (cx - span * 0.48, base, span * 0.96, frame.height * 0.05))
+        else:  # J: a cap with a feather
+            base = top + frame.height * 0.2
+            pygame.draw.ellipse(
+                big, colour, (cx - span * 0.42, base - frame.height * 0.12, span * 0.84, frame.height * 0.16)
+            )
+            pygame.draw.rect(big, gold, (cx - span * 0.48, base, span * 0.96, frame.height * 0.04))
+            feather = [
+                (cx + span * 0.2, base - frame.height * 0.08),
+                (cx + span * 0.55, top - frame.height * 0.04),
+                (cx + span * 0.32, base - frame.height * 0.02),
+            ]
+            pygame.draw.polygon(big, gold, feather)
+        letter = font(int(frame.height * 0.42)).render(rank, True, colour)
+        big.blit(letter, letter.get_rect(center=(cx, frame.top + frame.height * 0.6)))
+        draw_suit(big, suit, (frame.left + frame.width * 0.16, frame.bottom - frame.height * 0.1), H * 0.08, colour)
+        draw_suit(
+            big,
+            suit,
+            (frame.right - frame.width * 0.16, frame.bottom - frame.height * 0.1),
+            H * 0.08,
+            colour,
+        )
 
     def _draw_back(self) -> pygame.Surface:
-        surface = self._rounded(BACK, (240, 240, 240), 3)
         w, h = self.size
-        inset = max(6, w // 12)
-        inner = pygame.Rect(inset, inset, w - 2 * inset, h - 2 * inset)
-        step = max(6, w // 10)
-        for x in range(inner.left - inner.height, inner.right, step):
-            pygame.draw.line(surface, BACK_PATTERN, (x, inner.bottom), (x + inner.height, inner.top), 2)
-        pygame.draw.rect(surface, BACK, surface.get_rect(), width=inset - 1, border_radius=self.radius)
-        pygame.draw.rect(surface, (240, 240, 240), surface.get_rect(), width=3, border_radius=self.radius)
-        return surface
+        k = SUPERSAMPLE
+        big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
+        W = w * k
+        rect = big.get_rect()
+        pygame.draw.rect(big, (245, 245, 240), rect, border_radius=self.radius * k)
+        inner = rect.inflate(-int(W * 0.12), -int(W * 0.12))
+        pygame.draw.rect(big, BACK, inner, border_radius=self.radius * k // 2)
+        lattice = pygame.Surface(inner.size, pygame.SRCALPHA)
+        step = max(6, W // 7)
+        for x in range(-inner.height, inner.width + inner.height, step):
+            pygame.draw.line(lattice, BACK_PATTERN, (x, inner.height), (x + inner.height, 0), max(1, k))
+            pygame.draw.line(lattice, BACK_PATTERN, (x, 0), (x + inner.height, inner.height), max(1, k))
+        big.blit(lattice, inner.topleft)
+        pygame.draw.rect(big, BACK_GOLD, inner, width=max(2, k * 2), border_radius=self.radius * k // 2)
+        centre = inner.center
+        radius = int(min(inner.width, inner.height) * 0.3)
+        pygame.draw.circle(big, BACK, centre, radius)
+        pygame.draw.circle(big, BACK_GOLD, centre, radius, width=max(2, k * 2))
+        draw_suit(big, "S", centre, radius * 1.1, BACK_GOLD)
+        return self._opaque(pygame.transform.smoothscale(big, (w, h)))
 
     def _draw_slot(self) -> pygame.Surface:
         surface = pygame.Surface(self.size, pygame.SRCALPHA)
@@ -157,7 +288,7 @@ class CardArt:
         image = self._cache.get(cache_key)
         if image is None:
             if turned:
-                image = pygame.transform.rotate(self._get(key, False, kind), 180)
+                image = turn(self._get(key, False, kind))
             elif kind == "face":
                 image = self._draw_face(key)
             elif kind == "back":
@@ -169,13 +300,15 @@ class CardArt:
             self._cache[cache_key] = image
         return image
 
-    def warm(self, budget_s: float = 0.002) -> bool:
-        """Draw not-yet-drawn card images until `budget_s` is spent; True when all are ready.
+    def warm(self, budget_s: float | None = 0.002) -> bool:
+        """Draw not-yet-drawn card images until `budget_s` is spent (None: all of them); True when
+        all are ready.
 
-        Called in each frame's spare time, so no frame stalls when a card is first turned up."""
+        Called in each frame's spare time, and finished before play starts (the countdown), so no
+        press waits for a card image being drawn."""
         if self._warm:
             return True
-        deadline = time.perf_counter() + budget_s
+        deadline = math.inf if budget_s is None else time.perf_counter() + budget_s
         for card in ALL_CARDS:
             for turned in (False, True):
                 if (card, turned, "face") not in self._cache:
@@ -198,6 +331,19 @@ class CardArt:
     def glow(self, kind: str) -> pygame.Surface:
         """A lit frame around a card: "select" (the selected pile), "assist" (playable), "reject"."""
         return self._get(kind, False, "glow")
+
+    def narrowed(self, image: pygame.Surface, share: float, steps: int = 8) -> pygame.Surface:
+        """`image` squeezed to `share` of its width (a card seen turning on its long edge); a few
+        widths only, each made once."""
+        step = max(1, min(steps, round(share * steps)))
+        key = (f"narrow{id(image)}:{step}", False, "narrow")
+        found = self._cache.get(key)
+        if found is None:
+            width = max(1, image.get_width() * step // steps)
+            found = pygame.transform.smoothscale(image, (width, image.get_height()))
+            self._cache[key] = found
+            self._narrow_sources.append(image)  # keeps the ids in the keys meaning their images
+        return found
 
     def glow_offset(self) -> int:
         return (self.glow("select").get_width() - self.width) // 2

@@ -11,6 +11,7 @@ CPU at 1920x1080, where repainting and uploading 8 MB every frame would not.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
@@ -24,6 +25,7 @@ class Canvas:
 
     background: pygame.Surface
     items: list[Item] = field(default_factory=list)
+    texts: list[Any] = field(default_factory=list)  # captions.Drawn: the texts on it, as data
 
     @property
     def size(self) -> tuple[int, int]:

@@ -1,19 +1,47 @@
 """Fonts and text images, made once and kept: a frame only blits ready surfaces.
 
+The face is DejaVu Sans Bold from Debian's `fonts-dejavu-core` (an open licence, on Raspberry Pi OS
+and Debian images already): even letter spacing, clear at arcade distance, and every letter German
+and Esperanto need (ä ö ü ß, ĉ ĝ ĥ ĵ ŝ ŭ). `SPIT_ARCADE_FONT` names another file; without either,
+pygame's own bundled font is used (and `font_name()` says so).
+
 Kept text surfaces also keep their identity from frame to frame, which is what lets the compositor
 see that nothing changed and redraw nothing.
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
+from pathlib import Path
 
 import pygame
 
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
+)
 _fonts: dict[int, pygame.font.Font] = {}
-_texts: OrderedDict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = OrderedDict()
-TEXT_CACHE_SIZE = 512
+_texts: OrderedDict[tuple[str, int, tuple[int, ...], int], pygame.Surface] = OrderedDict()
+TEXT_CACHE_SIZE = 1024
 _watching = False
+
+
+def font_file() -> str | None:
+    """The font file used, or None for pygame's bundled default."""
+    chosen = os.environ.get("SPIT_ARCADE_FONT")
+    if chosen and Path(chosen).is_file():
+        return chosen
+    for candidate in FONT_FILES:
+        if Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def font_name() -> str:
+    path = font_file()
+    return Path(path).stem if path else "pygame default"
 
 
 def _forget() -> None:
@@ -23,7 +51,7 @@ def _forget() -> None:
 
 
 def font(size: int) -> pygame.font.Font:
-    """pygame's own bold sans font (bundled with pygame-ce, so nothing to download) at `size` pixels."""
+    """The game's font at `size` pixels (made once per size)."""
     size = max(6, int(size))
     global _watching
     if not _watching:  # fonts made before pygame.quit() are dead: forget them then
@@ -33,21 +61,26 @@ def font(size: int) -> pygame.font.Font:
         pygame.font.init()
     found = _fonts.get(size)
     if found is None:
-        found = pygame.font.Font(None, size)
+        found = pygame.font.Font(font_file(), size)
         _fonts[size] = found
     return found
 
 
-def text(words: str, size: int, colour: tuple[int, ...] = (255, 255, 255), turned: bool = False) -> pygame.Surface:
-    """A rendered line of text (turned 180° for the far seat), cached."""
-    key = (words, int(size), tuple(colour), turned)
+def text(
+    words: str, size: int, colour: tuple[int, ...] = (255, 255, 255), turned: bool = False, angle: int = 0
+) -> pygame.Surface:
+    """A rendered line of text, turned `angle` degrees anticlockwise (or 180° if `turned`), cached."""
+    angle = (180 if turned else angle) % 360
+    key = (words, int(size), tuple(colour), angle)
     image = _texts.get(key)
     if image is not None:
         _texts.move_to_end(key)
         return image
     image = font(size).render(words, True, colour)
-    if turned:
-        image = pygame.transform.rotate(image, 180)
+    if angle == 180:
+        image = pygame.transform.flip(image, True, True)  # the same as rotating, far cheaper
+    elif angle:
+        image = pygame.transform.rotate(image, angle)
     _texts[key] = image
     if len(_texts) > TEXT_CACHE_SIZE:
         _texts.popitem(last=False)

@@ -57,9 +57,9 @@ class Harness:
             self.settings, size, keymap, Sound.silence(), journal_dir, self.clock, seed_source=lambda: seed
         )
         if scene is None:
-            from .scenes.title import TitleScene
+            from .scenes.base import make
 
-            scene = TitleScene(self.ctx)
+            scene = make("title", self.ctx)
         elif callable(scene):
             scene = scene(self.ctx)
         self.presented: list[list[pygame.Rect]] = []
@@ -72,6 +72,10 @@ class Harness:
     @property
     def scene(self) -> Scene:
         return self.runner.scene
+
+    def canvas(self) -> Any:
+        """The current frame as data (its images and its texts, `Canvas.texts`)."""
+        return self.runner.draw()
 
     def press(self, player: int, control: str) -> None:
         """A press at the current moment, as the keyboard would deliver it."""
@@ -131,14 +135,15 @@ def _over_state(seed: int) -> dict[str, Any]:
 
 
 def _play_from(h: Harness, state: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+    from appliance.match import Match
     from appliance.rules import game_from_state
+    from appliance.rules.events import from_json
 
-    from .match import Match
-    from .scenes.play import PlayScene
+    from .scenes.base import make
 
-    match = Match(7, h.now_ns, None, {}, game=game_from_state(state, seed=7))
-    match.events = list(events or [])
-    h.runner.apply_scene(PlayScene(h.ctx, match))
+    recorded = [from_json(event) for event in events or []]  # written as the script format writes them
+    match = Match(7, h.now_ns, None, {}, game=game_from_state(state, seed=7), events=recorded)
+    h.runner.apply_scene(make("play", h.ctx, match))
     h.frame()
 
 
@@ -214,6 +219,22 @@ def to_game_over(h: Harness) -> None:
     _play_from(h, _over_state(7), events)
 
 
+def to_settings(h: Harness) -> None:
+    """The settings, pushed over a game."""
+    to_play(h)
+    h.press(0, "service")
+    h.frame()
+
+
+def to_pause(h: Harness) -> None:
+    """A game paused with Escape."""
+    from .scenes.base import BACK, MenuKey
+
+    to_play(h)
+    h.runner.send(MenuKey(0, BACK, True, h.now_ns))
+    h.frame()
+
+
 KEY_SCENES: dict[str, tuple[str, Any]] = {
     # name: (the scene class name it ends on, how to get there)
     "title": ("TitleScene", to_title),
@@ -225,4 +246,6 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
     "choosing": ("PlayScene", to_choosing),
     "round_summary": ("RoundSummaryScene", to_round_summary),
     "game_over": ("GameOverScene", to_game_over),
+    "settings": ("SettingsScene", to_settings),
+    "pause": ("PauseScene", to_pause),
 }

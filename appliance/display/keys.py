@@ -11,11 +11,24 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from appliance.inputs.config import known_key, parse_binding
 from appliance.inputs.keyboard import KeyboardSource, Keymap, check_keymap, default_keymap, legend
-from appliance.inputs.press import Press
+from appliance.inputs.press import CABINET_PLAYER, Press
 
-__all__ = ["Keyboard", "Keymap", "Press", "default_keymap", "for_desktop", "key_label", "legend", "parse_keys"]
-
+__all__ = [
+    "CABINET_PLAYER",
+    "Keyboard",
+    "Keymap",
+    "Press",
+    "amend_keymap",
+    "default_keymap",
+    "for_desktop",
+    "key_label",
+    "known_key",
+    "legend",
+    "parse_binding",
+    "parse_keys",
+]
 
 
 def for_desktop(keymap: Keymap) -> Keymap:
@@ -27,15 +40,23 @@ def for_desktop(keymap: Keymap) -> Keymap:
     }
 
 
+def amend_keymap(keymap: Keymap, keys: dict[str, str]) -> Keymap:
+    """`keymap` changed by the config file's `[keys]` (checked: see settings.py): each key named
+    takes its control from whichever key had it; a key given "" is unbound."""
+    out = dict(keymap)
+    for key, value in keys.items():
+        name = key.lower()
+        out.pop(name, None)
+        if value:
+            target = parse_binding(value)
+            out = {k: t for k, t in out.items() if t != target}
+            out[name] = target
+    return out
+
+
 def parse_keys(config: dict[str, str]) -> Keymap:
-    """`[keys]` of the config file: key name = "player control" (player 0 for start/service)."""
-    keymap: Keymap = {}
-    for key, value in config.items():
-        parts = value.split()
-        if len(parts) != 2 or not parts[0].isdigit():
-            raise ValueError(f'key {key!r}: expected "player control", e.g. "1 pile1", not {value!r}')
-        keymap[key.lower()] = (int(parts[0]), parts[1])
-    return check_keymap(keymap)
+    """A whole key map from "key = player control" pairs (no default keys kept)."""
+    return check_keymap({key.lower(): parse_binding(value) for key, value in config.items()})
 
 
 def key_label(keymap: Keymap, player: int, control: str) -> str:

@@ -9,6 +9,20 @@
 
 In both, spit pile 0 is on player 1's left (the screen's left) and player 2's right, as the script
 format says. Geometry only: no pygame drawing here, so it is tested as plain numbers.
+
+Text has places of its own (`PLACE_KINDS`), one of each kind per seat, each turned to face its seat
+(`Seat.angle`), so that no two texts ever cover each other or the cards:
+
+    panel   the seat's half of the screen (title, menus, summaries, game over: nothing is in play)
+    centre  the seat's half of the middle row (the countdown, when the spit piles are still empty)
+    prompt  between the spit piles and the seat's stock: what the seat is asked to do now
+    reject  beside the spit piles, on the seat's left: why the seat's last press did nothing
+    race    beside the spit piles, on the seat's right: who won a race to a pile
+
+A text owned by a seat goes to that seat's place; a text for everybody goes to every seat's place
+of its kind on the tabletop (each copy faces its reader) and to one shared place on the desktop,
+where everybody reads the screen the same way (`TableLayout.targets`). More seats later (one on each
+side of the table, turned 90° or 270°) are more entries in `seats`, each with its own places.
 """
 
 from __future__ import annotations
@@ -19,6 +33,18 @@ from pygame import Rect
 
 LAYOUTS = ("desktop", "tabletop")
 STOCK_PILES = 5
+PLACE_KINDS = ("panel", "centre", "prompt", "reject", "race")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a text goes: `box` on screen, turned `angle` degrees anticlockwise to face `seat`
+    (None: a shared place that everybody reads the same way up, as on the desktop)."""
+
+    kind: str
+    seat: int | None
+    box: Rect
+    angle: int
 
 
 @dataclass(frozen=True)
@@ -32,6 +58,8 @@ class Seat:
     labels_y: int  # centre line for the key labels over/under the stock piles
     legend: Rect  # where the key legend goes
     side_label: tuple[int, int]  # where "Player N" is written
+    places: dict[str, Rect]  # where this seat's texts go, by kind (PLACE_KINDS)
+    angle: int = 0  # how far this seat's text is turned (anticlockwise) to face them
 
 
 @dataclass(frozen=True)
@@ -42,6 +70,8 @@ class TableLayout:
     card_h: int
     spit_piles: tuple[Rect, Rect]
     seats: dict[int, Seat]
+    shared: dict[str, Rect]  # desktop: the one place of each kind for texts meant for everybody
+    pile_counts: tuple[tuple[tuple[tuple[int, int], int], ...], ...]  # by pile: (centre, angle) of each size label
 
     @property
     def centre(self) -> tuple[int, int]:
@@ -52,6 +82,16 @@ class TableLayout:
 
     def text_size(self, fraction: float) -> int:
         return max(10, int(self.card_h * fraction))
+
+    def targets(self, kind: str, owner: int | None) -> list[Place]:
+        """The places a text of `kind` goes to: the owner's own, or for everybody (owner None) every
+        seat's on the tabletop and the shared one on the desktop."""
+        if owner is not None:
+            seat = self.seats[owner]
+            return [Place(kind, owner, seat.places[kind], seat.angle)]
+        if self.mode == "desktop":
+            return [Place(kind, None, self.shared[kind], 0)]
+        return [Place(kind, n, seat.places[kind], seat.angle) for n, seat in self.seats.items()]
 
 
 def _turn(rect: Rect, size: tuple[int, int]) -> Rect:
@@ -90,7 +130,29 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
     message = (w // 2, (middle_top + card_h + labels_y) // 2 - card_h // 20)
     legend = Rect(stock[-1].right + 2 * gap, stack_top, max(10, w - stock[-1].right - 3 * gap), h - stack_top)
     side_label = (spit_cards.centerx, stack_top - card_h // 12)
-    seat1 = Seat(1, False, stock, spit_cards, -step, message, labels_y, legend, side_label)
+
+    spit_gap = int(card_w * 1.7)  # room between the piles for "SPIT!" without covering them
+    spit_piles = (
+        Rect(w // 2 - spit_gap // 2 - card_w, middle_top, card_w, card_h),
+        Rect(w // 2 + spit_gap // 2, middle_top, card_w, card_h),
+    )
+    # text places of player 1 (the bottom half); the key labels under the spit piles and the pile
+    # sizes beside them keep their own room
+    key_room = max(12, card_h // 9)
+    count_room = int(card_w * 0.5)
+    middle_bottom = spit_piles[0].bottom
+    prompt_top = middle_bottom + key_room
+    prompt = Rect(left - card_w, prompt_top, row_w + 2 * card_w, max(8, labels_y - key_room // 2 - prompt_top))
+    side_top = h // 2 + 2
+    reject_w = spit_piles[0].left - count_room - 2 * margin
+    reject = Rect(margin, side_top, reject_w, middle_bottom - side_top)
+    race_left = spit_piles[1].right + count_room + margin
+    race = Rect(race_left, side_top, w - margin - race_left, middle_bottom - side_top)
+    panel = Rect(margin, side_top, w - 2 * margin, h - margin - side_top)
+    centre = Rect(margin, side_top, w - 2 * margin, middle_bottom - side_top)
+    places = {"panel": panel, "centre": centre, "prompt": prompt, "reject": reject, "race": race}
+    seat1 = Seat(1, False, stock, spit_cards, -step, message, labels_y, legend, side_label, places, 0)
+    count_off = card_h // 4
 
     # player 2, at the top: turned through 180° (tabletop) or flipped top-to-bottom (desktop)
     if mode == "tabletop":
@@ -104,10 +166,19 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
             h - labels_y,
             _turn(legend, size),
             (w - side_label[0], h - side_label[1]),
+            {kind: _turn(rect, size) for kind, rect in places.items()},
+            180,
         )
+        counts: tuple[tuple[tuple[tuple[int, int], int], ...], ...] = tuple(
+            (((x, rect.centery + count_off), 0), ((x, rect.centery - count_off), 180))
+            for rect, x in zip(
+                spit_piles, (spit_piles[0].left - count_room // 2, spit_piles[1].right + count_room // 2), strict=True
+            )
+        )
+        shared = dict(places)
     else:
         spit2 = Rect(stock[-1].right + 2 * gap, h - spit_cards.bottom, card_w, card_h)
-        legend2 = Rect(gap, margin, max(10, spit_cards.left - 2 * gap), h - stack_top - margin)
+        legend2 = Rect(margin, margin, max(10, stock[0].left - gap - margin), h - stack_top - margin)
         seat2 = Seat(
             2,
             False,
@@ -118,11 +189,21 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
             h - labels_y,
             legend2,
             (spit2.centerx, h - side_label[1]),
+            {kind: _flip_vertically(rect, size) for kind, rect in places.items()},
+            0,
         )
-
-    spit_gap = int(card_w * 1.7)  # room between the piles for "SPIT!" without covering them
-    spit_piles = (
-        Rect(w // 2 - spit_gap // 2 - card_w, middle_top, card_w, card_h),
-        Rect(w // 2 + spit_gap // 2, middle_top, card_w, card_h),
-    )
-    return TableLayout(mode, size, card_w, card_h, spit_piles, {1: seat1, 2: seat2})
+        counts = (
+            (((spit_piles[0].left - count_room // 2, spit_piles[0].centery), 0),),
+            (((spit_piles[1].right + count_room // 2, spit_piles[1].centery), 0),),
+        )
+        middle = Rect(margin, spit_piles[0].top, w - 2 * margin, card_h)
+        shared = {
+            "panel": Rect(margin, margin, w - 2 * margin, h - 2 * margin),
+            "centre": middle,
+            "prompt": Rect(
+                spit_piles[0].right + 4, spit_piles[0].top, spit_piles[1].left - spit_piles[0].right - 8, card_h
+            ),
+            "reject": Rect(margin, spit_piles[0].top, reject_w, card_h),
+            "race": Rect(race_left, spit_piles[0].top, race.width, card_h),
+        }
+    return TableLayout(mode, size, card_w, card_h, spit_piles, {1: seat1, 2: seat2}, shared, counts)

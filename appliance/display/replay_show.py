@@ -17,11 +17,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from appliance.rules import Event, Game
+from appliance.rules import Game
 
 from . import fonts
+from .captions import Caption, Line, draw_captions
 from .compositor import Canvas
-from .scenes.base import BACK, Context, Quit, Transition, banner
+from .events import kind
+from .i18n import _
+from .scenes.base import BACK, Context, Input, Quit, Transition
 from .table_view import GOLD, SOFT, WHITE, TableView
 
 END_HOLD_S = 4.0
@@ -45,14 +48,14 @@ class ReplayScene:
         self.view: TableView = ctx.view(show_keys=False)
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
-        self.events: list[Event] = []
+        self.events: list[Any] = []
         self.ended_ns: int | None = None
         self.paused = False
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Any) -> Transition | None:
+    def on_event(self, press: Input) -> Transition | None:
         if press.control == BACK and press.pressed:
             return Quit(0)
         return None
@@ -70,8 +73,9 @@ class ReplayScene:
             self.events += events
             self.view.notice(events, now_ns, self.game)
             for event in events:
-                if event["event"] in ("play", "reject", "slap", "game_over"):
-                    self.ctx.sound.play("win" if event["event"] == "game_over" else str(event["event"]))
+                what = kind(event)
+                if what in ("play", "reject", "slap", "game_over"):
+                    self.ctx.sound.play("win" if what == "game_over" else what)
         if self.next >= len(self.presses) and self.ended_ns is None:
             self.ended_ns = now_ns
         if self.ended_ns is not None and self.hold_s is not None and now_ns - self.ended_ns > self.hold_s * 1e9:
@@ -89,21 +93,22 @@ class ReplayScene:
         lay = self.ctx.layout
         head = f"Replay {self.name}  {self.replay_time():6.1f} s  x{self.speed:g}"
         label = fonts.text(head, lay.text_size(0.09), SOFT)
-        canvas.blit(label, (lay.card_w // 6, lay.size[1] // 2 - label.get_height() - 4))
-        if self.ended_ns is not None:
-            check = self.matches()
-            words = {
-                True: "ends in the recorded state",
-                False: "does NOT end in the recorded state",
-                None: "(the journal recorded no final state)",
-            }[check]
-            lines: list[tuple[str, float, tuple[int, int, int]]] = [
-                ("End of the replay", 0.2, GOLD),
-                (words, 0.1, WHITE),
-            ]
-            if self.game.winner is not None:
-                lines.insert(1, (f"Player {self.game.winner} won", 0.14, WHITE))
-            banner(canvas, self.view, lines, lay.centre)
+        canvas.blit(label, (lay.card_w // 6, lay.card_w // 6))  # a corner no seat has a text place in
+        draw_captions(canvas, lay, self.captions())
+
+    def captions(self) -> list[Caption]:
+        if self.ended_ns is None:
+            return self.view.feedback(self.now_ns)
+        words = {
+            True: _("ends in the recorded state"),
+            False: _("does NOT end in the recorded state"),
+            None: _("(the journal recorded no final state)"),
+        }[self.matches()]
+        lines = [Line(_("End of the replay"), 0.2, GOLD)]
+        if self.game.winner is not None:
+            lines.append(Line(_("Player {n} won").format(n=self.game.winner), 0.14, WHITE))
+        lines.append(Line(words, 0.1, WHITE))
+        return [Caption("panel", None, tuple(lines), 190)]
 
 
 def main(argv: list[str] | None = None) -> int:

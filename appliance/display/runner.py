@@ -2,10 +2,15 @@
 
 `Runner.frame(events, now_ns)` is one frame and takes its time from the caller, so tests and the
 benchmark drive it with their own clock and events; `Runner.run()` is the real loop at 60 fps.
+
+Scenes are a stack: the top one takes the presses and the time, and every scene is drawn, bottom
+first, so one pushed over a game (the settings) shows the game under it, and popping it goes back
+to the game as it was.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -14,11 +19,13 @@ import pygame
 
 from .compositor import Canvas, Compositor
 from .keys import Keyboard
-from .scenes.base import BACK, Context, MenuKey, Quit, Replace, Scene, Transition
+from .scenes.base import BACK, Context, Input, MenuKey, Pop, Push, Quit, Replace, Reset, Scene, Transition
 
 FPS = 60
 MERGER_POLL_MS = 2
+LOG_RATE_AFTER_S = 5.0
 WARM_BUDGET_S = 0.003  # spare time a frame may spend drawing card images ahead of need
+ARROWS = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
 
 
 class Runner:
@@ -29,11 +36,13 @@ class Runner:
         screen: pygame.Surface,
         present: Callable[[list[pygame.Rect]], None] | None = None,
         merger: Any = None,
+        log_rate: bool = False,
     ) -> None:
         """`merger`: appliance.inputs' Merger of the cabinet's sources (GPIO panels, serial pads);
-        the keyboard then joins it, and presses reach the scenes in edge-time order."""
+        the keyboard then joins it, and presses reach the scenes in edge-time order. `log_rate`:
+        say on stderr, once after the first seconds, how many frames a second the loop keeps."""
         self.ctx = ctx
-        self.scene = scene
+        self.stack: list[Scene] = [scene]
         self.screen = screen
         self.keyboard = Keyboard(ctx.keymap, ctx.clock)
         self.merger = merger
@@ -43,12 +52,24 @@ class Runner:
         self.present = present or (lambda rects: pygame.display.update(rects))
         self.status: int | None = None  # set when the program should end
         self.frames = 0
+        self.log_rate = log_rate
+
+    @property
+    def scene(self) -> Scene:
+        """The scene on top: the one that takes presses and time."""
+        return self.stack[-1]
 
     def apply(self, transition: Transition | None) -> None:
         """The one place scene changes happen."""
         if isinstance(transition, Replace):
-            self.scene = transition.scene
-            self.compositor.invalidate()
+            self.stack[-1] = transition.scene
+        elif isinstance(transition, Push):
+            self.stack.append(transition.scene)
+        elif isinstance(transition, Pop):
+            if len(self.stack) > 1:
+                self.stack.pop()
+        elif isinstance(transition, Reset):
+            self.stack = [transition.scene]
         elif isinstance(transition, Quit):
             self.status = transition.status
 
@@ -65,10 +86,12 @@ class Runner:
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
             self.compositor.invalidate()
         press = self.keyboard.feed(event, now_ns)
-        if press is not None and self.merger is None:
+        if press is None and event.type == pygame.KEYDOWN and event.key in ARROWS:
+            self.send(MenuKey(0, ARROWS[event.key], True, now_ns))  # arrow keys nobody mapped: menus
+        elif press is not None and self.merger is None:
             self.send(press)
 
-    def send(self, press: Any) -> None:
+    def send(self, press: Input) -> None:
         if self.status is None:
             self.apply(self.scene.on_event(press))
 
@@ -90,8 +113,9 @@ class Runner:
         return dirty
 
     def draw(self) -> Canvas:
-        canvas = Canvas(self.scene.background())
-        self.scene.draw(canvas)
+        canvas = Canvas(self.stack[0].background())
+        for scene in self.stack:
+            scene.draw(canvas)
         return canvas
 
     def run(self, max_frames: int | None = None) -> int:
@@ -102,11 +126,21 @@ class Runner:
         period = 1_000_000_000 // FPS
         next_frame = time.monotonic_ns()
         events: list[Any] = []
+        started = next_frame
+        costs: list[float] = []
         while self.status is None:
             now = time.monotonic_ns()
             if now >= next_frame:  # a scheduled frame (not one woken early by a press)
                 next_frame = max(next_frame + period, now)
             self.frame(events + pygame.event.get(), self.ctx.clock())
+            if self.log_rate:
+                done = time.monotonic_ns()
+                costs.append((done - now) / 1e6)
+                if done - started >= LOG_RATE_AFTER_S * 1e9:
+                    self.log_rate = False
+                    worst = sorted(costs)[int(0.99 * (len(costs) - 1))]
+                    rate = len(costs) / ((done - started) / 1e9)
+                    print(f"spit-arcade: {rate:.1f} frames a second, frame p99 {worst:.1f} ms", file=sys.stderr)
             if max_frames is not None and self.frames >= max_frames:
                 return 0
             events = self.wait(next_frame)

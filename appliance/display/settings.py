@@ -1,7 +1,7 @@
 """Settings from a TOML file: layout, volume, assist, four-colour deck, key map, journal, idle time.
 
 Default location ~/.config/spit-arcade/config.toml ($XDG_CONFIG_HOME respected); `--config FILE`
-picks another. A missing file means the defaults; a bad value is named in a clear error.
+picks another. A missing file means the defaults.
 
     layout = "desktop"        # or "tabletop" (player 2's side turned 180°, for the cabinet)
     volume = 0.6              # 0.0 (silent) .. 1.0
@@ -10,8 +10,12 @@ picks another. A missing file means the defaults; a bad value is named in a clea
     journal_dir = ""          # empty: the user's data directory
     idle_timeout_s = 90       # a game nobody touches for this long goes back to the title
 
-    [keys]                    # key name (as pygame.key.name gives it) = "player control"
-    a = "1 pile1"
+    [keys]                    # changes to the default key map: key name (as pygame.key.name gives it) =
+    z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
+
+A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
+wrong (for the whole file where it cannot be read as TOML) and lists every problem, with its file and
+key, in `Settings.warnings` (`spit-arcade check-config` prints them; the screen may show them).
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from appliance.check_config import Checker, Problem, key_name, shown
+
 LAYOUTS = ("desktop", "tabletop")
+IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
 
 
 class SettingsError(ValueError):
-    """A config file that cannot be read or holds a bad value."""
+    """A bad command-line option (settings files never raise it: see `Settings.warnings`)."""
 
 
 @dataclass
@@ -38,7 +45,12 @@ class Settings:
     journal_dir: str = ""
     idle_timeout_s: float = 90.0
     kiosk: bool = False  # the cabinet: nothing on the panels or a keyboard quits the program
-    keys: dict[str, str] = field(default_factory=dict)  # key name -> "player control"
+    keys: dict[str, str] = field(default_factory=dict)  # key name -> "player control" ("": unbound)
+    # What was wrong in the files read (each left at its default): for the screen to show.
+    warnings: list[Problem] = field(default_factory=list, compare=False)
+
+
+SETTINGS = tuple(name for name in Settings.__dataclass_fields__ if name != "warnings")
 
 
 def default_config_path() -> Path:
@@ -46,59 +58,82 @@ def default_config_path() -> Path:
     return Path(base) / "spit-arcade" / "config.toml"
 
 
-def _check(data: dict[str, Any], path: Path) -> Settings:
-    settings = Settings()
-    known = set(Settings.__dataclass_fields__)
-    for key in data:
-        if key not in known:
-            raise SettingsError(f"{path}: unknown setting {key!r} (settings: {', '.join(sorted(known))})")
-    if "layout" in data:
-        if data["layout"] not in LAYOUTS:
-            raise SettingsError(f"{path}: layout must be one of {', '.join(LAYOUTS)}, not {data['layout']!r}")
-        settings.layout = data["layout"]
-    if "volume" in data:
-        volume = data["volume"]
-        if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0 <= volume <= 1:
-            raise SettingsError(f"{path}: volume must be a number from 0.0 to 1.0, not {volume!r}")
-        settings.volume = float(volume)
-    for name in ("assist", "four_colour", "kiosk"):
-        if name in data:
-            if not isinstance(data[name], bool):
-                raise SettingsError(f"{path}: {name} must be true or false, not {data[name]!r}")
-            setattr(settings, name, data[name])
-    if "journal_dir" in data:
-        if not isinstance(data["journal_dir"], str):
-            raise SettingsError(f"{path}: journal_dir must be a string")
-        settings.journal_dir = data["journal_dir"]
-    if "idle_timeout_s" in data:
-        idle = data["idle_timeout_s"]
-        if isinstance(idle, bool) or not isinstance(idle, int | float) or idle <= 0:
-            raise SettingsError(f"{path}: idle_timeout_s must be a positive number of seconds, not {idle!r}")
-        settings.idle_timeout_s = float(idle)
-    if "keys" in data:
-        keys = data["keys"]
-        if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
-            raise SettingsError(f'{path}: [keys] maps a key name to "player control", e.g. a = "1 pile1"')
-        settings.keys = {str(k): v for k, v in keys.items()}
-    return settings
+def _check_keys(table: dict[str, Any], check: Checker) -> dict[str, str]:
+    """The `[keys]` entries that are right; a problem for each one that is not."""
+    from appliance.inputs.config import key_name_problem
+
+    from .keys import CABINET_PLAYER, amend_keymap, default_keymap, parse_binding
+
+    keys: dict[str, str] = {}
+    for key, value in table.items():
+        where = f"keys.{key_name(key)}"
+        name = key.lower()
+        wrong = key_name_problem(key)
+        if wrong:
+            check.problem(where, wrong)
+            continue
+        if name in keys:
+            check.problem(where, "this key is given twice; the first is kept")
+            continue
+        if not isinstance(value, str):
+            check.problem(where, f'must be "player control", e.g. "1 pile1", not {shown(value)}; ignored')
+            continue
+        if value:
+            try:
+                target = parse_binding(value)
+            except ValueError as error:
+                check.problem(where, f"{error}; ignored")
+                continue
+            other = next((k for k, v in keys.items() if v and parse_binding(v) == target), None)
+            if other is not None:
+                check.problem(where, f"{value!r} is given to key {other!r} already; ignored")
+                continue
+        keys[name] = value
+    start = (CABINET_PLAYER, "start")
+    if start not in amend_keymap(default_keymap(), keys).values():  # the default start key was taken
+        key = next(k for k, v in default_keymap().items() if v == start)
+        check.problem(f"keys.{key}", f"would leave no key to start a game; {key} stays start")
+        del keys[key]
+    return keys
+
+
+def check_settings(data: dict[str, Any], check: Checker) -> Settings:
+    """Settings from a parsed file: each wrong value reported and left at its default."""
+    d = Settings()
+    check.unknown(data, SETTINGS, what="setting")
+    return Settings(
+        layout=check.choice(data, "layout", d.layout, LAYOUTS),
+        volume=check.number(data, "volume", d.volume, 0.0, 1.0),
+        assist=check.boolean(data, "assist", d.assist),
+        four_colour=check.boolean(data, "four_colour", d.four_colour),
+        journal_dir=check.string(data, "journal_dir", d.journal_dir),
+        idle_timeout_s=check.number(data, "idle_timeout_s", d.idle_timeout_s, *IDLE_S, unit="seconds"),
+        kiosk=check.boolean(data, "kiosk", d.kiosk),
+        keys=_check_keys(check.table(data, "keys"), check),
+        warnings=check.problems,
+    )
 
 
 def load_settings(path: Path | None = None) -> Settings:
-    """The settings in `path` (default location if None); defaults where the file is missing."""
+    """The settings in `path` (default location if None): the defaults where the file is missing,
+    and for each value that is wrong; never raises. `warnings` lists what was wrong."""
     explicit = path is not None
     path = path if path is not None else default_config_path()
+    check = Checker(str(path))
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
     except FileNotFoundError:
         if explicit:
-            raise SettingsError(f"{path}: no such config file") from None
-        return Settings()
+            check.problem("", "no such config file; using the built-in settings")
+        return Settings(warnings=check.problems)
     except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise SettingsError(f"{path}: cannot read: {error}") from None
-    return _check(data, path)
+        check.problem("", f"not valid TOML ({error}); using the built-in settings")
+        return Settings(warnings=check.problems)
+    except (OSError, ValueError) as error:  # unreadable, a directory, not UTF-8
+        check.problem("", f"cannot read it ({error}); using the built-in settings")
+        return Settings(warnings=check.problems)
+    return check_settings(data, check)
 
 
 def journal_dir(settings: Settings) -> Path:

@@ -1,7 +1,11 @@
-"""Sounds made by the program: short synthesised tones, no downloaded assets.
+"""Sounds made by the program: short synthesised sounds, no downloaded assets.
 
     sound = Sound.open(volume=0.6)     # a failed audio device: silent play, one notice line
-    sound.play("play")                 # play, reject, spit, slap, win
+    sound.play("play")                 # play, flip, deal, reject, spit, slap, select, count, win
+
+Cards sound like cards: a played card is a short bright snap (noise that dies in 40 ms, its low end
+taken out), a turned card a softer one, a deal a run of them; a slap is a thump (a falling low tone
+under a burst of noise). Calls and the result are tones.
 
 Tones are 16-bit signed mono samples built with the standard library and handed to
 pygame.mixer.Sound(buffer=...), so nothing beyond pygame-ce is needed.
@@ -20,10 +24,12 @@ RATE = 22050
 
 # name -> [(frequency Hz, duration s, wave)], played one after the other
 TUNES: dict[str, list[tuple[float, float, str]]] = {
-    "play": [(880.0, 0.045, "sine")],
+    "play": [(0.0, 0.05, "snap")],
+    "flip": [(0.0, 0.035, "soft")],
+    "deal": [(0.0, 0.04, "soft"), (0.0, 0.03, "rest")] * 5,
     "reject": [(180.0, 0.09, "square"), (140.0, 0.09, "square")],
     "spit": [(520.0, 0.07, "square"), (780.0, 0.12, "square")],
-    "slap": [(0.0, 0.08, "noise")],
+    "slap": [(110.0, 0.14, "thump")],
     "select": [(1320.0, 0.02, "sine")],
     "count": [(660.0, 0.1, "sine")],
     "win": [
@@ -42,16 +48,28 @@ def samples(tune: list[tuple[float, float, str]], rate: int = RATE) -> array:
     for frequency, duration, wave in tune:
         n = int(rate * duration)
         fade = max(1, min(n // 4, int(rate * 0.005)))
+        last = 0.0
         for i in range(n):
-            if wave == "noise":
-                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-                value = (seed / 0x3FFFFFFF) - 1.0
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            noise = (seed / 0x3FFFFFFF) - 1.0
+            if wave == "rest":
+                value, envelope = 0.0, 0.0
+            elif wave == "noise":
+                value = noise
                 envelope = 1.0 - i / n
+            elif wave in ("snap", "soft"):
+                value, last = noise - last, noise  # differenced noise: the papery top, no rumble
+                envelope = math.exp(-i / (rate * (0.008 if wave == "snap" else 0.012)))
+                envelope *= 1.0 if wave == "snap" else 0.5
+            elif wave == "thump":
+                sweep = frequency * (1.0 - 0.5 * i / n)
+                value = 0.8 * math.sin(2 * math.pi * sweep * i / rate) + 0.5 * noise * math.exp(-i / (rate * 0.01))
+                envelope = math.exp(-i / (rate * 0.045))
             else:
                 phase = math.sin(2 * math.pi * frequency * i / rate)
                 value = phase if wave == "sine" else (1.0 if phase >= 0 else -1.0) * 0.6
                 envelope = min(1.0, i / fade, (n - i) / fade)
-            out.append(int(value * envelope * 0.5 * 32767))
+            out.append(max(-32767, min(32767, int(value * envelope * 0.5 * 32767))))
     return out
 
 

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .events import detail
+from .events import kind as event_kind
+
 
 @dataclass
 class Figures:
@@ -27,13 +30,13 @@ class Figures:
     rounds_won: int = 0
 
 
-def figures(events: Iterable[dict[str, Any]], players: int = 2) -> dict[int, Figures]:
+def figures(events: Iterable[Any], players: int = 2) -> dict[int, Figures]:
     result = {n: Figures(n) for n in range(1, players + 1)}
     last_change: float | None = None
     for event in events:
-        kind = event.get("event")
-        player = event.get("player")
-        t = float(event.get("t", 0.0))
+        kind = event_kind(event)
+        player = detail(event, "player")
+        t = float(detail(event, "t", 0.0))
         mine = result.get(player) if isinstance(player, int) else None
         if kind == "reveal":
             last_change = t
@@ -46,17 +49,17 @@ def figures(events: Iterable[dict[str, Any]], players: int = 2) -> dict[int, Fig
             last_change = t
         elif kind == "reject" and mine is not None:
             mine.rejects += 1
-            if event.get("reason") == "too_late":
+            if detail(event, "reason") == "too_late":
                 mine.races_lost += 1
-                winner = result.get(event.get("winner", 0))
+                winner = result.get(detail(event, "winner", 0))
                 if winner is not None:
                     winner.races_won += 1
-                    by_ms = float(event.get("by_ms", 0.0))
+                    by_ms = float(detail(event, "by_ms", 0.0))
                     if winner.closest_race_ms is None or by_ms < winner.closest_race_ms:
                         winner.closest_race_ms = by_ms
         elif kind == "slap" and mine is not None:
             mine.slaps += 1
-        elif kind == "round_over" and mine is not None and event.get("reason") == "stock_out":
+        elif kind == "round_over" and mine is not None and detail(event, "reason") == "stock_out":
             mine.rounds_won += 1
         elif kind in ("deal", "stalemate"):
             last_change = None

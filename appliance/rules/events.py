@@ -323,3 +323,10 @@ class Score(Event):
 
 
 EVENT_KINDS.update({cls.kind: cls for cls in (Draw, TurnUp, Reshuffle, Score)})
+
+
+def from_json(value: dict[str, Any]) -> Event:
+    """The event a JSON object of the script format's output describes (the inverse of `to_json`)."""
+    cls = EVENT_KINDS[value["event"]]
+    fields_by_key = {key: name for name, key, _ in _layout(cls)}
+    return cls(**{fields_by_key[key]: item for key, item in value.items() if key != "event"})

@@ -348,6 +348,13 @@ class Game:
             self._close_table_window(events, t)
         return events
 
+    def deadline(self) -> float | None:
+        """When time passing alone would decide something (a table slap's window closing), or None."""
+        slap = self.rules.table_slap
+        if slap is None or not self.table_hits:
+            return None
+        return self.table_hits[0].t + slap.window
+
     def _clock(self, t: float) -> float:
         t = float(t)
         if not t >= self.now:  # also catches NaN

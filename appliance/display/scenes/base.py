@@ -1,7 +1,16 @@
-"""What every scene shares: the services of the app (`Context`), transitions, and banner drawing."""
+"""What every scene shares: the services of the app (`Context`), inputs, transitions, the registry.
+
+Scenes never import each other: they name the scene to go to (`make("title", ctx)`), and the
+registry (`SCENES`) imports its module when it is first made. Transitions are returned values,
+applied in one place (`runner.Runner`): `Replace` the top scene, `Push` one over it (the settings
+or the pause over a game, which goes on where it was when it is popped), `Pop` back, `Reset` to one
+scene (leaving a game), `Quit`.
+"""
 
 from __future__ import annotations
 
+import gc
+import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,21 +19,22 @@ from typing import Any, Protocol
 
 import pygame
 
-from .. import fonts
+from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
 from ..compositor import Canvas
-from ..keys import Keymap
+from ..keys import Keymap, Press
 from ..layout import TableLayout, table_layout
 from ..settings import Settings
 from ..sound import Sound
 from ..table_view import TableView
 
 BACK = "back"  # the Escape key: leave this screen
+MENU_CONTROLS = ("up", "down", "left", "right")  # the arrow keys, in menus
 
 
 @dataclass(frozen=True, slots=True)
 class MenuKey:
-    """Escape on a keyboard: "go back", a menu key of the desktop that no cabinet panel has, so not an
+    """A desktop key that no cabinet panel has (Escape: "back"; the arrow keys in menus), so not an
     inputs Press (whose controls are the panels'). Shaped like one, so scenes read both alike."""
 
     player: int
@@ -32,14 +42,17 @@ class MenuKey:
     pressed: bool
     t_ns: int
     source: str = "keyboard"
-NAVIGATION = ("left", "right", "pile1", "pile2", "pile3", "pile4", "pile5", "pile6")
+
+
+Input = Press | MenuKey  # what a scene's on_event receives
 
 
 class Scene(Protocol):
-    def on_event(self, press: Any) -> Transition | None: ...
+    def on_event(self, press: Input) -> Transition | None: ...
     def update(self, now_ns: int) -> Transition | None: ...
     def draw(self, canvas: Canvas) -> None: ...
     def background(self) -> pygame.Surface: ...
+    def captions(self) -> list[Caption]: ...
 
 
 @dataclass(frozen=True)
@@ -48,20 +61,58 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class Push:
+    scene: Scene
+
+
+@dataclass(frozen=True)
+class Pop:
+    pass
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Everything off the stack, `scene` alone on it (leaving a game from its pause)."""
+
+    scene: Scene
+
+
+@dataclass(frozen=True)
 class Quit:
     status: int = 0
 
 
-Transition = Replace | Quit
+Transition = Replace | Push | Pop | Reset | Quit
+
+# name -> "module:Class" under appliance.display.scenes (and replay_show); imported when first made
+SCENES: dict[str, str] = {
+    "title": "title:TitleScene",
+    "choose": "choose:ChooseScene",
+    "countdown": "countdown:CountdownScene",
+    "play": "play:PlayScene",
+    "round_summary": "round_summary:RoundSummaryScene",
+    "game_over": "game_over:GameOverScene",
+    "settings": "settings_menu:SettingsScene",
+    "pause": "pause:PauseScene",
+}
 
 
-def leave_game(ctx: Context, match: Any) -> Replace:
+def scene_class(name: str) -> Callable[..., Scene]:
+    module, _, cls = SCENES[name].partition(":")
+    found: Callable[..., Scene] = getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+    return found
+
+
+def make(name: str, ctx: Context, *args: Any) -> Scene:
+    """A new scene by its registered name."""
+    return scene_class(name)(ctx, *args)
+
+
+def leave_game(ctx: Context, match: Any) -> Reset:
     """Stop a game (Escape, or nobody touching it) and go back to the title; its journal keeps
     what happened."""
-    from .title import TitleScene
-
     match.abandon()
-    return Replace(TitleScene(ctx))
+    return Reset(make("title", ctx))
 
 
 @dataclass
@@ -75,39 +126,43 @@ class Context:
     journal_dir: Path | None  # None: games are not journalled (tests, attract mode)
     clock: Callable[[], int] = time.monotonic_ns
     seed_source: Callable[[], int] = field(default=lambda: time.time_ns() % 1_000_000)
+    tidy_memory: bool = False  # collect and freeze the heap before play (the app and the bench; not tests)
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
+    backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.layout = table_layout(self.size, self.settings.layout)
         self.art = CardArt(self.layout.card_w, self.layout.card_h, self.settings.four_colour)
 
-    def view(self, assist: bool | None = None, show_keys: bool = True) -> TableView:
+    def view(
+        self, assist: bool | None = None, show_keys: bool = True, computer: frozenset[int] = frozenset()
+    ) -> TableView:
+        """The table; `computer`: the seats the computer plays (no keys, no prompts)."""
         return TableView(
-            self.layout, self.art, self.keymap, self.settings.assist if assist is None else assist, show_keys
+            self.layout,
+            self.art,
+            self.keymap,
+            self.settings.assist if assist is None else assist,
+            show_keys,
+            computer,
+            self.backgrounds,
         )
 
 
-def is_press(press: Any, *controls: str) -> bool:
+def ready_for_play(ctx: Context) -> None:
+    """Before a game's first press can come: every card image drawn, and (in the app) the heap
+    collected once and frozen, so neither a first drawing nor a full collection through everything
+    made so far lands on a press."""
+    ctx.art.warm(None)
+    if ctx.tidy_memory:
+        gc.collect()
+        gc.freeze()
+
+
+def is_press(press: Input, *controls: str) -> bool:
     return bool(press.pressed) and press.control in controls
 
 
-def banner(
-    canvas: Canvas,
-    view: TableView,
-    lines: list[tuple[str, float, tuple[int, int, int]]],
-    centre: tuple[int, int],
-    turned: bool = False,
-    alpha: int = 190,
-) -> None:
-    """Lines of text (words, size as a fraction of card height, colour) on a dark panel."""
-    images = [fonts.text(words, view.layout.text_size(size), colour, turned) for words, size, colour in lines]
-    if turned:
-        images = images[::-1]
-    width = max(image.get_width() for image in images) + 60
-    height = sum(image.get_height() for image in images) + 30
-    canvas.blit_centred(view.shade((width, height), alpha), centre)
-    y = centre[1] - height // 2 + 15
-    for image in images:
-        canvas.blit(image, (centre[0] - image.get_width() // 2, y))
-        y += image.get_height()
+def draw_scene(canvas: Canvas, ctx: Context, captions: list[Caption]) -> None:
+    draw_captions(canvas, ctx.layout, captions)

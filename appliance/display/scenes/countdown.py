@@ -1,15 +1,17 @@
-"""The "Spit!" countdown: the dealt table, 3, 2, 1, then play (where both players call Spit!)."""
+"""The "Spit!" countdown: the dealt table, 3, 2, 1, then play (where both players call Spit!).
+
+The card images still to be drawn are finished here, so no press in play waits for one."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
+from appliance.match import Match
+
+from ..captions import Caption, Line
 from ..compositor import Canvas
-from ..match import Match
 from ..table_view import GOLD, TableView
-from .base import BACK, Context, Replace, Transition, banner, leave_game
+from .base import BACK, Context, Input, Replace, Transition, draw_scene, leave_game, make, ready_for_play
 
 STEP_S = 0.7
 STEPS = ("3", "2", "1")
@@ -19,15 +21,17 @@ class CountdownScene:
     def __init__(self, ctx: Context, match: Match, view: TableView | None = None) -> None:
         self.ctx = ctx
         self.match = match
-        self.view = view or ctx.view()
+        self.view = view or ctx.view(computer=frozenset(match.bots))
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self.shown = -1
+        self.view.deal(self.start_ns)
+        ctx.sound.play("deal")
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Any) -> Transition | None:
+    def on_event(self, press: Input) -> Transition | None:
         if press.control == BACK and press.pressed:
             return leave_game(self.ctx, self.match)
         return None
@@ -39,16 +43,18 @@ class CountdownScene:
         self.now_ns = now_ns
         step = self.step()
         if step >= len(STEPS):
-            from .play import PlayScene
-
+            ready_for_play(self.ctx)
             self.match.last_human_ns = now_ns
-            return Replace(PlayScene(self.ctx, self.match, self.view))
+            return Replace(make("play", self.ctx, self.match, self.view))
         if step != self.shown:
             self.shown = step
             self.ctx.sound.play("count")
         return None
 
-    def draw(self, canvas: Canvas) -> None:
-        self.view.draw(canvas, self.match.game, self.now_ns)
+    def captions(self) -> list[Caption]:
         step = min(self.step(), len(STEPS) - 1)
-        banner(canvas, self.view, [(STEPS[step], 0.6, GOLD)], self.ctx.layout.centre)
+        return [Caption("centre", None, (Line(STEPS[step], 0.45, GOLD),), 190)]
+
+    def draw(self, canvas: Canvas) -> None:
+        self.view.draw(canvas, self.match.spit, self.now_ns)
+        draw_scene(canvas, self.ctx, self.captions())

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
+from appliance.match import Match
+
+from ..captions import Caption, Line, caption
 from ..compositor import Canvas
-from ..match import Match
+from ..i18n import _
 from ..stats import Figures, figures
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Replace, Transition, banner, is_press
+from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
 
 SHOW_S = 30.0
 MIN_S = 1.5  # a press meant for the game doesn't skip the result
@@ -19,10 +20,10 @@ MIN_S = 1.5  # a press meant for the game doesn't skip the result
 def figure_lines(f: Figures) -> list[str]:
     fastest = f"{f.fastest_reaction_ms:.0f} ms" if f.fastest_reaction_ms is not None else "-"
     return [
-        f"cards played {f.cards_played}",
-        f"fastest reaction {fastest}",
-        f"races won {f.races_won}",
-        f"rounds won {f.rounds_won}",
+        _("cards played {n}").format(n=f.cards_played),
+        _("fastest reaction {ms}").format(ms=fastest),
+        _("races won {n}").format(n=f.races_won),
+        _("rounds won {n}").format(n=f.rounds_won),
     ]
 
 
@@ -39,7 +40,7 @@ class GameOverScene:
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Any) -> Transition | None:
+    def on_event(self, press: Input) -> Transition | None:
         late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
         if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
             self._leave = True
@@ -48,25 +49,28 @@ class GameOverScene:
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            from .title import TitleScene
-
-            return Replace(TitleScene(self.ctx))
+            return Replace(make("title", self.ctx))
         return None
 
-    def draw(self, canvas: Canvas) -> None:
-        game = self.match.game
-        self.view.draw(canvas, game, self.now_ns)
-        lay = self.ctx.layout
-        winner = game.winner
-        banner(
-            canvas,
-            self.view,
-            [(f"Player {winner} wins!", 0.3, GOLD), ("press START or SPIT for the title", 0.09, WHITE)],
-            lay.centre,
-        )
-        for player, seat in lay.seats.items():
+    def name(self, player: int) -> str:
+        return _("The computer") if player in self.match.bots else _("Player {n}").format(n=player)
+
+    def captions(self) -> list[Caption]:
+        winner = self.match.spit.winner
+        head = _("{name} wins!").format(name=self.name(winner)) if winner is not None else _("Game over")
+        out = [caption("panel", None, Line(head, 0.3, GOLD), shade=200)]
+        for player in self.ctx.layout.seats:
             f = self.figures[player]
-            head = "You win!" if player == winner else "Well played"
-            lines: list[tuple[str, float, tuple[int, int, int]]] = [(head, 0.15, PLAYER_COLOURS[player])]
-            lines += [(line, 0.13, WHITE) for line in figure_lines(f)]
-            banner(canvas, self.view, lines, seat.stock[2].center, seat.turned)  # over the emptied stock row
+            if self.ctx.layout.mode == "desktop" or player in self.match.bots:
+                mood = self.name(player)
+            else:
+                mood = _("You win!") if player == winner else _("Well played")
+            lines = [Line(mood, 0.15, PLAYER_COLOURS[player])]
+            lines += [Line(words, 0.12, WHITE) for words in figure_lines(f)]
+            out.append(Caption("panel", player, tuple(lines), 200))
+        out.append(caption("panel", None, Line(_("press START or SPIT for the title"), 0.1, WHITE)))
+        return out
+
+    def draw(self, canvas: Canvas) -> None:
+        self.view.draw(canvas, self.match.spit, self.now_ns)
+        draw_scene(canvas, self.ctx, self.captions())

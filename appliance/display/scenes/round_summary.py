@@ -6,45 +6,55 @@ from typing import Any
 
 import pygame
 
-from appliance.rules import CONTROLS, Event, side_for
+from appliance.match import Match
+from appliance.rules import CONTROLS
 
+from ..captions import Caption, Line
 from ..compositor import Canvas
-from ..match import Match
+from ..events import detail, kind
+from ..i18n import _
+from ..legend import pile_side
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Replace, Transition, banner, leave_game
+from .base import BACK, Context, Input, Replace, Transition, draw_scene, leave_game, make
 
 SHOW_S = 4.0
 
 
-def summary_lines(events: list[Event], layout_mode: str = "tabletop") -> list[tuple[str, int | None]]:
+def summary_lines(events: list[Any], layout_mode: str = "tabletop") -> list[tuple[str, int | None]]:
     """(words, player whose colour it is in) for the round that just ended."""
     lines: list[tuple[str, int | None]] = []
     for event in events:
-        kind = event["event"]
-        if kind == "round_over":
-            if event["reason"] == "stock_out":
-                lines.append(
-                    (
-                        f"Round {event['round']}: player {event['player']} played out their stock!",
-                        event["player"],
-                    )
+        what = kind(event)
+        player = int(detail(event, "player", 0)) or None
+        if what == "round_over":
+            number = detail(event, "round", "")
+            if detail(event, "reason") == "stock_out":
+                words = _("Round {round}: player {n} played out their stock!")
+                lines.append((words.format(round=number, n=player), player))
+            else:
+                lines.append((_("Round {round}: blocked, nobody can play").format(round=number), None))
+        elif what == "slap":
+            lines.append((_("Player {n} slapped first").format(n=player), player))
+        elif what == "take" and player is not None:
+            side = pile_side(layout_mode, player, int(detail(event, "spit_pile")))
+            if layout_mode == "desktop":  # both read the screen the same way: the screen's sides
+                words = (
+                    _("Player {n} takes the left pile: {cards} cards")
+                    if side == "left"
+                    else _("Player {n} takes the right pile: {cards} cards")
                 )
             else:
-                lines.append((f"Round {event['round']}: blocked, nobody can play", None))
-        elif kind == "slap":
-            lines.append((f"Player {event['player']} slapped first", event["player"]))
-        elif kind == "take":
-            player, index = event["player"], event["spit_pile"]
-            if layout_mode == "desktop":  # both read the screen the same way: the screen's sides
-                side = "the left" if index == 0 else "the right"
-            else:
-                side = f"their {side_for(player, index)}"
-            lines.append((f"Player {player} takes {side} pile: {event['cards']} cards", player))
+                words = (
+                    _("Player {n} takes their left pile: {cards} cards")
+                    if side == "left"
+                    else _("Player {n} takes their right pile: {cards} cards")
+                )
+            lines.append((words.format(n=player, cards=detail(event, "cards", 0)), player))
     return lines
 
 
 class RoundSummaryScene:
-    def __init__(self, ctx: Context, match: Match, view: TableView, events: list[Event]) -> None:
+    def __init__(self, ctx: Context, match: Match, view: TableView, events: list[Any]) -> None:
         self.ctx = ctx
         self.match = match
         self.view = view
@@ -52,11 +62,12 @@ class RoundSummaryScene:
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self._leave = False
+        self.events_from = len(match.events)
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Any) -> Transition | None:
+    def on_event(self, press: Input) -> Transition | None:
         if press.control == BACK and press.pressed:
             return leave_game(self.ctx, self.match)
         if not press.pressed or press.player in self.match.bots:
@@ -73,17 +84,21 @@ class RoundSummaryScene:
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            from .play import PlayScene
-
             self.match.last_human_ns = now_ns
-            return Replace(PlayScene(self.ctx, self.match, self.view))
+            # the play scene reads the events of the press that ended the summary too
+            return Replace(make("play", self.ctx, self.match, self.view, self.events_from))
         return None
 
+    def captions(self) -> list[Caption]:
+        game = self.match.spit
+        lines = [Line(_("New layout"), 0.2, GOLD)]
+        lines += [Line(words, 0.13, PLAYER_COLOURS.get(player or 0, WHITE)) for words, player in self.lines]
+        counts = ", ".join(
+            _("player {n}: {cards} cards").format(n=n, cards=len(p.all_cards())) for n, p in enumerate(game.players, 1)
+        )
+        lines.append(Line(counts, 0.12, WHITE))
+        return [Caption("panel", None, tuple(lines), 190)]
+
     def draw(self, canvas: Canvas) -> None:
-        game = self.match.game
-        self.view.draw(canvas, game, self.now_ns)
-        lines: list[tuple[str, float, tuple[int, int, int]]] = [("New layout", 0.2, GOLD)]
-        lines += [(words, 0.14, PLAYER_COLOURS.get(player or 0, WHITE)) for words, player in self.lines]
-        counts = ", ".join(f"player {n}: {len(p.all_cards())} cards" for n, p in enumerate(game.players, 1))
-        lines.append((counts, 0.12, WHITE))
-        banner(canvas, self.view, lines, self.ctx.layout.centre)
+        self.view.draw(canvas, self.match.spit, self.now_ns)
+        draw_scene(canvas, self.ctx, self.captions())

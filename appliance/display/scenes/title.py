@@ -7,25 +7,29 @@ Any player's SPIT or the cabinet's START goes to choosing players; Escape leaves
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from appliance.bots import demo_bots
+from appliance.match import Match
 
+from ..captions import Caption, Line, caption
 from ..compositor import Canvas
-from ..keys import legend
-from ..match import Match
-from ..table_view import GOLD, SOFT, WHITE, TableView
-from .base import BACK, Context, Quit, Replace, Transition, banner, is_press
+from ..events import EventReader
+from ..i18n import _
+from ..legend import cabinet_legend, seat_legend
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
+from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
 
-HOW_TO_PLAY = [
-    "Get rid of your cards first. Both play at once: no turns!",
-    "Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K).",
-    "Nobody can play? Both press SPIT! and turn a new card.",
-    "A round is over: slap the smaller spit pile!",
-]
 ATTRACT_GAME_S = 600.0  # a demo game still going after ten minutes is dealt again
+
+
+def how_to_play() -> list[str]:
+    return [
+        _("Get rid of your cards first. Both play at once: no turns!"),
+        _("Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K)."),
+        _("Nobody can play? Both press SPIT! and turn a new card."),
+        _("A round is over: slap the smaller spit pile!"),
+    ]
 
 
 class TitleScene:
@@ -41,40 +45,46 @@ class TitleScene:
         seed = 1000 + self.deals
         one, two = demo_bots(seed)
         match = Match(seed, now_ns, None, {1: one, 2: two})
-        match.on_events = lambda events: self.view.notice(events, self.now_ns, match.game)
+        self.reader = EventReader(match)
         return match
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Any) -> Transition | None:
+    def on_event(self, press: Input) -> Transition | None:
         if press.control == BACK and press.pressed:
             return None if self.ctx.settings.kiosk else Quit(0)
+        if is_press(press, "service"):
+            return Push(make("settings", self.ctx))
         if is_press(press, "start", "spit"):
-            from .choose import ChooseScene
-
             self.ctx.sound.play("select")
-            return Replace(ChooseScene(self.ctx))
+            return Replace(make("choose", self.ctx))
         return None
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         match = self.match
         match.tick(now_ns)
-        over_for = match.game_time(now_ns) - match.game.now
+        self.view.notice(self.reader.new_events(), now_ns, match.spit)
+        over_for = match.game_time(now_ns) - match.spit.now
         if (match.finished and over_for > 5.0) or match.game_time(now_ns) > ATTRACT_GAME_S:
             self.match = self._attract_match(now_ns)
         return None
 
+    def captions(self) -> list[Caption]:
+        lines = [Line("SPIT ARCADE", 0.42, GOLD)]
+        lines += [Line(words, 0.13, WHITE) for words in how_to_play()]
+        # steady, not blinking: a blink repaints and uploads the whole panel twice a second
+        lines.append(Line(_("press SPIT or START to play"), 0.14, GOLD))
+        out = [Caption("panel", None, tuple(lines), 200)]
+        for player in self.ctx.layout.seats:
+            keys = seat_legend(self.ctx.keymap, player, self.ctx.layout.mode)
+            if keys:
+                words = _("Player {n}").format(n=player) + ":  " + "   ".join(keys)
+                out.append(caption("panel", player, Line(words, 0.11, PLAYER_COLOURS[player])))
+        out.append(caption("panel", None, Line("   ".join(cabinet_legend(self.ctx.keymap)), 0.11, SOFT)))
+        return out
+
     def draw(self, canvas: Canvas) -> None:
-        self.view.draw(canvas, self.match.game, self.now_ns)
-        lay = self.ctx.layout
-        lines: list[tuple[str, float, tuple[int, int, int]]] = [("SPIT ARCADE", 0.42, GOLD)]
-        lines += [(line, 0.14, WHITE) for line in HOW_TO_PLAY]
-        lines += [(line, 0.12, SOFT) for line in legend(self.ctx.keymap)]
-        blink = (self.now_ns // 600_000_000) % 2 == 0
-        lines.append(("press SPIT or START to play" if blink else " ", 0.14, GOLD))
-        banner(canvas, self.view, lines, lay.centre, alpha=200)
-        if lay.mode == "tabletop":
-            seat = lay.seat(2)
-            banner(canvas, self.view, [("SPIT ARCADE: press SPIT to play", 0.12, GOLD)], seat.message, True)
+        self.view.draw(canvas, self.match.spit, self.now_ns)
+        draw_scene(canvas, self.ctx, self.captions())

@@ -1,0 +1,146 @@
+"""Texts on screen as data: who each text is for, where it goes, and how it is drawn there.
+
+A scene says what it shows as `Caption`s (`scene.captions()`): a place kind (layout.PLACE_KINDS),
+an owner seat or None (for everybody), and its lines, already in the players' language. Tests read
+them as data: what each seat is shown. `draw_captions` puts every caption in its places
+(`TableLayout.targets`): captions meeting in one place are stacked there in order, the block is
+shrunk until it fits its box, and turned to face the seat it belongs to. Every drawn block is
+recorded on the canvas (`Canvas.texts`: words, place, box, angle, scale), so tests also check that
+texts fit their boxes, face their readers and never cover each other.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import pygame
+
+from . import fonts
+from .compositor import Canvas
+from .layout import Place, TableLayout
+
+Colour = tuple[int, int, int]
+PAD = 0.25  # padding round a block, as a share of its first line's height
+BLOCK_CACHE_SIZE = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    words: str
+    size: float  # as a fraction of the card height
+    colour: Colour = (255, 255, 255)
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    place: str  # a layout.PLACE_KINDS kind
+    seat: int | None  # the seat it is for; None: everybody
+    lines: tuple[Line, ...]
+    shade: int = 170  # the dark panel behind it (alpha; 0: none)
+
+
+def caption(place: str, seat: int | None, *lines: Line, shade: int = 170) -> Caption:
+    return Caption(place, seat, tuple(lines), shade)
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One block of text as drawn: for tests and the benchmark, never read back by the game."""
+
+    place: str
+    seat: int | None  # the seat it faces (None: a shared place, read by everybody alike)
+    words: tuple[str, ...]
+    rect: pygame.Rect
+    box: pygame.Rect
+    angle: int
+    scale: float  # 1.0: drawn at the size asked for; less: shrunk to fit its box
+    px: int = 0  # the smallest line's font size in pixels, as drawn
+
+
+def shown_to(captions: list[Caption], seat: int) -> list[str]:
+    """Every line a seat is shown (its own texts and those for everybody), in order."""
+    return [line.words for c in captions if c.seat in (None, seat) for line in c.lines]
+
+
+Block = tuple[pygame.Surface, float, tuple[str, ...], int]  # image, scale, lines as drawn, smallest px
+_blocks: OrderedDict[tuple[object, ...], Block] = OrderedDict()
+
+
+def wrap(lines: tuple[Line, ...], card_h: int, width: int) -> tuple[Line, ...]:
+    """Lines too wide for `width` at their size broken between words (a word too long stays whole)."""
+    out: list[Line] = []
+    for line in lines:
+        size = max(8, int(card_h * line.size))
+        face = fonts.font(size)
+        room = width - int(size * (1 + 2 * PAD))
+        if face.size(line.words)[0] <= room or " " not in line.words.strip():
+            out.append(line)
+            continue
+        current = ""
+        for word in line.words.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and face.size(trial)[0] > room:
+                out.append(Line(current, line.size, line.colour))
+                current = word
+            else:
+                current = trial
+        out.append(Line(current, line.size, line.colour))
+    return tuple(out)
+
+
+def fit_block(lines: tuple[Line, ...], card_h: int, box: tuple[int, int], angle: int, shade: int) -> Block:
+    """The lines stacked on a shaded panel, shrunk to fit `box` (w, h, before turning), turned."""
+    key = (lines, card_h, box, angle, shade)
+    found = _blocks.get(key)
+    if found is not None:
+        _blocks.move_to_end(key)
+        return found
+    lines = wrap(lines, card_h, box[0])
+    scale = 1.0
+    for _ in range(12):
+        images = [fonts.text(line.words, max(8, int(card_h * line.size * scale)), line.colour) for line in lines]
+        pad = int(images[0].get_height() * PAD) if images else 0
+        width = max((i.get_width() for i in images), default=0) + 2 * pad
+        height = sum(i.get_height() for i in images) + pad
+        if (width <= box[0] and height <= box[1]) or min(int(card_h * line.size * scale) for line in lines) <= 8:
+            break
+        scale *= max(0.5, min(0.95, box[0] / max(1, width), box[1] / max(1, height)))
+    width, height = min(width, box[0]), min(height, box[1])
+    block = pygame.Surface((max(1, width), max(1, height)), pygame.SRCALPHA)
+    if shade:
+        block.fill((0, 0, 0, shade))
+    y = pad // 2
+    for image in images:
+        block.blit(image, ((width - image.get_width()) // 2, y))
+        y += image.get_height()
+    if angle == 180:
+        block = pygame.transform.flip(block, True, True)  # the same as rotating, far cheaper
+    elif angle:
+        block = pygame.transform.rotate(block, angle)
+    smallest = min((max(8, int(card_h * line.size * scale)) for line in lines), default=0)
+    made = (block, scale, tuple(line.words for line in lines), smallest)
+    _blocks[key] = made
+    if len(_blocks) > BLOCK_CACHE_SIZE:
+        _blocks.popitem(last=False)
+    return made
+
+
+def draw_captions(canvas: Canvas, layout: TableLayout, captions: list[Caption]) -> None:
+    """Every caption in its places: those meeting in one place stacked in order, fitted, turned."""
+    gathered: dict[tuple[str, int | None], tuple[Place, list[Line], int]] = {}
+    for c in captions:
+        if not c.lines:
+            continue
+        for place in layout.targets(c.place, c.seat):
+            key = (place.kind, place.seat)
+            if key in gathered:
+                gathered[key][1].extend(c.lines)
+            else:
+                gathered[key] = (place, list(c.lines), c.shade)
+    for place, lines, shade in gathered.values():
+        box = place.box
+        upright = (box.height, box.width) if place.angle % 180 else (box.width, box.height)
+        image, scale, words, px = fit_block(tuple(lines), layout.card_h, upright, place.angle, shade)
+        rect = canvas.blit(image, (box.x + (box.w - image.get_width()) // 2, box.y + (box.h - image.get_height()) // 2))
+        canvas.texts.append(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px))

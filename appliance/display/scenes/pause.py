@@ -1,0 +1,49 @@
+"""The pause (Escape during a game): pushed over the game, which waits under it as it was.
+
+SPIT or START goes back to the game (the idle clock starts again from then); Escape again leaves
+the game for the title (its journal keeps what happened). The computer does not play while the
+game is paused: only the scene on top of the stack is given time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from ..captions import Caption, Line
+from ..compositor import Canvas
+from ..i18n import _
+from ..table_view import GOLD, WHITE
+from .base import BACK, Context, Input, Pop, Transition, draw_scene, is_press, leave_game
+
+
+class PauseScene:
+    def __init__(self, ctx: Context, match: Any) -> None:
+        self.ctx = ctx
+        self.match = match
+
+    def background(self) -> pygame.Surface:  # only drawn over a game; alone, the plain table
+        return self.ctx.view(show_keys=False).background()
+
+    def on_event(self, press: Input) -> Transition | None:
+        if press.control == BACK and press.pressed:
+            return leave_game(self.ctx, self.match)
+        if is_press(press, "spit", "start"):
+            self.match.last_human_ns = press.t_ns
+            return Pop()
+        return None
+
+    def update(self, now_ns: int) -> Transition | None:
+        return None
+
+    def captions(self) -> list[Caption]:
+        lines = (
+            Line(_("Paused"), 0.3, GOLD),
+            Line(_("SPIT or START: play on"), 0.14, WHITE),
+            Line(_("Esc: leave the game"), 0.12, WHITE),
+        )
+        return [Caption("panel", None, lines, 200)]
+
+    def draw(self, canvas: Canvas) -> None:
+        draw_scene(canvas, self.ctx, self.captions())
