@@ -158,7 +158,9 @@ class Game:
         return self.rules.fits.fits(card, top)
 
     def can_progress(self, number: int) -> bool:
-        return can_progress(self.player(number).stock, self.spit_tops(), self.rules.fits.fits, self.rules.moves)
+        me = self.player(number)
+        return me.can_turn_under_carried() or can_progress(me.stock_in_reach(), self.spit_tops(),
+                                                           self.rules.fits.fits, self.rules.moves)
 
     def spitters(self) -> list[int]:
         """Players still in the round who hold spit cards."""
@@ -223,6 +225,9 @@ class Game:
         if self.table.seats > 2:
             out["out"] = p.out
             out["taken"] = list(p.taken)
+        if self.rules.moves.carry:
+            out["carried"] = p.carried
+            out["runner"] = p.runner
         return out
 
     def all_cards(self) -> list[Card]:
@@ -268,9 +273,13 @@ class Game:
             if pile.face_down_top:
                 actions.append(Action("flip", number))
                 continue
+            if me.carried is not None and number == me.selected:
+                continue  # under the carried card: to reach it the runner puts the card back first
             card = pile.face_up_top
             if card is not None and not self.table_hits:
                 actions += [Action("play", number, i) for i, top in tops if fits(card, top)]
+        if me.carried is not None and me.selected is not None and not self.table_hits:
+            actions += [Action("play", me.selected, i) for i, top in tops if fits(me.carried, top)]
         actions += self.rules.moves.rearrangements(me.stock)
         pick_up = self.rules.moves.pick_up
         if pick_up is not None and not me.hidden and pick_up.allowed(me.stock):
@@ -397,29 +406,24 @@ class Game:
             me.release(number)
             events.append(Deselect(t, player, number))
         elif held is not None and not pile.cards:
-            card = me.stock[held - 1].take_top()
+            card = me.take_held(held)
             pile.put_face_up(card)
             events.append(Move(t, player, held, number, card))
             me.release(held)
-        elif held is not None and self.rules.moves.can_stack(me.stock[held - 1].cards[-1], pile):
-            card = me.stock[held - 1].take_top()
+        elif held is not None and self.rules.moves.can_stack(me.held_card(held), pile):
+            card = me.take_held(held)
             pile.put_face_up(card)
             events.append(Stack(t, player, held, number, card))
             me.release(held)
         elif pile.cards:
-            self._hold(me, number)
-            events.append(Select(t, player, number, pile.cards[-1]))
+            if me.carried is not None and held is not None:  # one card in hand: the last one goes back
+                me.release(held)
+                events.append(Deselect(t, player, held))
+            card = pile.cards[-1]
+            self.rules.moves.hold(me, number)
+            events.append(Select(t, player, number, card))
         else:
             self.reject(events, t, player, control, "no_card")
-
-    def _hold(self, me: Seat, number: int) -> None:
-        """Take stock pile `number` in hand: a free hand, else in place of the card held longest."""
-        if me.selected is None or self.rules.moves.hands == 1:
-            me.selected = number
-        elif me.second is None:
-            me.second = number
-        else:
-            me.selected, me.second = me.second, number
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         race = self.slap_race
@@ -523,9 +527,9 @@ class Game:
             return
         top = spit_pile[-1]
         fits = self.rules.fits.fits
-        number = next((n for n in held if fits(me.stock[n - 1].cards[-1], top)), None)
+        number = next((n for n in held if fits(me.held_card(n), top)), None)
         if number is None:
-            card = me.stock[held[0] - 1].cards[-1]
+            card = me.held_card(held[0])
             race = self.races[index]
             if (race is not None and race.player != player and t - race.t <= self.rules.race_window
                     and fits(card, race.covered)):
@@ -535,11 +539,12 @@ class Game:
                 self.reject(events, t, player, side, self.rules.fits.misfit(card, top), card=card,
                             spit_pile=index, onto=top)
             return
-        card = me.stock[number - 1].take_top()
+        card = me.take_held(number)
         spit_pile.append(card)
         self.races[index] = Race(t, player, top)
         events.append(Play(t, player, number, card, index, top))
         me.release(number)
+        me.runner = (me.runner + 1) % self.rules.options.runners[player - 1]  # V16: the next runner
         refill = self.rules.layout.after_play(me, number)
         if refill is not None:
             events.append(Refill(t, player, number, refill))
@@ -555,7 +560,7 @@ class Game:
         tops = self.spit_tops()
         fits, moves = self.rules.fits.fits, self.rules.moves
         for p in self.players:
-            if p.playing and can_progress(p.stock, tops, fits, moves):
+            if p.playing and (p.can_turn_under_carried() or can_progress(p.stock_in_reach(), tops, fits, moves)):
                 return
         if self.spitters():
             self.phase = "stalemate"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import Card, same_rank
+from .seat import Seat
 from .stock_pile import StockPile
 
 
@@ -41,6 +42,21 @@ class StockMoves:
     stacking: bool = False
     hands: int = 1
     pick_up: PickUpLast | None = None
+    carry: bool = False  # V16: a selected card is carried off its pile, in the runner's hand
+
+    def hold(self, seat: Seat, number: int) -> None:
+        """Take stock pile `number`'s top card in hand: a free hand, else in place of the card held
+        longest; carried off the pile where the runner runs with it."""
+        if self.carry:
+            seat.put_back()
+            seat.selected = number
+            seat.carried = seat.stock[number - 1].take_top()
+        elif seat.selected is None or self.hands == 1:
+            seat.selected = number
+        elif seat.second is None:
+            seat.second = number
+        else:
+            seat.selected, seat.second = seat.second, number
 
     def can_stack(self, card: Card, onto: StockPile) -> bool:
         top = onto.face_up_top

@@ -39,6 +39,8 @@ class Options:
     two_hands: bool = False
     hidden_last: bool = False
     table_slap: str | None = None
+    carry: bool = False
+    runners: tuple[int, ...] = (1, 1)
     # Speed (S1-S5)
     target: int = 25
     side_stacks: int = 10
@@ -107,6 +109,12 @@ def _one_of_or_none(*choices: str) -> Callable[[Any], str | None]:
     return read
 
 
+def _runners(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not 2 <= len(value) <= 4:
+        raise ValueError
+    return tuple(_whole(1, 4)(size) for size in value)
+
+
 def _pile_sizes(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_STOCK_PILES:
         raise ValueError
@@ -147,6 +155,12 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                "Mod Spit: slap the table when the spit piles' top values meet the rule (mod7: their product "
                "mod 7 is a prime; rule_deck: a modulus and one of 13 rules drawn at the start)", "V18, V19",
                _one_of_or_none("mod7", "rule_deck")),
+    OptionSpec("carry", "true or false",
+               "Running Spit: a card picked up is carried off its stock pile until it is slapped onto a pile "
+               "or put back", "V16", _bool),
+    OptionSpec("runners", "a list of 1 to 4 runners for each seat, e.g. [2, 3]",
+               "Running Spit: runners per team, taking turns: the next runner runs after each card played",
+               "V16", _runners),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
@@ -178,6 +192,8 @@ PRESETS: dict[str, Preset] = {
                       "is a prime", {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "mod7"}),
     "mod-spit-advanced": _spit("Mod Spit with a modulus and a slap rule drawn from 13 at the start",
                                {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "rule_deck"}),
+    "running": _spit("Running Spit: the spit piles are pads 3 m away; carry each card there and slap it down, "
+                     "in teams taking turns", {"carry": True}),
     "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps for the larger pile",
                 {"goal": "all"}),
     "speed": Preset("speed", "Speed: hands of five drawn from a stock, side stacks, deals scored up to 25", {}),
@@ -210,8 +226,14 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
             values[name] = spec.read(value)
         except ValueError:
             raise OptionError(f"option {name!r} must be {spec.values}, not {value!r}") from None
-    if values.get("seats", 2) > 2 and "stock_piles" not in merged:
+    seats = values.get("seats", 2)
+    if seats > 2 and "stock_piles" not in merged:
         values["stock_piles"] = (1, 2, 3)  # one deck up to four players, three stock piles each
+    if "runners" not in merged:
+        values["runners"] = (1,) * seats
+    elif len(values["runners"]) != seats:
+        raise OptionError(f"option 'runners' needs one number for each of the {seats} seats, "
+                          f"not {list(values['runners'])}")
     options = replace(Options(), **values)
     if preset.game != "spit":
         return options

@@ -70,7 +70,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         layout=LAYOUTS[options.refill](options.stock_piles),
         fits=FITS[options.alternate_colours],
         moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
-                         pick_up=PickUpLast() if options.hidden_last else None),
+                         pick_up=PickUpLast() if options.hidden_last else None, carry=options.carry),
         choosing=CHOOSING[options.choose],
         goal=GOALS[options.goal],
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),

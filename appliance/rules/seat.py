@@ -18,16 +18,54 @@ class Seat:
     hidden: bool = False  # V9: picked up their last cards, shown face down from now on
     out: int = 0  # V17: out of this round in this place (1 = first out), 0 while playing
     taken: list[Card] = field(default_factory=list)  # V17: the spit pile taken on going out
+    carried: Card | None = None  # V16: the card carried off stock pile `selected`, in the runner's hand
+    runner: int = 0  # V16: which of the team's runners runs next (0-based)
 
     @property
     def playing(self) -> bool:
         return self.out == 0
 
     def stock_count(self) -> int:
-        return sum(len(pile.cards) for pile in self.stock)
+        """Stock cards, the one carried in hand included (it is not played until it lands)."""
+        return sum(len(pile.cards) for pile in self.stock) + (self.carried is not None)
 
     def all_cards(self) -> list[Card]:
-        return [card for pile in self.stock for card in pile.cards] + list(self.spit_cards) + list(self.taken)
+        carried = [] if self.carried is None else [self.carried]
+        return [card for pile in self.stock for card in pile.cards] + list(self.spit_cards) + list(self.taken) \
+            + carried
+
+    def held_card(self, number: int) -> Card:
+        """The card held from stock pile `number`: carried off it, or still lying on top of it."""
+        if self.carried is not None and number == self.selected:
+            return self.carried
+        return self.stock[number - 1].cards[-1]
+
+    def take_held(self, number: int) -> Card:
+        """Take the card held from stock pile `number` out of the hand (to play or move it)."""
+        if self.carried is not None and number == self.selected:
+            card, self.carried = self.carried, None
+            return card
+        return self.stock[number - 1].take_top()
+
+    def put_back(self) -> None:
+        """A carried card goes back on top of the pile it came from."""
+        if self.carried is not None and self.selected is not None:
+            self.stock[self.selected - 1].put_face_up(self.carried)
+            self.carried = None
+
+    def stock_in_reach(self) -> list[StockPile]:
+        """The stock piles as the player can use them: a carried card counts as back on its pile (it
+        can always be put back, and what lies under it is reached as under any top card)."""
+        if self.carried is None or self.selected is None:
+            return self.stock
+        piles = list(self.stock)
+        origin = piles[self.selected - 1]
+        piles[self.selected - 1] = StockPile([*origin.cards, self.carried], origin.up + 1)
+        return piles
+
+    def can_turn_under_carried(self) -> bool:
+        """Carrying a card off a pile uncovers the card under it: a face-down one can be turned."""
+        return self.carried is not None and self.selected is not None and self.stock[self.selected - 1].face_down_top
 
     def held(self) -> list[int]:
         """The stock piles in this player's hands, the first taken first."""
@@ -38,9 +76,11 @@ class Seat:
     def release(self, number: int) -> None:
         """Let go of stock pile `number`; the second hand's card moves up to first."""
         if self.selected == number:
+            self.put_back()
             self.selected, self.second = self.second, None
         elif self.second == number:
             self.second = None
 
     def let_go(self) -> None:
+        self.put_back()
         self.selected = self.second = None

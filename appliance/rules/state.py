@@ -51,11 +51,11 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
-def _pile_number(value: Any, where: str, stock: list[StockPile]) -> int | None:
+def _pile_number(value: Any, where: str, stock: list[StockPile], carrying: bool = False) -> int | None:
     if value is None:
         return None
     number = _int(value, where, 1, len(stock))
-    if stock[number - 1].face_up_top is None:
+    if not carrying and stock[number - 1].face_up_top is None:
         raise SetupError(f"{where} names pile {number}, which has no face-up top card")
     return number
 
@@ -78,7 +78,8 @@ def _player(value: Any, number: int, rules: Ruleset) -> Seat:
         up = _int(pile.get("up", 1 if cards else 0), f"{pwhere}.up", 0, len(cards))
         stock.append(StockPile(cards, up))
     spit_cards = _cards(value.get("spit_cards", []), f"{where}.spit_cards", decks)
-    selected = _pile_number(value.get("selected"), f"{where}.selected", stock)
+    selected = _pile_number(value.get("selected"), f"{where}.selected", stock,
+                            carrying=value.get("carried") is not None)
     second = _pile_number(value.get("second"), f"{where}.second", stock)
     if second is not None and (rules.moves.hands < 2 or selected is None or second == selected):
         raise SetupError(f"{where}.second: a second hand holds a card only with two_hands, beside `selected`")
@@ -92,7 +93,11 @@ def _player(value: Any, number: int, rules: Ruleset) -> Seat:
         raise SetupError(f"{where}: only at a table of three or four does a player go out or take a pile early")
     if out and (selected is not None or called or any(pile.cards for pile in stock)):
         raise SetupError(f"{where}.out: a player out of the round has no stock cards, holds nothing, calls nothing")
-    return Seat(stock, spit_cards, selected, called, second, hidden, out, taken)
+    carried = value.get("carried")
+    if carried is not None and (not rules.moves.carry or selected is None or not is_card(carried, decks)):
+        raise SetupError(f"{where}.carried: a card is carried only in Running Spit, from the `selected` pile")
+    runner = _int(value.get("runner", 0), f"{where}.runner", 0, rules.options.runners[number - 1] - 1)
+    return Seat(stock, spit_cards, selected, called, second, hidden, out, taken, carried, runner)
 
 
 def rules_for(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None) -> Ruleset:

@@ -1,0 +1,74 @@
+"""Running Spit (V16): a card is carried off its stock pile until it is slapped down or put back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from positions import kinds, position, presses
+
+from appliance.rules import Game, OptionError, game_from_state, new_game, read_options
+
+
+def running(p1: list[str], p2: list[str], **kwargs: Any) -> Game:
+    return game_from_state(position(p1, p2, variant="running", **kwargs))
+
+
+def test_a_picked_up_card_leaves_its_pile_and_lands_on_the_pad_slapped() -> None:
+    game = running(["QD 5H", "9C", "KS", "2S", "JD"], ["8C", "QH", "KD", "8S", "3H"], spit=("4D", "TC"))
+    events = presses(game, (1.0, 1, "pile1"))
+    assert kinds(events) == ["select"]
+    me = game.players[0]
+    assert me.carried == "5H" and me.stock[0].cards == ["QD"] and me.stock[0].up == 0
+    assert game.state()["players"][0]["carried"] == "5H"
+    # The sprint: slapped onto the pad of spit pile 0 four seconds later.
+    events = presses(game, (5.0, 1, "left"))
+    assert [(e["card"], e["onto"]) for e in events if e["event"] == "play"] == [("5H", "4D")]
+    assert me.carried is None and me.selected is None
+
+
+def test_the_card_under_a_carried_one_may_be_turned_and_a_card_goes_back_where_it_came_from() -> None:
+    game = running(["QD 5H", "9C", "KS", "2S", "JD"], ["8C", "QH", "KD", "8S", "3H"], spit=("4D", "TC"))
+    # Pressing the pile the card came from: the face-down QD under it is turned; again: the card goes back.
+    events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "pile1"), (1.15, 1, "pile1"))
+    assert kinds(events) == ["select", "flip", "deselect"]
+    assert events[1]["card"] == "QD"
+    assert game.players[0].stock[0].cards == ["QD", "5H"] and game.players[0].stock[0].up == 2
+    assert game.players[0].carried is None
+    events = presses(game, (1.2, 1, "pile1"), (1.3, 2, "pile2"), (1.4, 1, "pile2"))
+    # One card in hand: taking another puts the first back.
+    assert kinds(events) == ["select", "select", "deselect", "select"]
+    assert game.players[0].carried == "9C" and game.players[0].stock[0].cards == ["QD", "5H"]
+
+
+def test_a_carried_card_that_no_longer_fits_stays_in_hand() -> None:
+    # Player 2 covers the 4D (their right) while player 1 is still running with the 5H.
+    game = running(["5H", "9C", "KS", "2S", "JD"], ["3C", "QH", "KD", "8S", "7H"], spit=("4D", "TC"))
+    events = presses(game, (1.0, 1, "pile1"), (1.2, 2, "pile1"), (2.0, 2, "right"), (2.6, 1, "left"))
+    assert [e["reason"] for e in events if e["event"] == "reject"] == ["too_late"]
+    assert game.players[0].carried == "5H"
+
+
+def test_the_stalemate_test_counts_the_carried_card_as_in_reach() -> None:
+    # Player 1 carries the only card that fits: no stalemate.
+    game = running(["5H", "9C", "KS", "2S", "JD"], ["8C", "QH", "KD", "8S", "3H"], spit=("4D", "JC"),
+                   p1_spit="AD", p2_spit="AH")
+    presses(game, (1.0, 1, "pile1"))
+    assert game.phase == "playing" and game.can_progress(1)
+
+
+def test_teams_take_turns_the_next_runner_after_each_card() -> None:
+    game, _ = new_game("running", 3, {"runners": [3, 2]})
+    assert game.state()["players"][0]["runner"] == 0
+    position_state = position(["5H", "9C", "KS", "2S", "JD"], ["8C", "QH", "KD", "8S", "3H"], spit=("4D", "TC"),
+                              variant="running", options={"runners": [3, 2]})
+    game = game_from_state(position_state)
+    presses(game, (1.0, 1, "pile1"), (2.0, 1, "left"))
+    assert [p.runner for p in game.players] == [1, 0]
+
+
+def test_runners_are_one_to_four_for_each_seat() -> None:
+    assert read_options("running").runners == (1, 1)
+    for runners in ([0, 1], [5, 1], [1, 1, 1]):
+        with pytest.raises(OptionError, match="runners"):
+            read_options("running", {"runners": runners})
