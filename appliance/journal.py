@@ -1,9 +1,20 @@
 """The journal: every game the appliance runs, written as it happens, in the script format.
 
-One file a game: the setup line, then one line a press as presses arrive (flushed at once, so a
-crash loses nothing; synced to disk at the end of every round and of the game, so a power cut
-loses no finished game), and when the game is over the closing `{"state": ...}` line that
-`spit-arcade replay` checks its replay against.
+One file a game: the setup line, then one line a press as presses arrive, and when the game is over
+the closing `{"state": ...}` line that `spit-arcade replay` checks its replay against.
+
+Surviving the bar:
+
+- Every line is flushed to the operating system at once (a crash of the program loses nothing) and
+  synced to the card (`fsync`) whenever `sync_every_s` (0.5 s) has passed since the last sync, at
+  every round's end and at the game's end. `tick()` syncs what is waiting once its time has come: the
+  frame loop calls it so a press followed by a lull is on the card within 0.5 s too. A power cut
+  loses at most the last half second of presses.
+- A power cut can cut the last line in two. `read_journal` gives the complete lines and says whether
+  a torn tail was dropped; `newest_unfinished` finds the game a power cut interrupted.
+- Journals never fill the disk: opening a new one starts a background job that deletes the oldest
+  journals while the directory holds more than `max_dir_bytes` (finished games first, then
+  unfinished ones; never the one being written).
 
 A press is written with the time the game applied it: the core applies a press older than the last
 one at the last time, so the journal's `t` never goes backwards and a replay, which sorts by `t`,
@@ -13,11 +24,20 @@ applies presses in the same order the live game did. The edge time, where it dif
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
+import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
+
+SYNC_EVERY_S = 0.5  # the most a power cut may lose of a game being played
+MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
+SUFFIX = ".jsonl"
+_TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
 
 def default_journal_dir() -> Path:
@@ -32,22 +52,80 @@ def default_journal_dir() -> Path:
 def journal_path(directory: Path, seed: int, now: float | None = None) -> Path:
     """A new file name that sorts by start time: 20261121-203015-seed7.jsonl (never reused)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    path = directory / f"{stamp}-seed{seed}.jsonl"
+    path = directory / f"{stamp}-seed{seed}{SUFFIX}"
     n = 1
     while path.exists():
         n += 1
-        path = directory / f"{stamp}-seed{seed}-{n}.jsonl"
+        path = directory / f"{stamp}-seed{seed}-{n}{SUFFIX}"
     return path
 
 
 class Journal:
-    def __init__(self, path: Path | str, setup: dict[str, Any]) -> None:
+    """One game's journal, open for writing.
+
+    `clock` (seconds, monotonic) decides when a sync is due; tests pass a fake one. `max_dir_bytes`
+    bounds the directory the journal is written in (None: no bound).
+    """
+
+    pruner: threading.Thread | None  # the background job keeping the directory within its bound
+
+    def __init__(
+        self,
+        path: Path | str,
+        setup: dict[str, Any],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sync_every_s: float = SYNC_EVERY_S,
+        max_dir_bytes: int | None = MAX_DIR_BYTES,
+    ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: TextIO | None = open(self.path, "x", encoding="utf-8")  # noqa: SIM115 (held open)
-        self.last_t = 0.0
+        self._open("x", clock, sync_every_s)
         self._write({"setup": setup})
         self.sync()
+        _sync_directory(self.path.parent)  # the new file's name survives a power cut too
+        # Keeping the directory within its bound reads every journal's size: a background job, so
+        # that thousands of old games cost the game's start nothing.
+        if max_dir_bytes is not None:
+            self.pruner = threading.Thread(
+                target=_prune_quietly, args=(self.path.parent, max_dir_bytes, self.path), name="journal-prune"
+            )
+            self.pruner.daemon = True
+            self.pruner.start()
+
+    def _open(self, mode: Literal["x", "a"], clock: Callable[[], float], sync_every_s: float) -> None:
+        self._clock = clock
+        self.sync_every_s = sync_every_s
+        self.syncs = 0  # fsyncs made (the bench and the tests count them)
+        self._file: TextIO | None = open(self.path, mode, encoding="utf-8")  # noqa: SIM115 (held open)
+        self.last_t = 0.0
+        self._unsynced = False
+        self._synced_at = clock()
+        self.pruner = None
+
+    @classmethod
+    def reopen(
+        cls, path: Path | str, *, clock: Callable[[], float] = time.monotonic, sync_every_s: float = SYNC_EVERY_S
+    ) -> Journal:
+        """An unfinished journal, open to go on writing (a game resumed after a crash or a power
+        cut). A torn tail is cut off first, so the next line starts on a line of its own; `last_t`
+        is where the journal left off. ValueError if it has no setup line or is finished."""
+        journal = cls.__new__(cls)
+        journal.path = Path(path)
+        data = journal.path.read_bytes()
+        lines, torn = split_journal(data)
+        values = [_loads(line) for line in lines]
+        if not values or not (isinstance(values[0], dict) and isinstance(values[0].get("setup"), dict)):
+            raise ValueError(f"journal {journal.path} has no setup line")
+        if len(values) > 1 and _closing_line(values[-1]):
+            raise ValueError(f"journal {journal.path} is finished")
+        if torn:  # the complete lines are the first len(lines) of the file's newline-separated pieces
+            os.truncate(journal.path, sum(len(piece) + 1 for piece in data.split(b"\n")[: len(lines)]))
+        journal._open("a", clock, sync_every_s)
+        times = [v["t"] for v in values if isinstance(v, dict) and isinstance(v.get("t"), int | float)]
+        journal.last_t = round(float(max(times, default=0.0)), 6)
+        journal.sync()
+        return journal
 
     def record(self, t: float, player: int, control: str, **extra: Any) -> float:
         """Write one press; returns the `t` written (the time the game will apply it at)."""
@@ -58,13 +136,33 @@ class Journal:
         line.update(extra)
         self._write(line)
         self.last_t = applied
+        self.tick()
         return applied
 
+    def record_time(self, t: float) -> float:
+        """Write a time line: passing time decided something at `t` (a table slap's window closed)."""
+        applied = round(max(float(t), self.last_t), 6)
+        self._write({"t": applied})
+        self.last_t = applied
+        self.tick()
+        return applied
+
+    def tick(self) -> bool:
+        """Sync what is written if `sync_every_s` has passed since the last sync; True if it synced.
+        Cheap when nothing is waiting: call it every frame."""
+        if self._unsynced and self._clock() - self._synced_at >= self.sync_every_s:
+            self.sync()
+            return True
+        return False
+
     def sync(self) -> None:
-        """Make what is written survive a power cut (at a round's end, at the game's end)."""
+        """Make what is written survive a power cut (due by time, at a round's end, at the game's end)."""
         if self._file is not None:
             self._file.flush()
             os.fsync(self._file.fileno())
+            self.syncs += 1
+            self._unsynced = False
+            self._synced_at = self._clock()
 
     def finish(self, state: dict[str, Any]) -> None:
         """Close the journal of a finished game with its final state."""
@@ -82,9 +180,166 @@ class Journal:
             raise ValueError(f"journal {self.path} is closed")
         self._file.write(json.dumps(value, ensure_ascii=False) + "\n")
         self._file.flush()
+        self._unsynced = True
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
+    with contextlib.suppress(OSError):  # housekeeping: it never stops a game
+        prune_journals(directory, max_bytes, keep=keep)
+
+
+def _sync_directory(directory: Path) -> None:
+    with contextlib.suppress(OSError):  # not every file system lets a directory be opened and synced
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _loads(line: str) -> Any:
+    """A line's JSON value; None where it is not JSON."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def split_journal(data: bytes) -> tuple[list[str], bool]:
+    """The complete lines of a journal's bytes, and whether a torn tail was dropped.
+
+    A power cut can leave the last line cut short, or the file's end as a run of zero bytes that
+    never got written: everything after the last newline, and any trailing lines that are not JSON,
+    is that torn tail. Lines before it are returned as they are (a bad line in the middle is not a
+    power cut: the script reader reports it with its line number).
+    """
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    torn = lines.pop() != ""  # the text after the last newline: "" when the file ends in one
+    while lines and lines[-1].strip() and not _is_json(lines[-1]):
+        lines.pop()
+        torn = True
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines, torn
+
+
+def read_journal(path: Path | str) -> tuple[list[str], bool]:
+    """The complete lines of the journal at `path` and whether a torn last line was dropped
+    (see `split_journal`). OSError if it cannot be read."""
+    return split_journal(Path(path).read_bytes())
+
+
+def _closing_line(value: Any) -> bool:
+    return isinstance(value, dict) and "state" in value and "press" not in value
+
+
+def is_finished(path: Path) -> bool:
+    """Whether the journal ends in its game's closing `{"state": ...}` line (read from its tail)."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - _TAIL_BYTES))
+        tail = handle.read()
+    lines, _ = split_journal(tail)
+    if not lines:
+        return False
+    try:
+        return _closing_line(json.loads(lines[-1]))
+    except ValueError:
+        return False
+
+
+def _scan(directory: Path) -> list[tuple[Path, int]]:
+    """The journals in `directory` with their sizes, oldest first (by the time each was last
+    written; names break ties). One stat a file."""
+    found: list[tuple[float, str, int]] = []
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.endswith(SUFFIX):
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode):
+                        found.append((info.st_mtime, entry.name, info.st_size))
+    return [(directory / name, size) for _, name, size in sorted(found)]
+
+
+def journals(directory: Path) -> list[Path]:
+    """The journals in `directory`, oldest first (by the time each was last written; names break ties)."""
+    return [path for path, _ in _scan(directory)]
+
+
+def newest_unfinished(directory: Path) -> Path | None:
+    """The newest journal with a setup line but no closing state line: the game a crash or a power
+    cut interrupted (or one left unfinished at the title). None if every game finished."""
+    for path in reversed(journals(directory)):
+        try:
+            if is_finished(path):
+                continue
+            with open(path, "rb") as handle:
+                first = handle.readline()
+        except OSError:
+            continue
+        try:
+            value = json.loads(first) if first.endswith(b"\n") else None
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("setup"), dict):
+            return path
+    return None
+
+
+def prune_journals(directory: Path, max_bytes: int, keep: Path | Iterable[Path] = ()) -> list[Path]:
+    """Delete the oldest journals until `directory`'s journals take at most `max_bytes`: finished
+    games first, then unfinished ones; never a path in `keep` (the journal being written). Returns
+    the paths deleted."""
+    kept = {Path(keep)} if isinstance(keep, Path | str) else {Path(p) for p in keep}
+    sizes = dict(_scan(directory))
+    total = sum(sizes.values())
+    if total <= max_bytes:
+        return []
+    deleted: list[Path] = []
+    unfinished: list[Path] = []
+    for path in sizes:  # oldest first; a finished game is read only until enough is deleted
+        if total <= max_bytes:
+            break
+        if path in kept:
+            continue
+        try:
+            finished = is_finished(path)
+        except OSError:
+            finished = False
+        if not finished:
+            unfinished.append(path)
+            continue
+        total -= _delete(path, sizes[path], deleted)
+    for path in unfinished:
+        if total <= max_bytes:
+            break
+        total -= _delete(path, sizes[path], deleted)
+    return deleted
+
+
+def _delete(path: Path, size: int, deleted: list[Path]) -> int:
+    """Delete one journal; the bytes it freed (0 if it could not be deleted: the next one goes)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return 0
+    deleted.append(path)
+    return size

@@ -1,21 +1,111 @@
 #!/usr/bin/env bash
-# Install the cabinet's kiosk service on Raspberry Pi OS Lite (run as root from a clone of this repo):
-#   sudo systemd/install.sh
-# Copies the program to /opt/spit-arcade, builds its venv there, makes the `spit` user, puts the
-# inputs configuration in /etc/spit-arcade/ (kept if already there) and starts the service.
+# Install the cabinet's kiosk on Raspberry Pi OS Lite (run as root from a clone of this repo):
+#   sudo systemd/install.sh            # install (or update) and start the game
+#   sudo systemd/install.sh --no-start # install, start at the next boot
+#
+# What it does (systemd/README.md explains each step):
+#   - builds a wheel from the clone and installs it, with its runtime dependencies only, into a new
+#     venv in /opt/spit-arcade/venv, owned by root: the kiosk's user can change none of the code it runs,
+#     and neither can whoever owns the clone;
+#   - makes the `spit` system user (no home, no shell, no password), which owns only its state
+#     in /var/lib/spit-arcade (journals, audits, config.toml);
+#   - puts the wiring in /etc/spit-arcade/inputs.toml (kept if already there; root's);
+#   - installs the hardened unit, its fallback, and closes the keyboard's ways out of the kiosk:
+#     no login prompts on other consoles, no console switching, no Ctrl+Alt+Del, no SysRq, no blanking.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ "$(id -u)" = 0 ] || { echo "install.sh: run as root (sudo)" >&2; exit 1; }
-id spit >/dev/null 2>&1 || useradd --system --create-home --shell /usr/sbin/nologin spit
+start=yes
+[ "${1:-}" = "--no-start" ] && start=no
+
+prefix=/opt/spit-arcade
+state=/var/lib/spit-arcade
+umask 022
+
+# --- the program: a wheel, in a root-owned venv (built beside the old one, swapped in at the end)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# Build from a copy, so that root writes nothing into the clone (build/, *.egg-info).
+mkdir -p "$work/src"
+tar -C "$here" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' -cf - . | tar -C "$work/src" -xf -
+python3 -m venv "$work/build-venv"
+"$work/build-venv/bin/pip" wheel --quiet --no-deps --wheel-dir "$work/dist" "$work/src"
+wheel="$(ls "$work"/dist/spit_arcade-*.whl)"
+
+mkdir -p "$prefix"
+chown root:root "$prefix"
+chmod 0755 "$prefix"
+rm -rf "$prefix/venv.new"
+# System site packages: Raspberry Pi OS's python3-lgpio (gpiozero's pin factory on a Pi 4 and 5).
+python3 -m venv --system-site-packages "$prefix/venv.new"
+"$prefix/venv.new/bin/pip" install --quiet --no-cache-dir "$wheel"
+# No installer left in the kiosk's venv: nothing the game runs can add code to it.
+"$prefix/venv.new/bin/python" -m pip uninstall --quiet --yes pip setuptools >/dev/null 2>&1 || true
+rm -rf "$prefix/venv.old"
+[ -d "$prefix/venv" ] && mv "$prefix/venv" "$prefix/venv.old"
+mv "$prefix/venv.new" "$prefix/venv"
+rm -rf "$prefix/venv.old"
+install -m 0644 "$here/README.md" "$prefix/README.md"
+install -d -m 0755 "$prefix/systemd"
+install -m 0644 "$here/systemd/README.md" "$prefix/systemd/README.md"
+chown -R root:root "$prefix"
+chmod -R go-w "$prefix"
+ln -sf "$prefix/venv/bin/spit-arcade" /usr/local/bin/spit-arcade
+
+# --- the user, its state, the wiring
+id spit >/dev/null 2>&1 ||
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin spit
 for group in video render input audio gpio dialout; do
   getent group "$group" >/dev/null && usermod -aG "$group" spit
 done
-mkdir -p /opt/spit-arcade /etc/spit-arcade
-cp -a "$here/." /opt/spit-arcade/
-rm -rf /opt/spit-arcade/.venv
-(cd /opt/spit-arcade && ./spit --help >/dev/null)   # builds the venv (system site packages on a Pi: lgpio)
-[ -f /etc/spit-arcade/inputs.toml ] || cp /opt/spit-arcade/appliance/inputs/default.toml /etc/spit-arcade/inputs.toml
-install -m 0644 /opt/spit-arcade/systemd/spit-arcade.service /etc/systemd/system/spit-arcade.service
+install -d -m 0750 -o spit -g spit "$state" "$state/journals" "$state/audits"
+if [ ! -f "$state/config.toml" ]; then
+  if [ -f /etc/spit-arcade/config.toml ]; then  # where an older install kept it
+    install -m 0640 -o spit -g spit /etc/spit-arcade/config.toml "$state/config.toml"
+  else
+    printf '%s\n' '# Spit Arcade settings (see README.md, "Settings"); check with: spit-arcade check-config --cabinet' \
+      '# volume = 0.6' '# assist = false' '# idle_timeout_s = 90' >"$state/config.toml"
+    chown spit:spit "$state/config.toml"
+    chmod 0640 "$state/config.toml"
+  fi
+fi
+install -d -m 0755 /etc/spit-arcade
+[ -f /etc/spit-arcade/inputs.toml ] || install -m 0644 "$here/appliance/inputs/default.toml" /etc/spit-arcade/inputs.toml
+
+# --- the units
+install -m 0644 "$here/systemd/spit-arcade.service" /etc/systemd/system/spit-arcade.service
+install -m 0644 "$here/systemd/spit-arcade-fallback.service" /etc/systemd/system/spit-arcade-fallback.service
+install -D -m 0755 "$here/systemd/fallback.sh" /usr/local/libexec/spit-arcade-fallback
+
+# --- the kiosk's keyboard reaches only the game
+install -D -m 0644 "$here/systemd/logind.conf" /etc/systemd/logind.conf.d/spit-arcade.conf
+install -D -m 0644 "$here/systemd/system.conf" /etc/systemd/system.conf.d/spit-arcade.conf
+install -D -m 0644 "$here/systemd/sysctl.conf" /etc/sysctl.d/90-spit-arcade.conf
+sysctl -q -p /etc/sysctl.d/90-spit-arcade.conf || true
+systemctl mask ctrl-alt-del.target
+systemctl disable getty@tty1.service 2>/dev/null || true
+for tty in ttyAMA0 ttyS0; do
+  systemctl disable --now "serial-getty@$tty.service" 2>/dev/null || true
+done
+remap=/etc/console-setup/remap.inc
+if [ -d /etc/console-setup ] && ! grep -q "Spit Arcade" "$remap" 2>/dev/null; then
+  cat "$here/systemd/console-remap.inc" >>"$remap"
+  if command -v setupcon >/dev/null; then setupcon --force >/dev/null 2>&1 || true; fi
+fi
+# No console blanking (the kernel's consoleblank), no blinking cursor on the game's console.
+for cmdline in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
+  if [ -f "$cmdline" ]; then
+    grep -q "consoleblank=0" "$cmdline" || sed -i '1 s/$/ consoleblank=0/' "$cmdline"
+    grep -q "vt.global_cursor_default=0" "$cmdline" || sed -i '1 s/$/ vt.global_cursor_default=0/' "$cmdline"
+    break
+  fi
+done
+
 systemctl daemon-reload
-systemctl enable --now spit-arcade.service
-echo "Spit Arcade is running on tty1. Logs: journalctl -u spit-arcade -f"
+systemctl enable spit-arcade.service
+"$prefix/venv/bin/spit-arcade" check-config --cabinet || echo "install.sh: the game will use the built-in default for each problem above" >&2
+if [ "$start" = yes ]; then
+  systemctl restart spit-arcade.service
+  echo "Spit Arcade is running on tty1. Logs: journalctl -u spit-arcade -f"
+fi
+echo "Reboot once to apply the console, logind and kernel settings. Read-only root: see systemd/README.md."

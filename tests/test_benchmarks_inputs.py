@@ -3,9 +3,19 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from appliance.benchmarks.inputs import Consumer, kernel_edge, pct, raise_priority, summary
+from appliance.benchmarks.inputs import (
+    Consumer,
+    RecordingMerger,
+    bench_corrupt,
+    bench_loss,
+    kernel_edge,
+    pct,
+    raise_priority,
+    summary,
+)
 from appliance.inputs.gpio import GpioSource, PinControl
 from appliance.inputs.merge import Merger
+from appliance.inputs.press import Press
 from appliance.inputs.script_source import MockSource
 
 
@@ -46,3 +56,27 @@ def test_kernel_edge_delivers_the_given_stamp():
 def test_raise_priority_reports_the_level_it_got():
     before = os.getpriority(os.PRIO_PROCESS, 0)
     assert raise_priority(before) == before
+
+
+def test_the_corrupt_bench_matches_every_edge_it_sent(tmp_path):
+    # a small run of the real thing: an emulator process spoiling 5% of frames each way
+    result = bench_corrupt(edges=90, rate=0.05, work_ns=100_000, seed=3, link=str(tmp_path / "pad"))
+    assert result["trials"] == 90 and result["applied"] == 45  # every other edge is a press
+    assert (result["lost"], result["duplicated"], result["out_of_order"]) == (0, 0, 0)
+    assert result["missing"] == 0 and result["stale"] == 0
+
+
+def test_the_recording_merger_keeps_arrival_order():
+    merger = RecordingMerger([])
+    first = Press(1, "left", True, 20, "pad")
+    second = Press(1, "left", False, 10, "pad")
+    merger.put(first)
+    merger.put(second)
+    assert merger.arrived == [first, second]
+    assert merger.ready(10**12) == [second, first]  # the merger itself still orders by edge time
+
+
+def test_the_loss_bench_reports_both_kinds_of_loss(tmp_path):
+    result = bench_loss(trials=1, link=str(tmp_path / "pad"))
+    assert result["degraded_first"] is True  # garbage degrades the link before it is lost
+    assert result["silence_ms"] > 0 and result["garbage_ms"] > 0

@@ -26,3 +26,19 @@ def test_bench_rules_reports_random_game_lengths(capsys: pytest.CaptureFixture[s
     assert result["random_games"] == 2
     assert 0 < result["random_presses_min"] <= result["random_presses_median"] <= result["random_presses_max"]
     assert result["random_rounds_max"] >= 1
+
+
+@pytest.mark.parametrize("variant", ["classic", "two-decks", "reverse"])
+def test_bench_rules_measures_a_variant_with_house_rules(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "rules", "--presses", "2000", "--games", "1", "--variant", variant,
+                 "--options", '{"alternate_colours": true, "choose": "first_call"}', "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["variant"] == variant and result["options"] == {"alternate_colours": True, "choose": "first_call"}
+    assert result["presses"] == 2000 and result["presses_per_s"] > 0 and result["random_games"] == 1
+
+
+def test_bench_rules_refuses_a_bad_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "rules", "--variant", "nope", "--presses", "10"])
+    assert exit_info.value.code == 2
+    assert "unknown variant" in capsys.readouterr().err

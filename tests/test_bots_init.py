@@ -29,5 +29,7 @@ def test_unknown_bots(spec: str) -> None:
 
 
 def test_seats() -> None:
-    with pytest.raises(ValueError, match="player"):
-        make_bot("3", 3, 0)
+    assert make_bot("3", 4, 0).player == 4  # a bigger table is the game's to say
+    for player in (0, 5, True):
+        with pytest.raises(ValueError, match="player"):
+            make_bot("3", player, 0)

@@ -1,36 +1,42 @@
-"""The strategies, level by level, from explicit positions: what each one chooses and why."""
+"""The strategies, level by level, from explicit positions: what each one chooses among the moves the
+rules offer, and why."""
 
 import random
+from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import game_at
 
-from appliance.bots.strategy import STRATEGIES, Action, Plan, first_step, options, press_for, valid
-from appliance.bots.view import View, visible_view
+from appliance.bots.strategy import HOLD_BACK, STRATEGIES, Plan, uncover
+from appliance.bots.view import is_card, visible_view
+from appliance.random_play import mash
+from appliance.rules import Action, Game, new_game
 
 RNG = random.Random(0)
 
 
-def view_of(p1: list[str], p2: list[str], spit: tuple[str, str], player: int = 1, **kw: object) -> View:
-    return visible_view(game_at(p1, p2, spit=spit, **kw), player)
-
-
-def choose(spec: str, view: View) -> Plan:
-    return choose_with(spec, view, RNG)
-
-
-def choose_with(spec: str, view: View, rng: random.Random) -> Plan:
-    plan = STRATEGIES[spec].choose(view, rng)
+def choose_with(spec: str, game: Game, player: int, rng: random.Random) -> Plan:
+    legal = game.legal_actions(player)
+    plan = STRATEGIES[spec].choose(visible_view(game, player), legal, game.rules, rng)
     assert plan is not None
+    assert plan.action in legal  # only ever a move the rules offer
     return plan
 
 
-def run_ranks(spec: str, view: View) -> list[int]:
+def choose(spec: str, game: Game, player: int = 1) -> Plan:
+    return choose_with(spec, game, player, RNG)
+
+
+def run_ranks(spec: str, game: Game, player: int = 1) -> list[str]:
     """The ranks of the run a strategy plans (its first play and what it planned to follow)."""
-    plan = choose(spec, view)
+    plan = choose(spec, game, player)
     actions = [plan.action, *plan.follow]
+    view = visible_view(game, player)
     if not STRATEGIES[spec].pairs:
-        actions = [plan.action, *STRATEGIES[spec]._best_run(view)[1:]]
-    return [view.mine[a.a - 1] for a in actions if a.kind == "play"]
+        plays = [a for a in game.legal_actions(player) if a.kind == "play"]
+        actions = [plan.action, *STRATEGIES[spec]._best_run(view, plays, game.rules)[1:]]
+    return [view.mine[a.pile - 1][0] for a in actions if a.kind == "play"]
 
 
 # The opponent's cards fit nothing in these positions, unless a test says otherwise.
@@ -38,111 +44,238 @@ QUIET = ["2H", "2S", "3H", "3S", "KC"]
 
 
 def test_first_plays_the_first_card_it_sees() -> None:
-    view = view_of(["TH", "8C", "8D", "7S", "9S"], QUIET, ("9C", "5D"))
-    assert choose("first", view).action == Action("play", 1, 0)  # the ten, onto its left pile
+    game = game_at(["TH", "8C", "8D", "7S", "9S"], QUIET, spit=("9C", "5D"))
+    assert choose("first", game) == Plan(Action("play", 1, 0), len(game.legal_actions(1)))  # onto its left
 
 
 def test_runs_think_ahead_as_the_article_says() -> None:
     # "With two eights, two sevens, a nine and a ten, don't play the nine then the ten: play the
     # nine, then eight, seven, eight ..." (000_…, Strategie). Here: T, 8, 8, 7, 9 onto a ten.
-    view = view_of(["TH", "8C", "8D", "7S", "9S"], QUIET, ("TC", "5D"))
+    game = game_at(["TH", "8C", "8D", "7S", "9S"], QUIET, spit=("TC", "5D"))
     for spec in ("3", "4", "5"):
-        assert run_ranks(spec, view) == [9, 8, 7, 8], spec
+        assert run_ranks(spec, game) == ["9", "8", "7", "8"], spec
     # With the nine down, `first` takes the ten (first in line) and ends its run at two cards.
-    after = view_of(["TH", "8C", "8D", "7S", ""], QUIET, ("TC 9S", "5D"))
+    after = game_at(["TH", "8C", "8D", "7S", ""], QUIET, spit=("TC 9S", "5D"))
     assert choose("first", after).action == Action("play", 1, 0)
-    assert choose("3", after).action.kind == "play" and after.mine[choose("3", after).action.a - 1] == 8
+    assert visible_view(after, 1).mine[choose("3", after).action.pile - 1][0] == "8"
+
+
+def test_runs_keep_to_alternating_colours() -> None:
+    # On the black ten: with alternating colours only the red nine fits, then a black eight, a red
+    # seven; the black nine and the red eight are no use.
+    mine = ["9S", "9H", "8D", "8C", "7H"]
+    plain = game_at(mine, QUIET, spit=("TC", "5D"))
+    colours = game_at(mine, QUIET, spit=("TC", "5D"), options={"alternate_colours": True})
+    assert run_ranks("5", colours) == ["9", "8", "7"]
+    assert _run_cards("5", colours) == ["9H", "8C", "7H"]
+    assert run_ranks("5", plain) == ["9", "8", "9", "8", "7"]  # one rank apart, whatever the colour
+    assert choose("first", colours).action == Action("play", 2, 0)  # the first card that fits: 9H
+
+
+def _run_cards(spec: str, game: Game, player: int = 1) -> list[str]:
+    plan = choose(spec, game, player)
+    view = visible_view(game, player)
+    return [view.mine[a.pile - 1] for a in (plan.action, *plan.follow) if a.kind == "play"]
+
+
+def play_out_run(game: Game, player: int, plan: Plan) -> list[tuple[str, str]]:
+    """The plan's plays as (card, onto) over the visible cards, each the top of its spit pile then."""
+    view = visible_view(game, player)
+    tops = list(view.spit)
+    mine = list(view.mine)
+    out = []
+    for action in (plan.action, *plan.follow):
+        if action.kind != "play":
+            break
+        card = mine[action.pile - 1]
+        assert is_card(card), "a run plays only cards it can see"
+        out.append((card, tops[action.target]))
+        tops[action.target] = card
+        mine[action.pile - 1] = ""  # what lies under it is unknown
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400),
+       variant=st.sampled_from(["classic", "four-piles", "threes", "two-decks", "refill"]),
+       stacking=st.booleans())
+def test_every_planned_run_fits_by_the_rules_in_force(seed: int, steps: int, variant: str, stacking: bool) -> None:
+    """With alternating colours, whatever the position: every card of a planned run goes onto the
+    card it meets by the ruleset's fits (which rejects what the colours forbid)."""
+    options: dict[str, Any] = {"alternate_colours": True, "same_rank_stacking": stacking}
+    game, _ = new_game(variant, seed, options)
+    rng = random.Random(seed)
+    t = 0.0
+    for _ in range(steps):
+        if game.phase == "over":
+            break
+        dt, player, control = mash(game, rng)
+        t += dt
+        game.press(t, player, control)
+    for player in (1, 2):
+        if game.phase != "playing":
+            continue
+        for spec in ("4", "5"):
+            plan = STRATEGIES[spec].choose(visible_view(game, player), game.legal_actions(player), game.rules, rng)
+            if plan is None:
+                continue
+            assert plan.action in game.legal_actions(player)
+            for card, onto in play_out_run(game, player, plan):
+                assert game.rules.fits.fits(card, onto), (card, onto)
 
 
 def test_watchful_levels_leave_the_opponent_nothing_to_cut_in_with() -> None:
     # A 6 or a 4 onto the 5: the opponent holds a 7, which fits on a 6 but not on a 4.
     p2 = ["7H", "2C", "2D", "9C", "9D"]
-    view = view_of(["6S", "4S", "KH", "KS", "KD"], p2, ("5C", "JD"))
-    assert choose("3", view).action == Action("play", 1, 0)  # the 6: as good as any for level 3
+    game = game_at(["6S", "4S", "KH", "KS", "KD"], p2, spit=("5C", "JD"))
+    assert choose("3", game).action == Action("play", 1, 0)  # the 6: as good as any for level 3
     for spec in ("4", "5"):
-        assert choose(spec, view).action == Action("play", 2, 0), spec
+        assert choose(spec, game).action == Action("play", 2, 0), spec
 
 
 def test_planned_runs_are_played_as_one_series() -> None:
-    view = view_of(["TH", "8C", "8D", "7S", "9S"], QUIET, ("TC", "5D"))
-    assert len(choose("4", view).follow) == 3
-    assert choose("3", view).follow == ()
+    game = game_at(["TH", "8C", "8D", "7S", "9S"], QUIET, spit=("TC", "5D"))
+    assert len(choose("4", game).follow) == 3
+    assert choose("3", game).follow == ()
 
 
 def test_the_expert_turns_up_its_cards_first_when_the_opponent_is_stuck() -> None:
     mine = ["6S", "2C 9D |", "KH", "KS", "KD"]
-    stuck = view_of(mine, QUIET, ("5C", "JD"))
-    plan = choose("5", stuck)
-    assert plan.action == Action("flip", 2)
+    stuck = game_at(mine, QUIET, spit=("5C", "JD"))
+    assert choose("5", stuck).action == Action("flip", 2)
     assert choose("4", stuck).action == Action("play", 1, 0)
     # Not stuck (the opponent has a 4 for the 5): the expert plays at once.
-    busy = view_of(mine, ["4H", "2S", "3H", "3S", "KC"], ("5C", "JD"))
+    busy = game_at(mine, ["4H", "2S", "3H", "3S", "KC"], spit=("5C", "JD"))
     assert choose("5", busy).action == Action("play", 1, 0)
+    # Cards the opponent picked up (V9) might fit: the expert does not count on them being stuck.
+    hidden = game_at(mine, ["2S", "3H", "KC", "", ""], spit=("5C", "JD"), options={"hidden_last": True})
+    hidden.players[1].hidden = True
+    assert choose("5", hidden).action == Action("play", 1, 0)
 
 
 def test_every_strategy_turns_cards_and_moves_into_spaces_when_it_cannot_play() -> None:
-    view = view_of(["2C 9D |", "KH", "", "QS", "3C 4C 5C JS"], QUIET, ("5H", "8D"))
+    game = game_at(["2C 9D |", "KH", "", "QS", "3C 4C 5C JS"], QUIET, spit=("5H", "8D"))
     for spec in STRATEGIES:
-        assert choose(spec, view).action == Action("flip", 1), spec
-    view = view_of(["9D", "KH", "", "QS", "3C 4C 5C JS"], QUIET, ("5H", "7D"))
-    assert options(view).moves == [Action("move", 5, 3)]
-    for spec in ("first", "2", "3", "4", "5"):
-        assert choose(spec, view).action == Action("move", 5, 3), spec
-    nothing = view_of(["9D", "KH", "", "QS", "JS"], QUIET, ("5H", "7D"))
-    assert all(STRATEGIES[spec].choose(nothing, RNG) is None for spec in STRATEGIES)
+        assert choose(spec, game).action == Action("flip", 1), spec
+    game = game_at(["9D", "KH", "", "QS", "3C 4C 5C JS"], QUIET, spit=("5H", "7D"))
+    for spec in STRATEGIES:
+        assert choose(spec, game).action == Action("move", 5, 3), spec
+    nothing = game_at(["9D", "KH", "", "QS", "JS"], QUIET, spit=("5H", "7D"))
+    view, legal = visible_view(nothing, 1), nothing.legal_actions(1)
+    assert all(STRATEGIES[spec].choose(view, legal, nothing.rules, RNG) is None for spec in STRATEGIES)
 
 
-def test_slaps() -> None:
-    kw = {"phase": "choosing"}
+def test_stacking_is_planned_to_uncover_a_card_and_never_goes_round_in_circles() -> None:
+    # V7: no space, nothing fits. Stacking the 7S on the 7H frees pile 1; then the 9D goes into the
+    # space and the card under it can be turned. (Stacking back and forth would uncover nothing.)
+    stacking = {"same_rank_stacking": True}
+    game = game_at(["7S", "7H", "2C 9D", "KS", "KD"], QUIET, spit=("5C", "JD"), options=stacking)
+    path = uncover(visible_view(game, 1), game.rules)
+    assert path == [Action("stack", 1, 2), Action("move", 3, 1)]
+    for spec in STRATEGIES:
+        assert choose(spec, game).action == Action("stack", 1, 2), spec
+    assert choose("4", game).follow == (Action("move", 3, 1),)
+    # Nothing to uncover: two sevens to stack on each other, and nothing under them.
+    stuck = game_at(["7S", "7H", "9S", "KS", "KD"], QUIET, spit=("5C", "JD"), options=stacking)
+    assert uncover(visible_view(stuck, 1), stuck.rules) == []
+
+
+def test_slaps_for_the_pile_the_goal_wants() -> None:
+    kw: dict[str, Any] = {"phase": "choosing", "rest": "spit0"}
     # Spit pile 0 (player 1's left, player 2's right) is the larger one.
-    big_left = view_of(["", "", "", "", ""], ["3D", "", "", "", ""], ("4C 5C 6C 7C", "JD"), rest="spit0", **kw)
-    assert choose("first", big_left).action == Action("slap", 0)  # its left, whatever the size
+    big_left = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=("4C 5C 6C 7C", "JD"), **kw)
+    assert choose("first", big_left).action == Action("slap", target=0)  # its left, whatever the size
     for spec in ("2", "3", "4", "5"):
-        assert choose(spec, big_left).action == Action("slap", 1), spec
-    assert press_for(big_left, Action("slap", 1)) == "right"
+        assert choose(spec, big_left).action == Action("slap", target=1), spec
+    # Reverse Spit: the larger pile.
+    reverse = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=("4C 5C 6C 7C", "JD"),
+                      options={"goal": "all"}, **kw)
+    for spec in ("2", "3", "4", "5"):
+        assert choose(spec, reverse).action == Action("slap", target=0), spec
     # Level 4 and up saw their own last card go: they slap at once (only the hand moves).
     assert choose("4", big_left).prepared and choose("5", big_left).prepared
     assert not choose("2", big_left).prepared
-    seat2 = visible_view(game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=("4C 5C 6C 7C", "JD"), **kw), 2)
     # Player 2 still holds a card; player 1 played out. The expert watched that last card go too.
-    assert choose("5", seat2).action == Action("slap", 1) and choose("5", seat2).prepared
-    assert choose("4", seat2).action == Action("slap", 1) and not choose("4", seat2).prepared
-    assert press_for(seat2, Action("slap", 1)) == "left"
-    casual = {choose_with("1", big_left, random.Random(n)).action.a for n in range(20)}
+    assert choose("5", big_left, 2).action == Action("slap", target=1) and choose("5", big_left, 2).prepared
+    assert not choose("4", big_left, 2).prepared
+    casual = {choose_with("1", big_left, 1, random.Random(n)).action.target for n in range(20)}
     assert casual == {0, 1}
 
 
+def test_the_ways_of_choosing_piles() -> None:
+    kw: dict[str, Any] = {"phase": "choosing", "rest": "spit0"}
+    piles = ("4C 5C 6C 7C", "JD")
+    # V10: the player who played out chooses, no slap; the other waits.
+    shapp = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=piles, options={"choose": "shapp"},
+                    chooser=1, **kw)
+    assert choose("5", shapp).action == Action("choose", target=1)
+    assert choose("first", shapp).action == Action("choose", target=0)
+    assert shapp.legal_actions(2) == [] and STRATEGIES["5"].choose(visible_view(shapp, 2), [], shapp.rules, RNG) is None
+    # V11: the first to call "Spit!" chooses: both call, the one who played out (and saw it coming)
+    # as fast as its hand goes.
+    first_call = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=piles,
+                         options={"choose": "first_call"}, **kw)
+    assert choose("5", first_call).action == Action("call") and choose("5", first_call).prepared
+    assert choose("2", first_call, 2).action == Action("call")
+    # V12: only the smaller pile may be slapped, and every level slaps it, at once ...
+    slap_spit = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=piles,
+                        options={"choose": "slap_spit"}, **kw)
+    for spec in STRATEGIES:
+        assert choose(spec, slap_spit).action == Action("slap", target=1), spec
+        assert choose(spec, slap_spit).wait == 0
+    # ... except in Reverse Spit, where the thinking levels would rather the other took it.
+    reverse = game_at(["", "", "", "", ""], ["3D", "", "", "", ""], spit=piles,
+                      options={"choose": "slap_spit", "goal": "all"}, **kw)
+    for spec in STRATEGIES:
+        plan = choose(spec, reverse)
+        assert plan.action == Action("slap", target=1), spec
+        assert plan.wait == (HOLD_BACK if spec in ("3", "4", "5") else 0), spec
+
+
 def test_spit_calls_and_the_lone_spitter() -> None:
-    both = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), p1_spit="4C", rest="p2_spit", phase="stalemate")
-    assert choose("first", both).action == Action("spit")
+    both = game_at(["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "JD"), p1_spit="4C", rest="p2_spit",
+                   phase="stalemate")
+    assert choose("first", both).action == Action("call")
     # Player 2 has no spit cards: player 1 spits alone and first chooses a pile.
-    lone = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "2D 4D JD"), phase="stalemate", rest="p1_spit")
-    assert lone.their_spit_cards == 0
-    assert choose("first", lone).action == Action("choose", 0)  # its left
-    assert choose("5", lone).action == Action("choose", 1)  # the larger pile: the smaller stays small
-    assert press_for(lone, Action("choose", 1)) == "right"
+    lone = game_at(["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "2D 4D JD"), phase="stalemate",
+                   rest="p1_spit")
+    assert choose("first", lone).action == Action("choose", target=0)  # its left
+    assert choose("5", lone).action == Action("choose", target=1)  # the larger pile: the smaller stays small
     # Player 2, with no spit cards, has nothing to call: it waits.
-    other_seat = view_of(["5H", "KH", "8S", "7S", "9D"], QUIET, ("5C", "JD"), 2, phase="stalemate", rest="p1_spit")
-    assert other_seat.my_spit_cards == 0 and other_seat.their_spit_cards > 0
-    assert all(STRATEGIES[spec].choose(other_seat, RNG) is None for spec in STRATEGIES)
+    assert lone.legal_actions(2) == []
     # Having called, a player waits for the other.
-    game = game_at(
-        ["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "JD"), p1_spit="4C", rest="p2_spit", phase="stalemate"
-    )
+    game = game_at(["5H", "KH", "8S", "7S", "9D"], QUIET, spit=("5C", "JD"), p1_spit="4C", rest="p2_spit",
+                   phase="stalemate")
     game.press(1.0, 1, "spit")
-    assert STRATEGIES["5"].choose(visible_view(game, 1), RNG) is None
-    assert choose("5", visible_view(game, 2)).action == Action("spit")
+    assert STRATEGIES["5"].choose(visible_view(game, 1), game.legal_actions(1), game.rules, RNG) is None
+    assert choose("5", game, 2).action == Action("call")
 
 
-def test_presses_for_an_action() -> None:
-    view = view_of(["5H", "KH", "QS", "JS", "9D"], QUIET, ("4C", "JD"))
-    play = Action("play", 1, 0)
-    assert valid(view, play) and press_for(view, play) == "pile1" and first_step(view, play)
-    game = game_at(["5H", "KH", "QS", "JS", "9D"], QUIET, spit=("4C", "JD"))
-    game.press(0.2, 1, "pile1")
-    held = visible_view(game, 1)
-    assert press_for(held, play) == "left" and not first_step(held, play)
-    assert not valid(held, Action("play", 1, 1))  # 5 does not fit the jack
-    assert not valid(held, Action("spit"))  # no calls while playing
-    assert not valid(held, Action("slap", 0))
-    assert press_for(held, Action("move", 1, 3)) == "pile3"
+def test_watchful_levels_pick_up_their_last_cards_when_they_have_a_moment() -> None:
+    # V9: three cards left, all face up, none fits: levels 4 and 5 hide them; the others don't.
+    game = game_at(["9D", "KH", "", "QS", ""], QUIET, spit=("5H", "7D"), options={"hidden_last": True})
+    assert Action("pick_up") in game.legal_actions(1)
+    for spec in ("4", "5"):
+        assert choose(spec, game).action == Action("pick_up"), spec
+    view, legal = visible_view(game, 1), game.legal_actions(1)
+    for spec in ("first", "1", "2", "3"):
+        assert STRATEGIES[spec].choose(view, legal, game.rules, RNG) is None, spec
+    # With a card to play, they play it.
+    busy = game_at(["6D", "KH", "", "QS", ""], QUIET, spit=("5H", "7D"), options={"hidden_last": True})
+    assert choose("5", busy).action.kind == "play"
+
+
+def test_in_reverse_spit_the_thinking_levels_hold_their_cards_back() -> None:
+    mine = ["TH", "8C", "KH", "KS", "KD"]
+    busy = ["4H", "2S", "3H", "3S", "KC"]  # the opponent has a 4 for the 5
+    reverse = game_at(mine, busy, spit=("5C", "9D"), options={"goal": "all"})
+    for spec in ("3", "4", "5"):
+        plan = choose(spec, reverse)
+        assert plan.action.kind == "play" and plan.wait == HOLD_BACK and plan.follow == (), spec
+    for spec in ("first", "1", "2"):
+        assert choose(spec, reverse).wait == 0, spec
+    # The opponent stuck: nothing would happen. Classic: no reason to wait.
+    stuck = game_at(mine, QUIET, spit=("5C", "9D"), options={"goal": "all"})
+    assert choose("5", stuck).wait == 0
+    classic = game_at(mine, busy, spit=("5C", "9D"))
+    assert choose("5", classic).wait == 0

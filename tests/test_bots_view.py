@@ -1,8 +1,11 @@
 """The visible view: what a player at the table sees, and nothing hidden."""
 
-from positions import game_at
+from typing import Any
 
-from appliance.bots.view import EMPTY, FACE_DOWN, can_play, fits, playable_count, visible_view
+from positions import game_at, position
+
+from appliance.bots.view import EMPTY, FACE_DOWN, OWN_FIELDS, View, face_up, is_card, visible_view
+from appliance.rules import Game, game_from_state, new_game
 
 
 def table() -> tuple[list[str], list[str]]:
@@ -17,18 +20,21 @@ def test_each_player_sees_their_own_piles_and_the_others() -> None:
     game.players[0].selected = 2
     mine = visible_view(game, 1)
     assert mine.player == 1 and mine.phase == "playing" and mine.round == 1
-    assert mine.mine == (5, 9, FACE_DOWN, EMPTY, 9)
+    assert mine.mine == ("5H", "9D", FACE_DOWN, EMPTY, "9H")
     assert mine.my_sizes == (1, 2, 2, 0, 4)
-    assert mine.theirs == (13, 12, 11, FACE_DOWN, 10)
-    assert mine.spit == (8, 1)
-    assert mine.spit_sizes == (1, 1)
+    assert face_up(mine) == [("5H",), ("9D",), (), (), ("9H",)]
+    assert mine.others == (2,)
+    assert mine.theirs == (("KH", "QC", "JD", FACE_DOWN, "TS"),)
+    assert mine.their_sizes == ((1, 1, 1, 2, 1),)
+    assert mine.spit == ("8C", "AD")
+    assert mine.spit_sizes == (len(game.spit_piles[0]), 1)
     assert mine.my_spit_cards == 2
-    assert mine.their_spit_cards == len(game.players[1].spit_cards) == 52 - 9 - 6 - 2 - 2
-    assert mine.selected == 2 and mine.lone_pile == -1
+    assert mine.their_spit_cards == (len(game.players[1].spit_cards),) == (52 - 9 - 6 - 2 - 2,)
+    assert mine.held == (2,) and mine.lone_pile == -1 and mine.chooser == 0 and not mine.hidden
     theirs = visible_view(game, 2)
-    assert theirs.mine == mine.theirs and theirs.theirs == mine.mine
-    assert theirs.spit == mine.spit  # spit piles are indexed the same for both; seats map sides
-    assert theirs.selected == 0
+    assert theirs.mine == mine.theirs[0] and theirs.theirs == (mine.mine,)
+    assert theirs.spit == mine.spit  # spit piles are indexed the same for both; the table maps sides
+    assert theirs.held == ()
 
 
 def test_hidden_cards_do_not_show() -> None:
@@ -41,22 +47,62 @@ def test_hidden_cards_do_not_show() -> None:
     assert visible_view(a, 2) == visible_view(b, 2)
 
 
+def hidden_last(p1: list[str], p2: list[str], **kw: Any) -> Game:
+    """A position of a game with hidden last cards (V9), player 2's picked up."""
+    state = position(p1, p2, **kw)
+    state["options"] = {"hidden_last": True}
+    state["players"][1]["hidden"] = True
+    return game_from_state(state)
+
+
+def test_cards_picked_up_show_face_down_to_the_others_but_not_to_their_owner() -> None:
+    p1 = ["5H", "2C 9D", "KS", "KD", "9H"]
+    a = hidden_last(p1, ["7H", "", "QC", "JD", ""], spit=("8C", "AD"), rest="p1_spit")
+    b = hidden_last(p1, ["4S", "", "2D", "6D", ""], spit=("8C", "AD"), rest="p1_spit")
+    seen = visible_view(a, 1)
+    assert seen.theirs == ((FACE_DOWN, EMPTY, FACE_DOWN, FACE_DOWN, EMPTY),)
+    assert seen.their_sizes == ((1, 0, 1, 1, 0),)  # where they lie, and how many, is still seen
+    assert visible_view(a, 1) == visible_view(b, 1)  # which cards they are is not
+    own = visible_view(a, 2)
+    assert own.hidden and own.mine == ("7H", EMPTY, "QC", "JD", EMPTY)  # played from memory
+
+
 def test_a_change_anyone_could_see_changes_the_view() -> None:
     p1, p2 = table()
     game = game_at(p1, p2, spit=("8C", "AD"), p1_spit="4C 4H", rest="p2_spit")
     before = visible_view(game, 2)
     game.press(0.5, 1, "pile3")  # player 1 turns a card: player 2 sees it
     assert visible_view(game, 2) != before
-    assert visible_view(game, 2).theirs[2] == 4
+    assert visible_view(game, 2).theirs[0][2] == "4S"
+    mine, theirs = visible_view(game, 1), visible_view(game, 2)
+    game.press(0.6, 1, "pile3")  # player 1 picks it up: player 2 sees no change, player 1 does
+    assert visible_view(game, 2) == theirs and visible_view(game, 1) != mine
 
 
-def test_ranks_fit_one_up_or_down_wrapping() -> None:
-    assert fits(1, 13) and fits(13, 1) and fits(1, 2) and fits(7, 8) and fits(8, 7)
-    assert not fits(7, 7) and not fits(7, 9)
-    assert not fits(5, 0) and not fits(0, 5) and not fits(EMPTY, 5)  # no pile, face down, empty
+def test_two_decks_show_cards_without_their_deck() -> None:
+    game, _ = new_game("two-decks", seed=4)
+    view = visible_view(game, 1)
+    assert all(len(card) == 2 for card in view.mine) and len(view.mine) == 6
+    assert view.mine == tuple(pile.cards[-1][:2] for pile in game.players[0].stock)
 
 
-def test_counting_plays() -> None:
-    assert can_play((5, FACE_DOWN, EMPTY), (6, 1))
-    assert not can_play((9, FACE_DOWN), (6, 1))
-    assert playable_count((5, 7, 2), (6, 1)) == 3  # 5 and 7 on the 6, 2 on the ace
+def test_stacked_face_up_cards_are_seen_by_their_owner() -> None:
+    state = position(["7S", "7H", "KH", "KS", "2C 9D"], ["QH", "QS", "QD", "3S", "JC"], spit=("5C", "JD"))
+    state["options"] = {"same_rank_stacking": True}
+    game = game_from_state(state)
+    game.press(0.2, 1, "pile1")
+    game.press(0.4, 1, "pile2")  # 7S stacked onto 7H
+    view = visible_view(game, 1)
+    assert view.mine[:2] == (EMPTY, "7S") and view.my_stacked == ((2, ("7H", "7S")),)
+    assert face_up(view)[:2] == [(), ("7H", "7S")]
+
+
+def test_the_bots_own_fields_are_the_ones_that_decide_what_it_may_do() -> None:
+    assert View._fields[OWN_FIELDS] == (
+        "phase", "round", "mine", "my_sizes", "my_stacked", "spit", "spit_sizes", "my_spit_cards",
+        "their_spit_cards", "called", "they_called", "lone_pile", "chooser", "hidden", "out", "to_take",
+        "table_slaps", "table_chooser", "carried")
+
+
+def test_cards_and_codes() -> None:
+    assert is_card("5H") and not is_card(FACE_DOWN) and not is_card(EMPTY)

@@ -3,7 +3,14 @@ import textwrap
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from appliance.inputs.config import ConfigError, build_merger, default_config_text, load_config, parse_config
+from appliance.inputs.config import (
+    ConfigError,
+    build_merger,
+    default_config_text,
+    load_config,
+    parse_config,
+    read_config,
+)
 from appliance.inputs.gpio import GpioSource
 from appliance.inputs.keyboard import KeyboardSource
 from appliance.inputs.script_source import ScriptSource
@@ -22,6 +29,7 @@ def test_the_default_wires_a_whole_cabinet():
     assert config.max_window_ns == 5_000_000
     assert not {2, 3, 14, 15} & {c.pin for c in config.gpio}  # I2C and the UART stay free
     assert "sources" in default_config_text()
+    assert config.problems == []
 
 
 def test_per_control_settings_keys_and_pads():
@@ -49,24 +57,101 @@ def test_per_control_settings_keys_and_pads():
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("text", "key", "message"),
     [
-        ('sources = ["usb"]', "sources must be"),
-        ("[gpio.player1]\nleft = 40", "BCM number"),
-        ("[gpio.player1]\nleft = 4\nright = 4", "used twice"),
-        ("[gpio.player1]\nstart = 4", "unknown control"),
-        ("[gpio.cabinet]\nleft = 4", "unknown control"),
-        ('[keyboard.keys]\nq = "one pile1"', "PLAYER CONTROL"),
-        ('[keyboard.keys]\nq = "1 pile1"\nw = "1 pile1"', "both map"),
-        ('[[serial]]\nport = "/x"\nplayer = 3', "player must be"),
-        ("[merge]\nmax_window_ms = 9", "at most 5"),
-        ("[debounce]\nbutton_ms = -1", ">= 0"),
-        ("sources = [", "default"),
+        ('sources = ["usb"]', "sources[0]", "unknown source"),
+        ('sources = "gpio"', "sources", "must be a list"),
+        ('sourcez = ["gpio"]', "sourcez", "did you mean 'sources'"),
+        ("[gpio.player1]\nleft = 40", "gpio.player1.left", "BCM number"),
+        ("[gpio.player1]\nleft = 4\nright = 4", "gpio.player1.right", "used twice"),
+        ("[gpio.player1]\nstart = 4", "gpio.player1.start", "unknown control"),
+        ("[gpio.cabinet]\nleft = 4", "gpio.cabinet.left", "unknown control"),
+        ("[gpio.player1]\nleft = { pin = 13, lockout_ms = nan }", "gpio.player1.left.lockout_ms", "not nan"),
+        ("[gpio.player1]\nleft = { pin = 13, stuck_s = inf }", "gpio.player1.left.stuck_s", "not inf"),
+        ("[gpio.player1]\nleft = { pin = 13, lockot_ms = 5 }", "gpio.player1.left.lockot_ms", "mean 'lockout_ms'"),
+        ('[gpio]\npull_up = "no"', "gpio.pull_up", "true or false"),
+        ("[gpio]\nlatency_ms = 1e400", "gpio.latency_ms", "not inf"),
+        ("[debounce]\nbuton_ms = 5", "debounce.buton_ms", "did you mean 'button_ms'"),
+        ("[debounce]\nbutton_ms = -1", "debounce.button_ms", "from 0 to 500"),
+        ("[debounce]\nstuck_s = 99999999999999999999999", "debounce.stuck_s", "from 0.5 to 3600"),
+        ('[debounce]\npads = ["elbow"]', "debounce.pads", "must list game controls"),
+        ('[keyboard.keys]\nq = "one pile1"', "keyboard.keys.q", "player control"),
+        ('[keyboard.keys]\nq = "1 pile1"\nw = "1 pile1"', "keyboard.keys.w", "both map"),
+        ('[keyboard.keys]\nretrun = "0 start"', "keyboard.keys.retrun", "unknown key name"),
+        ('[[serial]]\nport = "/x"\nplayer = 3', "serial[0].player", "must be 1 or 2"),
+        ("[[serial]]\nplayer = 1", "serial[0].port", "needs port"),
+        ('[[serial]]\nport = "/x"\nplayer = 1\nbaudrate = 1.5', "serial[0].baudrate", "whole number"),
+        ('serial = "ttyACM0"', "serial", "array of tables"),
+        ("[merge]\nmax_window_ms = 9", "merge.max_window_ms", "from 0 to 5"),
+        ("merge = 1", "merge", "must be a table"),
+        ("[mock]\nscript = 3", "mock.script", "a string"),
     ],
 )
-def test_mistakes_are_named(text, message):
+def test_mistakes_are_named_with_file_and_key(text, key, message):
+    config = read_config(text, "inputs.toml")
+    assert [(p.file, p.key) for p in config.problems] == [("inputs.toml", key)]
+    assert message in config.problems[0].message
     with pytest.raises(ConfigError, match=message):
-        parse_config(text, "default")
+        parse_config(text, "inputs.toml")
+
+
+def test_a_mistake_leaves_the_rest_as_written_and_the_key_at_its_default():
+    config = read_config(
+        textwrap.dedent("""
+        sources = ["gpio", "serail"]
+        [debounce]
+        button_ms = "fast"
+        pad_ms = 40
+        [gpio]
+        pull_up = "no"
+        [gpio.player1]
+        pile1 = 4
+        pile2 = 99
+        left = { pin = 13, lockout_ms = nan }
+        [[serial]]
+        port = "/dev/ttyACM0"
+        player = 1
+        latency_ms = -3
+        [[serial]]
+        port = 7
+        player = 2
+    """),
+        "inputs.toml",
+    )
+    assert config.sources == ["gpio"]
+    assert config.gpio_pull_up is True
+    wired = {c.control: c for c in config.gpio}
+    assert set(wired) == {"pile1", "left"}  # pile2's pin is wrong: not wired
+    assert wired["pile1"].timing.lockout_ns == 10_000_000  # button_ms at its default
+    assert wired["left"].timing.lockout_ns == 40_000_000  # lockout_ms at the pads' (pad_ms = 40)
+    (pad,) = config.serial
+    assert pad.port == "/dev/ttyACM0" and pad.latency_ns == 4_000_000
+    assert [p.key for p in config.problems] == [
+        "sources[1]",
+        "debounce.button_ms",
+        "gpio.pull_up",
+        "gpio.player1.pile2",
+        "gpio.player1.left.lockout_ms",
+        "serial[0].latency_ms",
+        "serial[1].port",
+    ]
+    assert "did you mean 'serial'" in config.problems[0].message
+
+
+def test_a_file_that_cannot_be_read_gives_the_packaged_default(tmp_path):
+    path = tmp_path / "inputs.toml"
+    path.write_bytes(b"\x00\xff binary junk")
+    config = load_config(path, strict=False)
+    assert len(config.gpio) == 20 and config.problems[0].file == str(path)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(path)
+    path.write_text("sources = [")
+    config = load_config(path, strict=False)
+    assert len(config.gpio) == 20 and "not valid TOML" in str(config.problems[0])
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path)
+    missing = load_config(tmp_path / "missing.toml", strict=False)
+    assert len(missing.gpio) == 20 and "cannot read" in str(missing.problems[0])
 
 
 def test_sources_are_built_by_name(tmp_path):

@@ -6,13 +6,14 @@ from hypothesis import strategies as st
 from appliance.inputs import protocol as p
 
 MESSAGES = [
-    (p.HELLO, (0xDEADBEEF, 2, 3)),
+    (p.HELLO, (0xDEADBEEF, 2, 3, 65535, 65534)),
     (p.EDGE, (65535, 4_000_000_000, 6, 1)),
-    (p.HEARTBEAT, (12345, 7)),
+    (p.HEARTBEAT, (0xDEADBEEF, 12345, 7, 8)),
     (p.PONG, (9, 1, 2)),
     (p.HOST_HELLO, ()),
     (p.PING, (300,)),
-    (p.ACK, (65535,)),
+    (p.ACK, (0xDEADBEEF, 65535)),
+    (p.NACK, (0xDEADBEEF, 65535, 2)),
 ]
 
 
@@ -25,6 +26,10 @@ def test_cobs_round_trips_and_has_no_zeros(data):
     encoded = p.cobs_encode(data)
     assert 0 not in encoded
     assert p.cobs_decode(encoded) == data
+
+
+def test_every_message_type_is_in_the_list_above():
+    assert {kind for kind, _ in MESSAGES} == set(p.BODIES) == set(p.NAMES)
 
 
 def test_every_message_round_trips_and_fits():
@@ -69,9 +74,9 @@ def test_wrong_version_and_unknown_type_and_bad_length_are_counted():
 
 def test_oversize_frames_are_bounded_and_the_next_frame_still_decodes():
     decoder = p.FrameDecoder()
-    good = p.encode(p.ACK, 1, 2)
-    assert decoder.feed(b"\x01" * 100_000 + b"\x00" + good) == [(p.ACK, 1, (2,))]
-    assert decoder.oversize == 1
+    good = p.encode(p.ACK, 1, 7, 2)
+    assert decoder.feed(b"\x01" * 100_000 + b"\x00" + good) == [(p.ACK, 1, (7, 2))]
+    assert decoder.oversize == 100_000 // p.MAX_ENCODED  # a bad frame's worth for every MAX_ENCODED bytes
     assert len(decoder._buf) == 0
 
 
@@ -79,12 +84,12 @@ def test_oversize_frames_are_bounded_and_the_next_frame_still_decodes():
 @given(st.binary(max_size=400), st.integers(1, 40))
 def test_any_bytes_give_frames_or_counted_errors(data, chunk):
     decoder = p.FrameDecoder()
-    good = p.encode(p.HEARTBEAT, 3, 99, 1)
+    good = p.encode(p.HEARTBEAT, 3, 5, 99, 1, 2)
     out = []
     stream = data + b"\x00" + good
     for i in range(0, len(stream), chunk):
         out += decoder.feed(stream[i : i + chunk])
-    assert out[-1] == (p.HEARTBEAT, 3, (99, 1))  # a clean frame after a 0x00 always gets through
+    assert out[-1] == (p.HEARTBEAT, 3, (5, 99, 1, 2))  # a clean frame after a 0x00 always gets through
     assert decoder.frames == len(out)
     assert all(m[0] in p.BODIES for m in out)
     assert len(decoder._buf) <= p.MAX_ENCODED
@@ -103,6 +108,59 @@ def test_wrapping_arithmetic():
     assert p.us_diff(5, p.US_WRAP - 5) == 10
     assert p.us_diff(p.US_WRAP - 5, 5) == -10
     assert p.seq_after(1, 65535) and not p.seq_after(65535, 1) and not p.seq_after(4, 4)
+    assert p.seq_in(0, 65534, 2) and p.seq_in(2, 65534, 2) and p.seq_in(7, 7, 7)
+    assert not p.seq_in(3, 65534, 2) and not p.seq_in(65533, 65534, 2) and not p.seq_in(1, 3, 2)
+
+
+def messages(data: bytes) -> list:
+    return p.FrameDecoder().feed(data)
+
+
+def test_the_pad_numbers_its_edges_and_follows_each_with_a_heartbeat():
+    pad = p.PadLink(boot_id=9, pad_id=2, inputs=3)
+    assert messages(pad.hello()) == [(p.HELLO, 0, (9, 2, 3, 1, 0))]  # nothing held: first_kept = last + 1
+    out = messages(pad.edge(1000, 6, 1))
+    assert out == [(p.EDGE, 1, (1, 1000, 6, 1)), (p.HEARTBEAT, 2, (9, 1000, 1, 1))]
+    pad.edge(2000, 6, 0)
+    assert [e[0] for e in pad.unacked] == [1, 2]
+
+
+def test_the_pad_drops_what_is_acked_and_resends_what_is_asked_for():
+    pad = p.PadLink(boot_id=9, pad_id=2, inputs=3)
+    for n in range(5):
+        pad.edge(1000 * n, 7, n % 2)
+    assert pad.handle((p.ACK, 0, (8, 5)), 0, lambda: 0) == b""  # another boot's ACK: ignored
+    assert len(pad.unacked) == 5
+    pad.handle((p.ACK, 0, (9, 2)), 0, lambda: 0)
+    assert [e[0] for e in pad.unacked] == [3, 4, 5]
+    out = messages(pad.handle((p.NACK, 0, (9, 4, 5)), 0, lambda: 77))
+    assert [(m[0], m[2][0] if m[0] == p.EDGE else m[2]) for m in out] == [
+        (p.HEARTBEAT, (9, 77, 5, 3)),
+        (p.EDGE, 4),
+        (p.EDGE, 5),
+    ]
+    out = messages(pad.handle((p.HOST_HELLO, 0, ()), 0, lambda: 0))
+    assert [m[0] for m in out] == [p.HELLO, p.EDGE, p.EDGE, p.EDGE]
+    assert out[0][2] == (9, 2, 3, 3, 5)
+    ((kind, _seq, fields),) = messages(pad.handle((p.PING, 0, (4,)), 11, lambda: 12))
+    assert (kind, fields) == (p.PONG, (4, 11, 12))
+
+
+def test_the_pad_reports_edges_its_buffer_dropped():
+    pad = p.PadLink(boot_id=1, pad_id=1, inputs=3, keep=4)
+    for n in range(10):
+        pad.edge(n, 0, n % 2)
+    assert pad.first_kept() == 7 and pad.dropped == 6
+    out = messages(pad.handle((p.NACK, 0, (1, 1, 10)), 0, lambda: 50))
+    assert out[0] == (p.HEARTBEAT, out[0][1], (1, 50, 10, 7))
+    assert [m[2][0] for m in out[1:]] == [7, 8, 9, 10]
+
+
+def test_a_heartbeat_never_goes_back_in_pad_time():
+    pad = p.PadLink(boot_id=1, pad_id=1, inputs=3)
+    pad.heartbeat(5_000)
+    (_, beat) = messages(pad.edge(4_000, 0, 1))  # an edge stamped before the last heartbeat
+    assert beat[2][1] == 5_000
 
 
 def test_the_wire_control_codes_name_every_control_the_program_knows() -> None:

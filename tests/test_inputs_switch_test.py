@@ -44,4 +44,4 @@ def test_legend_and_bad_config(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("sources = 3\n")
     assert main(["--config", str(bad)]) == 2
-    assert "sources must be" in capsys.readouterr().err
+    assert "sources: must be" in capsys.readouterr().err

@@ -1,13 +1,37 @@
-"""The journal: written as presses arrive, never going back in time, closed with the final state."""
+"""The journal: written as presses arrive, never going back in time, closed with the final state;
+synced often enough that a power cut loses at most half a second; readable after a power cut
+tore its last line; never filling the disk."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from appliance.journal import Journal, default_journal_dir, journal_path
+from appliance import journal as journal_module
+from appliance.journal import (
+    Journal,
+    default_journal_dir,
+    is_finished,
+    journal_path,
+    journals,
+    newest_unfinished,
+    prune_journals,
+    read_journal,
+    split_journal,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def test_each_press_is_on_disk_as_soon_as_it_is_recorded(tmp_path: Path) -> None:
@@ -53,3 +77,212 @@ def test_the_journal_directory_follows_the_environment(monkeypatch: pytest.Monke
     monkeypatch.delenv("SPIT_ARCADE_JOURNALS")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_journal_dir() == tmp_path / "data" / "spit-arcade" / "journals"
+
+
+# --- syncing: a power cut loses at most the last half second -------------------------------------
+
+
+class Disk:
+    """Stands in for os.fsync: what of each file would survive a power cut (its size at its last fsync)."""
+
+    def __init__(self) -> None:
+        self.durable: dict[int, int] = {}
+        self.calls = 0
+
+    def fsync(self, fd: int) -> None:
+        self.calls += 1
+        self.durable[fd] = os.fstat(fd).st_size
+
+
+@pytest.fixture
+def disk(monkeypatch: pytest.MonkeyPatch) -> Disk:
+    fake = Disk()
+    monkeypatch.setattr(journal_module.os, "fsync", fake.fsync)
+    return fake
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gaps=st.lists(
+        st.tuples(st.floats(0.0, 2.0), st.booleans()),  # time to the next frame; a press in it or not
+        min_size=1,
+        max_size=120,
+    )
+)
+def test_nothing_older_than_half_a_second_is_left_unsynced(
+    tmp_path_factory: pytest.TempPathFactory, gaps: list[tuple[float, bool]]
+) -> None:
+    fake = Disk()
+    with pytest.MonkeyPatch.context() as patch:  # (hypothesis: no function-scoped fixture)
+        patch.setattr(journal_module.os, "fsync", fake.fsync)
+        clock = FakeClock()
+        path = tmp_path_factory.mktemp("j") / "g.jsonl"
+        journal = Journal(path, {"seed": 1}, clock=clock, max_dir_bytes=None)
+        fd = journal._file.fileno()  # type: ignore[union-attr]
+        written: list[tuple[float, int]] = []  # (time written, file size once written)
+        for gap, press in gaps:
+            clock.now += gap
+            if press:
+                journal.record(clock.now, 1, "spit")
+                written.append((clock.now, path.stat().st_size))
+            journal.tick()  # the frame loop
+            due = [size for at, size in written if at <= clock.now - journal.sync_every_s]
+            if due:
+                assert fake.durable[fd] >= max(due), "a press older than half a second is not on the card"
+        journal.close()
+
+
+def test_a_busy_game_syncs_about_twice_a_second_not_on_every_press(tmp_path: Path, disk: Disk) -> None:
+    clock = FakeClock()
+    journal = Journal(tmp_path / "g.jsonl", {"seed": 1}, clock=clock)
+    for _ in range(1_000):  # ten seconds of presses every 10 ms
+        clock.now += 0.01
+        journal.record(clock.now, 1, "spit")
+    journal.close()
+    assert 19 <= disk.calls <= 24  # setup, ~20 by time, close
+
+
+def test_a_press_before_a_lull_is_synced_by_the_next_frame_after_half_a_second(tmp_path: Path, disk: Disk) -> None:
+    clock = FakeClock()
+    journal = Journal(tmp_path / "g.jsonl", {"seed": 1}, clock=clock)
+    clock.now = 0.1
+    journal.record(0.1, 1, "pile1")
+    assert not journal.tick()  # too soon after the setup's sync
+    clock.now = 0.5
+    assert journal.tick()
+    assert not journal.tick()  # nothing waiting
+    clock.now = 5.0
+    assert not journal.tick()
+    journal.close()
+
+
+# --- reading a journal a power cut tore ----------------------------------------------------------
+
+
+def _journal_bytes(presses: int) -> bytes:
+    lines = [json.dumps({"setup": {"variant": "classic", "seed": 7}})]
+    lines += [json.dumps({"t": i / 10, "player": 1 + i % 2, "press": "spit", "source": "gpio"}) for i in range(presses)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(presses=st.integers(0, 12), cut=st.floats(0.0, 1.0), zeros=st.integers(0, 600), newline=st.booleans())
+def test_a_journal_cut_anywhere_gives_its_complete_lines(presses: int, cut: float, zeros: int, newline: bool) -> None:
+    whole = _journal_bytes(presses)
+    original = whole.decode().splitlines()
+    at = int(len(whole) * cut)
+    # A power cut: the end cut short, maybe a block of never-written zeros, maybe a newline after them.
+    data = whole[:at] + b"\0" * zeros + (b"\n" if newline else b"")
+    lines, torn = split_journal(data)
+    complete = whole[:at].decode().split("\n")[:-1]  # the lines whose newline made it
+    assert lines[: len(complete)] == complete
+    assert lines == original[: len(lines)] and len(lines) <= len(complete) + 1  # nothing made up
+    assert all(json.loads(line) for line in lines)
+    assert torn == (data.rstrip(b"\n") != "\n".join(lines).encode())  # torn: something was dropped
+
+
+def test_read_journal_drops_only_the_torn_tail(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(_journal_bytes(3) + b'{"t": 0.4, "pla')
+    lines, torn = read_journal(path)
+    assert torn and len(lines) == 4 and json.loads(lines[-1])["t"] == 0.2
+    path.write_bytes(_journal_bytes(3))
+    assert read_journal(path) == (_journal_bytes(3).decode().splitlines(), False)
+
+
+def test_a_bad_line_in_the_middle_is_kept_for_the_reader_to_report(tmp_path: Path) -> None:
+    data = _journal_bytes(1) + b"garbage\n" + _journal_bytes(1).split(b"\n", 1)[1]
+    lines, torn = split_journal(data)
+    assert "garbage" in lines and not torn
+
+
+# --- finding the interrupted game, bounding the directory ----------------------------------------
+
+
+def _write(path: Path, finished: bool, size: int = 0, mtime: float = 0.0) -> Path:
+    text = json.dumps({"setup": {"seed": 1}}) + "\n"
+    text += json.dumps({"t": 0.1, "player": 1, "press": "spit", "pad": "x" * size}) + "\n"
+    if finished:
+        text += json.dumps({"state": {"phase": "over"}}) + "\n"
+    path.write_text(text)
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def test_the_newest_unfinished_journal_is_found(tmp_path: Path) -> None:
+    assert newest_unfinished(tmp_path) is None
+    old = _write(tmp_path / "a.jsonl", finished=False, mtime=100)
+    _write(tmp_path / "b.jsonl", finished=True, mtime=200)
+    assert newest_unfinished(tmp_path) == old
+    torn = _write(tmp_path / "c.jsonl", finished=False, mtime=300)
+    with open(torn, "ab") as handle:
+        handle.write(b'{"state": {"pha')  # the power cut came while the state line was written
+    assert newest_unfinished(tmp_path) == torn
+    (tmp_path / "d.jsonl").write_bytes(b"\0\0\0")  # created, never written: nothing to resume
+    os.utime(tmp_path / "d.jsonl", (400, 400))
+    (tmp_path / "notes.txt").write_text("not a journal")
+    assert newest_unfinished(tmp_path) == torn
+    assert not is_finished(torn) and is_finished(tmp_path / "b.jsonl")
+
+
+def test_the_oldest_finished_games_go_first_and_never_the_open_one(tmp_path: Path) -> None:
+    unfinished_old = _write(tmp_path / "0.jsonl", finished=False, size=1000, mtime=10)
+    finished = [_write(tmp_path / f"{i}.jsonl", finished=True, size=1000, mtime=10 + i) for i in range(1, 5)]
+    current = _write(tmp_path / "9.jsonl", finished=False, size=1000, mtime=5)  # even if its clock is off
+    sizes = {p: p.stat().st_size for p in journals(tmp_path)}
+    budget = sum(sizes.values()) - 2 * sizes[finished[0]]
+    deleted = prune_journals(tmp_path, budget, keep=current)
+    assert deleted == finished[:2]
+    assert sum(p.stat().st_size for p in journals(tmp_path)) <= budget
+    # Only finished games are left to go before the abandoned one; then the abandoned one; never the current one.
+    deleted = prune_journals(tmp_path, 0, keep=current)
+    assert deleted == [*finished[2:], unfinished_old]
+    assert journals(tmp_path) == [current]
+
+
+def test_opening_a_journal_keeps_the_directory_within_its_bound(tmp_path: Path) -> None:
+    for i in range(20):
+        _write(tmp_path / f"{i:02}.jsonl", finished=True, size=1000, mtime=i)
+    journal = Journal(tmp_path / "new.jsonl", {"seed": 1}, max_dir_bytes=5_000)
+    assert journal.pruner is not None
+    journal.pruner.join(timeout=30)  # a background job: wait for it, with a bound
+    assert not journal.pruner.is_alive()
+    left = journals(tmp_path)
+    assert sum(p.stat().st_size for p in left) <= 5_000
+    assert journal.path in left and tmp_path / "19.jsonl" in left and tmp_path / "00.jsonl" not in left
+    journal.close()
+
+
+# --- going on with an unfinished journal (crash resume) --------------------------------------------
+
+
+def test_a_torn_journal_is_reopened_on_a_line_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    with Journal(path, {"seed": 3}, max_dir_bytes=None) as journal:
+        journal.record(0.5, 1, "spit")
+        journal.record_time(0.75)
+    with open(path, "ab") as handle:
+        handle.write(b'{"t": 0.9, "player": 2, "pre')  # the power cut
+    journal = Journal.reopen(path)
+    assert journal.last_t == 0.75
+    assert journal.record(0.7, 2, "left") == 0.75  # never back in time across the restart
+    journal.finish({"phase": "over"})
+    lines, torn = read_journal(path)
+    assert not torn and [json.loads(line) for line in lines] == [
+        {"setup": {"seed": 3}},
+        {"t": 0.5, "player": 1, "press": "spit"},
+        {"t": 0.75},
+        {"t": 0.75, "player": 2, "press": "left", "edge_t": 0.7},
+        {"state": {"phase": "over"}},
+    ]
+
+
+def test_only_an_unfinished_journal_with_a_setup_can_be_reopened(tmp_path: Path) -> None:
+    finished = tmp_path / "done.jsonl"
+    Journal(finished, {"seed": 1}, max_dir_bytes=None).finish({"phase": "over"})
+    with pytest.raises(ValueError, match="finished"):
+        Journal.reopen(finished)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b'{"setup": {"se')
+    with pytest.raises(ValueError, match="no setup"):
+        Journal.reopen(empty)

@@ -12,6 +12,11 @@ serial  a PadEmulator on a pseudo-terminal with its own clock (random offset, 25
         pad->host 0.05 ms + exp(mean 0.2 ms)); the edge is the pad's true edge time, so the clock-sync
         error is |host stamp - true edge| of every press. GPIO sources are merged alongside (idle),
         so serial presses pay the merge's wait for GPIO too.
+corrupt a PadEmulator whose line corrupts `--corrupt-rate` of the frames each way at a random byte
+        (the 0x00 delimiter too), `--corrupt-edges` edges 1 ms apart over nine controls: how many were
+        lost or came twice at the merger, and whether the presses the rules core applied kept edge
+        order (recovered presses included).
+loss    how long after the pad falls silent, or the line carries nothing but noise, the link says lost.
 race    two edges 1 ms apart from different players, `--trials` times, alternately first: GPIO vs GPIO
         (both stamped by the "kernel" 1 ms apart, delivered in stamp order as lgpio does) and serial
         pad vs GPIO (the pad's edge first or second; its frame arrives later than the GPIO edge's).
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import queue
@@ -33,10 +39,12 @@ import threading
 import time
 from typing import Any
 
+from ..inputs.debounce import Timing
 from ..inputs.gpio import GpioSource, PinControl
 from ..inputs.merge import SWITCH_INTERVAL_S, Merger, favour_input_threads
-from ..inputs.press import Press
-from ..inputs.serial_link import SerialSource
+from ..inputs.pad_emulator import PadEmulator
+from ..inputs.press import GAME_CONTROLS, Press
+from ..inputs.serial_link import DEGRADED, SerialSource
 from ..rules import Game
 
 Applied = tuple[Press, int]  # the press and the monotonic ns when game.press returned
@@ -148,18 +156,35 @@ class PadProcess:
         first = self._out.readline()
         if not first.startswith("pad "):
             raise RuntimeError(f"pad emulator did not start: {first!r}")
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()  # what it says, read as it says it
+        threading.Thread(target=self._read, name="pad emulator output", daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self._out:
+            self.lines.put(line)
+
+    def command(self, line: str) -> None:
+        self._in.write(line + "\n")
+        self._in.flush()
 
     def send(self, control: str, pressed: bool, at_ns: int | None = None) -> None:
         verb = "press" if pressed else "release"
-        self._in.write(f"{verb} {control}{'' if at_ns is None else f' {at_ns}'}\n")
-        self._in.flush()
+        self.command(f"{verb} {control}{'' if at_ns is None else f' {at_ns}'}")
+
+    def said(self, first_word: str, timeout_s: float = 5.0) -> list[str]:
+        """The words of the next line it says that starts with `first_word` (others are passed over)."""
+        while True:
+            words = self.lines.get(timeout=timeout_s).split()
+            if words and words[0] == first_word:
+                return words
 
     def edge_time(self) -> int:
         """The true time of the last edge sent, as the emulator echoes it."""
-        words = self._out.readline().split()
-        if not words or words[0] != "edge":
-            raise RuntimeError(f"pad emulator said {words!r}")
-        return int(words[4])
+        return int(self.said("edge")[4])
+
+    def stats(self) -> dict[str, int]:
+        self.command("stats")
+        return {k: int(v) for k, _, v in (word.partition("=") for word in self.said("stats")[1:])}
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -202,6 +227,128 @@ def bench_serial(presses: int, work_ns: int, rng: random.Random, link: str) -> d
             }
     finally:
         pad.close()
+
+
+class RecordingMerger(Merger):
+    """A Merger that also keeps every press put to it, in arrival order."""
+
+    def __init__(self, sources: list[Any]) -> None:
+        super().__init__(sources)
+        self.arrived: list[Press] = []
+
+    def put(self, press: Press) -> None:
+        self.arrived.append(press)
+        super().put(press)
+
+
+def bench_corrupt(edges: int, rate: float, work_ns: int, seed: int, link: str) -> dict[str, Any]:
+    """Every edge sent over a corrupting line, matched with what reached the merger and the rules core."""
+    controls = [c for c in GAME_CONTROLS if c in ("left", "right", "spit") or c.startswith("pile")]
+    gap_ns = 1_000_000
+    pad = PadProcess(link, "--drift-ppm", "20", "--corrupt", str(rate * 100), "--seed", str(seed), "--keep", "256")
+    # each control's edges are len(controls) ms apart: past a 1 ms lockout, so every edge is a press or release
+    serial = SerialSource(link, player=1, timing=Timing(lockout_ns=gap_ns))
+    merger = RecordingMerger([serial])
+    sent: list[tuple[str, bool, int]] = []
+    try:
+        with Consumer(merger, work_ns) as consumer:
+            if not serial.wait_for(lambda s: s.link == "up", 5.0):
+                raise RuntimeError(f"pad link never came up: {serial.link}")
+            serial.wait_for(lambda s: s.clock_sync.samples_taken >= 8, 5.0)  # the first burst of pings
+            down = dict.fromkeys(controls, False)
+            t0 = time.monotonic_ns() + 50_000_000
+            for n in range(edges):  # all told at once: the emulator waits for each one's time
+                control = controls[n % len(controls)]
+                down[control] = not down[control]
+                pad.send(control, down[control], at_ns=t0 + n * gap_ns)
+            for _ in range(edges):
+                words = pad.said("edge", timeout_s=10.0)
+                sent.append((words[2], words[3] == "1", int(words[4])))
+            serial.wait_for(lambda s: s.edges + s.stale + s.missing >= edges and s.receiver.gap() is None, 10.0)
+            expected = sum(1 for _, pressed, _ in sent if pressed)
+            applied: list[Applied] = []
+            with contextlib.suppress(queue.Empty):
+                while len(applied) < expected:
+                    applied.append(consumer.applied.get(timeout=2.0))
+            stats = pad.stats()
+    finally:
+        pad.close()
+    # match each arrival with the sent edge of the same control and level nearest in time: those are
+    # 2 * len(controls) ms apart, so anything within `reach` (the clock sync's error is far less) is it
+    index = {(c, p, at // gap_ns): i for i, (c, p, at) in enumerate(sent)}
+    reach = len(controls) - 1
+    hits = [0] * len(sent)
+    spurious = 0
+
+    def match(press: Press) -> int | None:
+        near = round(press.t_ns / gap_ns)
+        found = [index.get((press.control, press.pressed, near + step)) for step in range(-reach, reach + 1)]
+        candidates = [i for i in found if i is not None and abs(sent[i][2] - press.t_ns) < reach * gap_ns]
+        return min(candidates, key=lambda i: abs(sent[i][2] - press.t_ns), default=None)
+
+    for press in merger.arrived:
+        i = match(press)
+        if i is None:
+            spurious += 1
+        else:
+            hits[i] += 1
+    order = [match(press) for press, _ in applied]
+    latencies = [(done - sent[i][2]) / 1e6 for (press, done), i in zip(applied, order, strict=True) if i is not None]
+    known = [i for i in order if i is not None]
+    return {
+        "trials": len(sent),
+        "lost": sum(1 for h in hits if h == 0),
+        "duplicated": sum(h - 1 for h in hits if h > 1) + spurious,
+        "out_of_order": sum(1 for a, b in itertools.pairwise(known) if b < a),
+        "applied": len(applied),
+        "frames_corrupted": stats.get("corrupted", 0),
+        "resend_requests": serial.receiver.nacks,
+        "recovered": serial.receiver.recovered,
+        "missing": serial.missing,
+        "stale": serial.stale,
+        "late": merger.late,
+        "p50_ms": round(pct(latencies, 0.50), 3) if latencies else None,
+        "p99_ms": round(pct(latencies, 0.99), 3) if latencies else None,
+        "max_ms": round(max(latencies), 3) if latencies else None,
+        "degraded": DEGRADED in serial.link_events,
+    }
+
+
+def bench_loss(trials: int, link: str) -> dict[str, float]:
+    """How long after silence, and after garbage only, the link reports lost (the worst of `trials`)."""
+    pad = PadEmulator(link, boot_id=1, seed=1)
+    pad.plug()
+    serial = SerialSource(link, player=1, reopen_ns=20_000_000)
+    silence: list[float] = []
+    garbage: list[float] = []
+    degraded: list[bool] = []
+    try:
+        serial.start(Merger())
+        for _ in range(trials):
+            for kind in ("silence", "garbage"):
+                if not serial.wait_for(lambda s: s.link == "up", 5.0):
+                    raise RuntimeError(f"pad link never came up: {serial.link}")
+                before = len(serial.link_events)
+                t0 = time.monotonic_ns()
+                if kind == "silence":
+                    pad.freeze()
+                else:
+                    pad.babble()
+                serial.wait_for(lambda s: s.link.startswith("lost"), 5.0)
+                lost_ns = time.monotonic_ns() - t0
+                (silence if kind == "silence" else garbage).append(lost_ns / 1e6)
+                if kind == "garbage":
+                    degraded.append(DEGRADED in serial.link_events[before:])
+                pad.thaw()
+                pad.babble(False)
+    finally:
+        serial.stop()
+        pad.close()
+    return {
+        "silence_ms": round(max(silence), 1),
+        "garbage_ms": round(max(garbage), 1),
+        "degraded_first": all(degraded),
+    }
 
 
 def kernel_edge(pin: Any, ticks_s: float, level: bool) -> None:
@@ -304,11 +451,14 @@ def main(argv: list[str]) -> int:
         "favour_input_threads() (Python's own default is 5 ms)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--corrupt-edges", type=int, default=10_000, help="edges sent over the corrupting line")
+    parser.add_argument("--corrupt-rate", type=float, default=0.01, help="share of frames corrupted, each way")
+    parser.add_argument("--loss-trials", type=int, default=3, help="times the link is silenced, and jammed")
     parser.add_argument(
         "--only",
         type=lambda text: text.split(","),
-        default=["gpio", "serial", "race"],
-        help="comma-separated subset of gpio,serial,race",
+        default=["gpio", "serial", "corrupt", "loss", "race"],
+        help="comma-separated subset of gpio,serial,corrupt,loss,race",
     )
     parser.add_argument(
         "--nice",
@@ -334,6 +484,16 @@ def main(argv: list[str]) -> int:
         }
         gpio = bench_gpio(args.presses, work_ns, rng) if "gpio" in args.only else skipped
         serial = bench_serial(args.presses, work_ns, rng, link) if "serial" in args.only else skipped
+        corrupt: dict[str, Any] = (
+            bench_corrupt(args.corrupt_edges, args.corrupt_rate, work_ns, args.seed, link + "-corrupt")
+            if "corrupt" in args.only
+            else {"trials": 0, "lost": None, "duplicated": None, "out_of_order": None}
+        )
+        loss: dict[str, Any] = (
+            bench_loss(args.loss_trials, link + "-loss")
+            if "loss" in args.only
+            else {"silence_ms": None, "garbage_ms": None, "degraded_first": None}
+        )
         race = (
             bench_race(args.trials, work_ns, rng, link)
             if "race" in args.only
@@ -349,6 +509,15 @@ def main(argv: list[str]) -> int:
         "clock_sync_error_ms": serial["clock_error_max"],
         "clock_sync_error_p99_ms": serial["clock_error_p99"],
         "clock_sync_error_bound_ms": serial["clock_error_bound"],
+        "corrupt_trials": corrupt["trials"],
+        "corrupt_lost": corrupt["lost"],
+        "corrupt_duplicated": corrupt["duplicated"],
+        "corrupt_out_of_order": corrupt["out_of_order"],
+        "corrupt_rate": args.corrupt_rate,
+        **{f"corrupt_{k}": v for k, v in corrupt.items() if k not in ("trials", "lost", "duplicated", "out_of_order")},
+        "link_lost_after_silence_ms": loss["silence_ms"],
+        "link_lost_after_garbage_ms": loss["garbage_ms"],
+        "link_degraded_before_lost": loss["degraded_first"],
         "race_trials": race["trials"],
         "race_correct": race["correct"],
         "race_correct_gpio_gpio": race["correct_gpio-gpio"],
@@ -371,6 +540,11 @@ def main(argv: list[str]) -> int:
         result["serial_p99_ms"] is None or result["serial_p99_ms"] <= 5,
         result["clock_sync_error_ms"] is None or result["clock_sync_error_ms"] <= 1,
         result["race_correct"] == result["race_trials"],
+        result["corrupt_lost"] in (None, 0),
+        result["corrupt_duplicated"] in (None, 0),
+        result["corrupt_out_of_order"] in (None, 0),
+        result["link_lost_after_silence_ms"] is None or result["link_lost_after_silence_ms"] <= 1000,
+        result["link_lost_after_garbage_ms"] is None or result["link_lost_after_garbage_ms"] <= 1000,
     ]
     ok = all(checks)
     return 0 if ok else 1

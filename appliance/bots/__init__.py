@@ -1,5 +1,8 @@
 """Computer opponents: a strategy from the seeds' strategy notes, with a human's reaction times.
 
+They play every preset and house rule of the Spit family: they choose only among the moves the rules
+core offers (`game.legal_actions`) and see only what a player at the table sees (view.py).
+
     bot = make_bot("5", player=2, seed=7)     # levels "1" (casual) .. "5" (expert), or "first"
     bot = make_bot("5@3", player=2, seed=7)   # the expert's strategy with level 3's hands
     t, control = bot.next_press(game, now)    # press `control` at game time t (once t <= now)
@@ -10,6 +13,7 @@ One bot plays one game: make new bots for a new game.
 
 from __future__ import annotations
 
+from ..rules.table import MAX_SEATS
 from .opponent import Bot
 from .strategy import STRATEGIES, Strategy
 from .timing import TIMINGS, Timing, timing_for
@@ -23,6 +27,7 @@ LEVELS: dict[str, str] = {
     "5": "expert: fast, ready to slap when you play out, slow only when you are stuck",
 }
 
+MIN_SEAT = 1
 BASELINE = "first"  # the first legal card it sees; timing of level 3 unless `first@T`
 BASELINE_TIMING = 3
 
@@ -47,9 +52,10 @@ def demo_bots(seed: int) -> tuple[Bot, Bot]:
 
 
 def make_bot(spec: str, player: int, seed: int, *, keep_log: bool = False) -> Bot:
-    """A computer opponent in seat `player` (1 or 2), its reaction times seeded by `seed`."""
-    if player not in (1, 2):
-        raise ValueError(f"player must be 1 or 2, not {player!r}")
+    """A computer opponent in seat `player` (1 to 4: the game's table says which seats it has), its
+    reaction times seeded by `seed`."""
+    if isinstance(player, bool) or not isinstance(player, int) or not MIN_SEAT <= player <= MAX_SEATS:
+        raise ValueError(f"player must be a seat from {MIN_SEAT} to {MAX_SEATS}, not {player!r}")
     strategy, timing = parse_spec(spec)
     return Bot(spec.strip(), player, strategy, timing, seed, keep_log=keep_log)
 

@@ -2,8 +2,9 @@
 
 The caller (the live game every frame, or the simulator whenever it likes) asks `next_press(game,
 now)` for the game time and control of the bot's next press, and applies it with `game.press`
-once that time has come. The bot reads only the visible view (view.py). It decides when the view
-changes: the reaction timer starts at the moment it first saw the change and is not re-rolled
+once that time has come. The bot reads only the visible view (view.py) and chooses only among the
+moves the rules offer (`game.legal_actions`), pressed as `game.presses_for` says. It decides when
+the view changes: the reaction timer starts at the moment it first saw the change and is not re-rolled
 while nothing changes, so asking again returns the same plan.
 
 When the table changes before the planned press, a player whose planned move still works keeps
@@ -16,12 +17,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules import Game
-from .strategy import Action, Strategy, first_step, press_for, valid
+from ..rules import Action, FamilyGame, Game
+from .strategy import Strategy
 from .timing import Timing
-from .view import View, visible_view
+from .view import OWN_FIELDS, View, visible_view
 
 COMMIT = 0.1  # seconds before a press when the hand can no longer be stopped
+CARRIED = ("play", "move", "stack")  # moves that pick a card up, then put it down
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,22 @@ class Reaction:
     t: float
     control: str
     kind: str
+
+
+def next_control(game: Game, view: View, action: Action) -> str:
+    """The next press that carries out `action` (the rules' `presses_for`), with one hand: a card
+    held from a move given up is put back first, so a press of another pile picks that pile up
+    (rather than stacking the held card on it, V7, or taking it in a second hand, V8)."""
+    if action.kind in CARRIED:
+        for pile in view.held:
+            if pile != action.pile:
+                return f"pile{pile}"
+    return game.presses_for(view.player, action)[0]
+
+
+def carrying(view: View, action: Action) -> bool:
+    """Is the card of `action` in hand, so the next press puts it down?"""
+    return action.kind in CARRIED and view.held == (action.pile,)
 
 
 class Bot:
@@ -59,22 +77,27 @@ class Bot:
         self._action: Action | None = None
         self._follow: list[Action] = []
         self._round = (0, 0.0)  # (round, when the bot first saw its layout)
+        self._legal_seen: tuple[object, ...] | None = None
+        self._legal: list[Action] = []
+        self._idle: list[Action] | None = None  # the legal actions among which it found nothing to do
 
     def __repr__(self) -> str:
         return f"Bot({self.spec!r}, player={self.player}, strategy={self.strategy.name!r})"
 
-    def next_press(self, game: Game, now: float) -> tuple[float, str] | None:
+    def next_press(self, game: FamilyGame, now: float) -> tuple[float, str] | None:
         """(game time of the next press, control) from what the bot sees at `now`, or None to wait.
 
         A returned time <= `now` means: press now. The caller must then apply it; the bot counts
         it as made and plans its next press from the next call on."""
+        if not isinstance(game, Game):
+            raise TypeError(f"the computer plays the Spit family's games, not {game.variant!r}")
         if now < self._seen:
             self._forget()  # time went back: a new game (or a replay from the start)
         view = visible_view(game, self.player)
         if self._stale or view != self._view:
             if view.round != self._round[0]:
                 self._round = (view.round, now)
-            self._update(view, now, game.variant.slap_window)
+            self._update(game, view, now)
         return self.take_due(now)
 
     def take_due(self, now: float) -> tuple[float, str] | None:
@@ -93,12 +116,14 @@ class Bot:
 
     # ---------------------------------------------------------------- deciding
 
-    def _update(self, view: View, now: float, slap_window: float) -> None:
+    def _update(self, game: Game, view: View, now: float) -> None:
+        """Decide again: only ever one of the rules' `legal_actions`, checked the moment it is pressed."""
         self._view = view
         self._stale = False
+        legal = self._legal_actions(game, view)
         due, action = self._due, self._action
         if due is not None:
-            if action is not None and valid(view, action) and press_for(view, action) == due[1]:
+            if action is not None and action in legal and next_control(game, view, action) == due[1]:
                 return  # the planned move still works: carry on
             if due[0] - now <= COMMIT:
                 return  # too late to stop the hand
@@ -108,19 +133,22 @@ class Bot:
             self._action = None
             self._follow.clear()
             action = None
-        if action is not None and action.kind in ("play", "move") and not first_step(view, action):
-            if valid(view, action):  # the card is in hand: put it down
-                self._schedule(view, now, action, self.timing.continuation(self.rng), "continuation")
+        if action is not None and carrying(view, action):
+            if action in legal:  # the card is in hand: put it down
+                self._schedule(game, view, now, action, self.timing.continuation(self.rng), "continuation")
                 return
             self._follow.clear()  # the card did not go (a race lost): the planned run is off
         while self._follow:
             follow = self._follow.pop(0)
-            if valid(view, follow):
-                self._schedule(view, now, follow, self.timing.continuation(self.rng), "continuation")
+            if follow in legal:
+                self._schedule(game, view, now, follow, self.timing.continuation(self.rng), "continuation")
                 return
             self._follow.clear()
-        plan = self.strategy.choose(view, self.rng)
+        # Nothing to do among the same legal actions as last time stays nothing to do: only the bot's
+        # own part of the view decides that (see Strategy.choose).
+        plan = None if legal is self._idle else self.strategy.choose(view, legal, game.rules, self.rng)
         if plan is None:
+            self._idle = legal
             self._action = None
             self._due = None
             return
@@ -129,14 +157,24 @@ class Bot:
             delay, kind = self.timing.continuation(self.rng), "continuation"
         else:
             delay, kind = self.timing.decision(self.rng, plan.choices), "decision"
+        delay += plan.wait
         if plan.action.kind == "choose" and view.phase == "ready":
             # A lone spitter choosing its pile just after the slap that dealt this layout would be
             # taken for a late slap: it waits until the slap's race is over.
-            delay = max(delay, self._round[1] + slap_window + self.timing.floor - now)
-        self._schedule(view, now, plan.action, delay, kind)
+            delay = max(delay, self._round[1] + game.rules.slap_window + self.timing.floor - now)
+        self._schedule(game, view, now, plan.action, delay, kind)
 
-    def _schedule(self, view: View, now: float, action: Action, delay: float, kind: str) -> None:
+    def _legal_actions(self, game: Game, view: View) -> list[Action]:
+        """`game.legal_actions(player)`, asked again whenever anything it depends on has changed: the
+        bot's own part of the view (an opponent turning a card changes nothing the bot can do)."""
+        seen: tuple[object, ...] = (game.rules, view[OWN_FIELDS])
+        if seen != self._legal_seen:
+            self._legal = game.legal_actions(self.player)
+            self._legal_seen = seen
+        return self._legal
+
+    def _schedule(self, game: Game, view: View, now: float, action: Action, delay: float, kind: str) -> None:
         self._action = action
         self._seen = now
         self._kind = kind
-        self._due = (round(now + delay, 6), press_for(view, action))
+        self._due = (round(now + delay, 6), next_control(game, view, action))

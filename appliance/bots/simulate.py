@@ -2,13 +2,15 @@
 
     spit-arcade simulate --games 1000 --bots 5,4 --seed 1 --swap
     spit-arcade simulate --games 1000 --bots 5@3,first@3 --seed 1 --journal-dir /tmp/journals
+    spit-arcade simulate --variant four-piles --options '{"alternate_colours": true}' --bots 5,1
 
-Game k is dealt with seed S + k. No clock is read while playing: both bots are asked for their
+Game k is dealt with seed S + k, of the preset `--variant` (default classic) with the house rules
+`--options` (a JSON object) on top. No clock is read while playing: both bots are asked for their
 next press, the earliest is applied (equal times: a seeded coin decides), and so on until the game
 is over. Prints one JSON summary; `wins` counts per bot in `--bots` order; `games_per_s` is wall
 time, `games_per_cpu_s` this process's CPU time (one core, whatever else runs). With `--journal-dir`
 each game is saved as a journal in the script format, which `spit-arcade replay` plays back to the
-same end.
+same end: its setup line names the variant, the options given and the bots in each seat.
 """
 
 from __future__ import annotations
@@ -20,13 +22,16 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..journal import Journal
-from ..rules import Event, Game
+from ..match import setup_line
+from ..random_play import variant_options
+from ..rules import PRESETS, Event, new_game, read_options
+from ..rules.events import Play, Reject
 from . import Bot, make_bot, parse_spec
 
 MAX_PRESSES = 50_000  # a game still going after this many presses is counted unfinished
@@ -56,12 +61,15 @@ def play_game(
     journal_dir: Path | None = None,
     watch: Watcher | None = None,
     bots: tuple[Bot, Bot] | None = None,
+    variant: str = "classic",
+    options: Mapping[str, Any] | None = None,
 ) -> GameResult:
-    """One game between `specs[0]` (seat 1) and `specs[1]` (seat 2), dealt with `seed`.
+    """One game between `specs[0]` (seat 1) and `specs[1]` (seat 2), dealt with `seed`, of preset
+    `variant` with house rules `options` on top.
 
     `watch(t, player, control, events)` is told every press and what it did; `bots` may bring
     ready-made bots (for tests that look at their logs)."""
-    game, _ = Game.new(seed=seed)
+    game, _ = new_game(variant, seed, options)
     if bots is None:
         bots = (make_bot(specs[0], 1, seed), make_bot(specs[1], 2, seed))
     coin = random.Random(f"spit-arcade simulate {seed}")
@@ -70,7 +78,7 @@ def play_game(
         name = f"seed{seed}-{specs[0]}-vs-{specs[1]}.jsonl".replace("@", "at")
         path = journal_dir / name
         path.unlink(missing_ok=True)
-        journal = Journal(path, {"variant": "classic", "seed": seed})
+        journal = Journal(path, setup_line(seed, variant, options, {1: specs[0], 2: specs[1]}))
     result = GameResult(seed, specs, None, 1, 0.0)
     now = 0.0
     one, two = bots
@@ -106,11 +114,10 @@ def play_game(
                     watch(plan[0], player, plan[1], events)
                 result.presses[player - 1] += 1
                 for event in events:
-                    kind = event["event"]
-                    if kind == "play":
+                    if isinstance(event, Play):
                         result.cards_played[player - 1] += 1
-                    elif kind == "reject":
-                        result.rejects[event["reason"]] += 1
+                    elif isinstance(event, Reject):
+                        result.rejects[event.reason] += 1
             if sum(result.presses) >= MAX_PRESSES or now >= MAX_SECONDS:
                 break
     finally:
@@ -139,7 +146,13 @@ def _spread(values: list[float]) -> dict[str, float]:
 
 
 def simulate(
-    bots: tuple[str, str], games: int, seed: int, swap: bool = False, journal_dir: Path | None = None
+    bots: tuple[str, str],
+    games: int,
+    seed: int,
+    swap: bool = False,
+    journal_dir: Path | None = None,
+    variant: str = "classic",
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `games` games and sum them up; `wins` in the order of `bots`."""
     wins = [0, 0]
@@ -155,7 +168,7 @@ def simulate(
     for k in range(games):
         swapped = swap and k % 2 == 1
         specs = (bots[1], bots[0]) if swapped else (bots[0], bots[1])
-        result = play_game(specs, seed + k, journal_dir)
+        result = play_game(specs, seed + k, journal_dir, variant=variant, options=options)
         rejects.update(result.rejects)
         for seat in (0, 1):
             side = 1 - seat if swapped else seat
@@ -178,6 +191,8 @@ def simulate(
     finished = games - unfinished
     return {
         "games": games,
+        "variant": variant,
+        "options": dict(options or {}),
         "bots": list(bots),
         "seed": seed,
         "swap": swap,
@@ -216,7 +231,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0, help="game k is dealt with seed SEED+k (default 0)")
     parser.add_argument("--swap", action="store_true", help="alternate seats game by game")
     parser.add_argument("--journal-dir", type=Path, help="save each game as a journal in this directory")
+    parser.add_argument("--variant", default="classic", help="the preset to play (default classic)")
+    parser.add_argument("--options", default=None, metavar="JSON",
+                        help='house rules on top of the preset, a JSON object, e.g. \'{"alternate_colours": true}\'')
     args = parser.parse_args(argv)
+    options = variant_options(parser, args.variant, args.options)
+    if PRESETS[args.variant].game != "spit":
+        parser.error(f"the computer plays the Spit family's games, not {args.variant!r} yet")
+    if read_options(args.variant, options).seats != 2:
+        parser.error("simulate seats two bots: the option 'seats' must be 2")
     specs = [s.strip() for s in args.bots.split(",")]
     if len(specs) != 2:
         parser.error("--bots takes exactly two bots, e.g. 5,first")
@@ -227,6 +250,7 @@ def main(argv: list[str]) -> int:
             parser.error(str(error))
     if args.games < 0:
         parser.error("--games must be 0 or more")
-    summary = simulate((specs[0], specs[1]), args.games, args.seed, args.swap, args.journal_dir)
+    summary = simulate((specs[0], specs[1]), args.games, args.seed, args.swap, args.journal_dir,
+                       variant=args.variant, options=options)
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0

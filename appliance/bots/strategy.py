@@ -1,45 +1,55 @@
-"""What a computer opponent decides to do next, from the visible view alone.
+"""What a computer opponent decides to do next: one of the moves the rules offer, chosen from what it sees.
+
+The rules core says what can be done (`game.legal_actions(player)`); a strategy only chooses among
+those, reading the visible view (view.py) and the ruleset's public rules: what fits on a spit pile
+(`rules.fits`, to plan runs over the cards it can see), the stock moves (`rules.moves`, to plan how
+to uncover a card), whether the goal wants the larger pile (`rules.goal`), and the table. It never
+decides by itself what is legal, so it plays every preset and house rule the core plays.
 
 One `Strategy` type; each level switches on more of the strategy notes of the encyclopedia article
 (`000_…` in the seeds, digested in RULES.md):
 
 - `first`: the baseline of other open-source Spit games — the first legal card it sees, else turn
-  the first face-down card, else move a card into a space to uncover one; slaps its left pile.
-- level 1 (casual): any legal card at random; slaps either pile at random.
-- level 2: first legal card, but slaps the smaller spit pile.
+  the first face-down card, else rearrange its stock to uncover one; slaps its left pile.
+- level 1 (casual): any legal card at random; slaps or chooses any pile at random.
+- level 2: first legal card, but slaps for the pile the goal wants (the smaller; Reverse Spit's
+  larger).
 - level 3: thinks ahead through runs: with 8, 8, 7, 7, 9, 10 showing on a 10, plays 9 then 8, 7,
-  8, 7 rather than 9, 10 (the longest run it can see).
+  8, 7 rather than 9, 10 (the longest run it can see; with alternating colours, a run whose
+  colours alternate). In Reverse Spit, where a card played is a card given away, it holds each card
+  back a few seconds (unless the opponent is stuck), so the opponent plays out first, then slaps
+  for the larger pile.
 - level 4: also watches the opponent's cards: prefers runs that leave the opponent nothing to cut
-  in with, and plays a planned run as one quick series of moves (the pairs of the article), and
-  slaps at once when it has just played its own last card (it saw it coming).
+  in with, and plays a planned run as one quick series of moves (the pairs of the article); slaps
+  (or calls, where the first call chooses) at once when it has just played its own last card (it
+  saw it coming); with hidden last cards (V9) picks them up when it has a moment.
 - level 5 (expert): also watches the opponent's last stock card go as closely as its own, so it is
   as ready to slap ("by carefully watching the opponent and timing the attack it is possible to
   win a round despite having more cards", Slap Spit); when the opponent is stuck it plays slowly:
   turns up all its face-down cards first, then plans the run that keeps the opponent stuck longest;
-  as a lone spitter it spits onto the larger pile, keeping the smaller one small for the slap.
+  as a lone spitter it spits onto the larger pile (the smaller stays small for the slap; in Reverse
+  Spit the larger grows).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from ..rules.seats import side_for, spit_pile_for
-from .view import EMPTY, FACE_DOWN, View, fits, playable_count
+from ..rules import Action, Card, Ruleset
+from ..rules.stock_pile import StockPile
+from .view import FACE_DOWN, View, face_up, is_card
 
+CALL = Action("call")
+PICK_UP = Action("pick_up")
+REARRANGE = ("move", "stack")
+MAX_REARRANGEMENTS = 2_000  # positions searched for a way to uncover a card (a few dozen in practice)
+# Reverse Spit: how long a player holds each card back before playing it (see `Strategy.hold_back`),
+# unless the others are stuck.
+HOLD_BACK = 3.0
 
-class Action(NamedTuple):
-    """One thing to do: `play` (stock pile a onto spit pile b), `flip` (pile a), `move` (pile a into
-    the space b), `spit` (call "Spit!"), `slap` (spit pile a, for a new layout), `choose` (spit pile
-    a, as a lone spitter)."""
-
-    kind: str
-    a: int = 0
-    b: int = 0
-
-
-SPIT = Action("spit")
+Fits = Callable[[Card, Card], bool]
 
 
 @dataclass(frozen=True)
@@ -48,256 +58,309 @@ class Plan:
     choices: int = 1  # how many options the bot weighed (Hick's law)
     follow: tuple[Action, ...] = ()  # moves planned ahead, played as one quick series
     prepared: bool = False  # the bot saw this coming: only the hand has to move
+    wait: float = 0.0  # seconds it holds the move back, on top of its reaction time
 
 
-def valid(view: View, action: Action) -> bool:
-    """Does `action` still make sense in `view`? (Its next press does what it was meant to.)"""
-    kind = action.kind
-    phase = view.phase
-    if kind == "play":
-        return phase == "playing" and fits(view.mine[action.a - 1], view.spit[action.b])
-    if kind == "flip":
-        return phase == "playing" and view.mine[action.a - 1] == FACE_DOWN
-    if kind == "move":
-        return phase == "playing" and view.mine[action.a - 1] > 0 and view.mine[action.b - 1] == EMPTY
-    if kind == "spit":
-        return (
-            phase in ("ready", "stalemate")
-            and view.my_spit_cards > 0
-            and not view.called
-            and not (view.their_spit_cards == 0 and view.lone_pile < 0)
-        )
-    if kind == "slap":
-        return phase == "choosing"
-    if kind == "choose":
-        return (
-            phase in ("ready", "stalemate")
-            and view.my_spit_cards > 0
-            and view.their_spit_cards == 0
-            and not view.called
-            and view.lone_pile in (-1, action.a)
-        )
-    return False
+def scan_order(rules: Ruleset, player: int) -> tuple[int, ...]:
+    """The spit piles in the order a player looks at them: their own left first, then right (then
+    the far ones, at a bigger table)."""
+    table = rules.table
+    key = (table.seats, player)
+    found = _SCAN_ORDER.get(key)
+    if found is None:
+        order: list[int] = []
+        for side in table.sides():
+            index = table.spit_pile_for(player, side)
+            if index is not None and index not in order:
+                order.append(index)
+        found = _SCAN_ORDER[key] = tuple(order)
+    return found
 
 
-def press_for(view: View, action: Action) -> str:
-    """The next control to press to carry out `action`."""
-    kind = action.kind
-    if kind == "play":
-        return f"pile{action.a}" if view.selected != action.a else side_for(view.player, action.b)
-    if kind == "flip":
-        return f"pile{action.a}"
-    if kind == "move":
-        return f"pile{action.a}" if view.selected != action.a else f"pile{action.b}"
-    if kind in ("slap", "choose"):
-        return side_for(view.player, action.a)
-    return "spit"
-
-
-def first_step(view: View, action: Action) -> bool:
-    """Is the next press of `action` its first (picking a card up) rather than its finish?"""
-    return action.kind in ("play", "move") and view.selected != action.a
-
-
-@dataclass(frozen=True)
-class Options:
-    plays: list[Action]
-    flips: list[Action]
-    moves: list[Action]
-
-    @property
-    def count(self) -> int:
-        return len(self.plays) + len(self.flips) + len(self.moves)
-
-
-def options(view: View) -> Options:
-    """Everything useful the bot can do while playing, in the order a player scans: piles left to
-    right, and for each its own left spit pile first."""
-    order = SCAN_ORDER[view.player]
-    spit = view.spit
-    sizes = view.my_sizes
-    plays: list[Action] = []
-    flips: list[Action] = []
-    movers: list[int] = []
-    space = 0
-    for number, code in enumerate(view.mine, start=1):
-        if code > 0:
-            for index in order:
-                top = spit[index]
-                if top and (code - top) % 13 in (1, 12):
-                    plays.append(Action("play", number, index))
-            if sizes[number - 1] >= 2:
-                movers.append(number)
-        elif code == FACE_DOWN:
-            flips.append(Action("flip", number))
-        elif not space:
-            space = number
-    moves = [Action("move", src, space) for src in movers] if space else []
-    return Options(plays, flips, moves)
-
-
-# The spit piles in the order a player looks at them: their own left first.
-SCAN_ORDER = {player: (spit_pile_for(player, "left"), spit_pile_for(player, "right")) for player in (1, 2)}
+_SCAN_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 @dataclass(frozen=True)
 class Strategy:
     name: str
     chooser: str = "first"  # "first" | "random" | "run"
-    slap_smaller: bool = False
+    wise_slap: bool = False  # slap (or choose) the pile the goal wants, not just its left
     exposure: float = 0.0  # how much a play that lets the opponent cut in is worth less (0..1)
     leave_penalty: float = 0.0  # per play the opponent has on the spit piles a run ends on
     pairs: bool = False  # play a planned run as one quick series
-    anticipate: bool = False  # slap at once after playing out its own stock
+    anticipate: bool = False  # slap (or call) at once after playing out its own stock
     patient: bool = False  # the opponent is stuck: turn up every card before playing
     lone_larger: bool = False  # a lone spitter spits onto the larger spit pile
     watch_slap: bool = False  # saw the opponent's last card go too: ready to slap as if it were its own
+    hide_last: bool = False  # V9: picks up its last cards when it has nothing to play
+    hold_back: bool = False  # Reverse Spit: lets the others play out first
 
-    def choose(self, view: View, rng: random.Random) -> Plan | None:
-        """What to do in this position, or None to wait (nothing to do, or waiting for the other)."""
-        phase = view.phase
-        if phase == "playing":
-            return self._play(view, rng)
-        if phase in ("ready", "stalemate"):
-            return self._spit(view, rng)
-        if phase == "choosing":
-            return self._slap(view, rng)
-        return None
+    def choose(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
+        """What to do in this position, one of `legal` (the rules' `legal_actions`), or None to wait.
 
-    # ---------------------------------------------------------------- "Spit!" and slaps
-
-    def _spit(self, view: View, rng: random.Random) -> Plan | None:
-        if view.my_spit_cards == 0 or view.called:
+        Whether there is anything to do at all depends only on `legal` and the bot's own stock and
+        the spit piles (view.OWN_FIELDS), never on the opponents' cards: the bot does not ask again
+        while those stay the same."""
+        if not legal:
             return None
-        if view.their_spit_cards == 0 and view.lone_pile < 0:
-            return Plan(Action("choose", self._lone_choice(view, rng)), 2)
-        return Plan(SPIT)
+        phase = view.phase
+        if phase == "choosing" or view.out or view.table_chooser:
+            # Piles to choose for a new layout, or a pile to take: going out (V17), or after two
+            # wrong table slaps (V18).
+            return self._new_layout(view, legal, rules, rng)
+        if phase == "playing":
+            return self._play(view, legal, rules, rng)
+        return self._spit(view, legal, rules, rng)
 
-    def _lone_choice(self, view: View, rng: random.Random) -> int:
-        left = spit_pile_for(view.player, "left")
-        if self.chooser == "random":
-            return rng.randrange(2)
-        if self.lone_larger and view.spit_sizes[1 - left] > view.spit_sizes[left]:
-            return 1 - left
-        return left
+    # ---------------------------------------------------------------- "Spit!", slaps and choices
 
-    def _slap(self, view: View, rng: random.Random) -> Plan:
-        left = spit_pile_for(view.player, "left")
+    def _spit(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
+        if CALL in legal:
+            return Plan(CALL)
+        targets = [a.target for a in legal if a.kind == "choose"]
+        if not targets:
+            return None
+        # A lone spitter chooses the pile it will keep spitting onto.
+        order = [i for i in scan_order(rules, view.player) if i in targets]
         if self.chooser == "random":
-            target = rng.randrange(2)
-        elif self.slap_smaller and view.spit_sizes[1 - left] < view.spit_sizes[left]:
-            target = 1 - left
+            target = order[rng.randrange(len(order))]
+        elif self.lone_larger:
+            target = max(order, key=lambda i: view.spit_sizes[i])  # ties: the first in scan order
         else:
-            target = left
-        prepared = self.anticipate and (sum(view.my_sizes) == 0 or (self.watch_slap and sum(view.their_sizes) == 0))
-        return Plan(Action("slap", target), 2, prepared=prepared)
+            target = order[0]
+        return Plan(Action("choose", target=target), len(order))
+
+    def _new_layout(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan:
+        prepared = self.anticipate and (
+            sum(view.my_sizes) == 0 or (self.watch_slap and any(sum(sizes) == 0 for sizes in view.their_sizes)))
+        if CALL in legal:  # the first call chooses (V11, V12 with equal piles)
+            return Plan(CALL, prepared=prepared)
+        kind = legal[0].kind  # `slap` or `choose`
+        order = [i for i in scan_order(rules, view.player) if Action(kind, target=i) in legal]
+        if self.chooser == "random":
+            target = order[rng.randrange(len(order))]
+        elif self.wise_slap:
+            sizes = view.spit_sizes
+            best = max if rules.goal.larger_pile_wanted else min
+            target = best(order, key=lambda i: sizes[i])
+            wanted = best((size for size in sizes if size), default=0)
+            if self.hold_back and sizes[target] != wanted:
+                # Slap Spit in Reverse Spit: only the smaller pile may be slapped, and it is the
+                # one nobody wants; whoever does not slap takes the larger. Let the other slap.
+                return Plan(Action(kind, target=target), max(2, len(order)), wait=HOLD_BACK)
+        else:
+            target = order[0]
+        return Plan(Action(kind, target=target), max(2, len(order)), prepared=prepared)
 
     # ---------------------------------------------------------------- playing
 
-    def _play(self, view: View, rng: random.Random) -> Plan | None:
-        found = options(view)
-        n = found.count
-        if n == 0:
-            return None
-        if self.chooser == "random":
-            pool = found.plays or found.flips or found.moves
-            return Plan(pool[rng.randrange(len(pool))], n)
-        if self.chooser == "first" or not found.plays:
-            if found.plays:
-                return Plan(found.plays[0], n)
-            if found.flips:
-                return Plan(found.flips[0], n, follow=tuple(found.flips[1:]) if self.pairs else ())
-            return Plan(self._best_move(view, found.moves), n)
-        if self.patient and found.flips and self._opponent_stuck(view):
-            # The opponent can't go: no hurry. Turn up everything first, then plan the run.
-            return Plan(found.flips[0], n, follow=tuple(found.flips[1:]))
-        run = self._best_run(view)
-        return Plan(run[0], n, follow=tuple(run[1:]) if self.pairs else ())
+    def _play(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
+        order = scan_order(rules, view.player)
+        rank = {index: n for n, index in enumerate(order)}
+        plays = sorted((a for a in legal if a.kind == "play"), key=lambda a: (a.pile, rank.get(a.target, 9)))
+        flips = [a for a in legal if a.kind == "flip"]
+        n = sum(1 for a in legal if a.kind != "pick_up")
+        if plays:
+            if self.chooser == "random":
+                return Plan(plays[rng.randrange(len(plays))], n)
+            if self.chooser == "first":
+                return Plan(plays[0], n)
+            if self.patient and flips and self._opponent_stuck(view, rules):
+                # The opponent can't go: no hurry. Turn up everything first, then plan the run.
+                return Plan(flips[0], n, follow=tuple(flips[1:]))
+            run = self._best_run(view, plays, rules)
+            if self.hold_back and rules.goal.larger_pile_wanted and not self._opponent_stuck(view, rules):
+                # Reverse Spit: every card played is a card given to the middle, and whoever plays
+                # out first only gets the larger pile back (down to one spit pile, nothing at all:
+                # the other picks it up). So let the others play: each card waits a few seconds
+                # (the others play theirs meanwhile), unless they are stuck.
+                return Plan(run[0], n, wait=HOLD_BACK)
+            return Plan(run[0], n, follow=tuple(run[1:]) if self.pairs else ())
+        if flips:
+            if self.chooser == "random":
+                return Plan(flips[rng.randrange(len(flips))], n)
+            return Plan(flips[0], n, follow=tuple(flips[1:]) if self.pairs else ())
+        if self.hide_last and PICK_UP in legal:
+            return Plan(PICK_UP, n)
+        if any(a.kind in REARRANGE for a in legal):
+            path = uncover(view, rules)
+            if path:
+                return Plan(path[0], n, follow=tuple(path[1:]) if self.pairs else ())
+        return None
 
     @staticmethod
-    def _best_move(view: View, moves: list[Action]) -> Action:
-        """The move into a space that uncovers the most: from the highest pile."""
-        return max(moves, key=lambda m: view.my_sizes[m.a - 1])
+    def _opponent_stuck(view: View, rules: Ruleset) -> bool:
+        """Nobody else has a card showing that fits, nor a face-down card to turn (or a hidden one)."""
+        fits = fits_of(rules)
+        tops = [top for top in view.spit if is_card(top)]
+        for stock in view.theirs:
+            for code in stock:
+                if code == FACE_DOWN:
+                    return False
+                if is_card(code) and any(fits(code, top) for top in tops):
+                    return False
+        return True
 
-    @staticmethod
-    def _opponent_stuck(view: View) -> bool:
-        """The opponent has no card showing that fits, and none face down to turn."""
-        return playable_count(view.theirs, view.spit) == 0 and FACE_DOWN not in view.theirs
-
-    def _best_run(self, view: View) -> list[Action]:
-        """The best series of plays from the cards showing (at least one play must exist).
+    def _best_run(self, view: View, plays: Sequence[Action], rules: Ruleset) -> list[Action]:
+        """The best series of plays from the cards showing, starting with one of `plays`.
 
         A run is worth one per card, each card after a play that leaves the opponent a card to cut
         in with counting `1 - exposure` less; a run that ends on spit piles the opponent can play
-        on loses `leave_penalty` per such play. Cards under the ones played are face down: unknown.
+        on loses `leave_penalty` per such play. Cards under the ones played are unknown: a run uses
+        only the top cards showing now, and what fits is the ruleset's own `fits`.
         """
-        cards = [(number, code) for number, code in enumerate(view.mine, start=1) if code > 0]
-        theirs = [rank for rank in view.theirs if rank > 0]
+        fits = fits_of(rules)
+        cards = [(number, code) for number, code in enumerate(view.mine, start=1) if is_card(code)]
+        if view.carried:  # V16: the card in hand stands for its pile (what lies under it waits)
+            cards = [(number, code) for number, code in cards if number != view.held[0]]
+            cards.append((view.held[0], view.carried))
+        theirs = [code for stock in view.theirs for code in stock if is_card(code)]
         exposure, penalty = self.exposure, self.leave_penalty
-        memo: dict[tuple[int, int, int], tuple[float, tuple[Action, ...]]] = {}
-
         watching = bool(theirs) and (exposure > 0 or penalty > 0)
-        fitting: dict[int, int] = {}
+        # For each top a spit pile shows during a run (what is there now, or one of my cards): which
+        # of my cards fit on it (a bit per card) and how many of the opponents' cards do.
+        fit_masks: dict[Card, int] = {}
+        threat: dict[Card, int] = {}
+        moves = [[Action("play", number, index) for index in range(len(view.spit))] for number, _ in cards]
+        memo: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[Action, ...]]] = {}
+        piles = range(len(view.spit))
 
-        def threats(t0: int, t1: int) -> int:
-            """How many of the opponent's cards showing fit on spit piles showing t0 and t1."""
+        def fit_mask(top: Card) -> int:
+            mask = fit_masks.get(top)
+            if mask is None:
+                mask = fit_masks[top] = sum([1 << i for i, (_, card) in enumerate(cards) if fits(card, top)])
+            return mask
+
+        def threats(tops: tuple[Card, ...]) -> int:
+            """How many of the opponents' cards showing fit on spit piles showing `tops`."""
             if not watching:
                 return 0
-            if t0 not in fitting:
-                fitting[t0] = sum(1 for r in theirs if fits(r, t0))
-            if t1 not in fitting:
-                fitting[t1] = sum(1 for r in theirs if fits(r, t1))
-            return fitting[t0] + fitting[t1]
+            total = 0
+            for top in tops:
+                count = threat.get(top)
+                if count is None:
+                    count = threat[top] = sum([1 for card in theirs if fits(card, top)])
+                total += count
+            return total
 
-        def search(used: int, t0: int, t1: int) -> tuple[float, tuple[Action, ...]]:
-            key = (used, t0, t1)
-            if key in memo:
-                return memo[key]
-            best: tuple[float, tuple[Action, ...]] = (-penalty * threats(t0, t1), ())
-            for i, (number, rank) in enumerate(cards):
-                if used >> i & 1:
+        def search(used: int, tops: tuple[Card, ...]) -> tuple[float, tuple[Action, ...]]:
+            key = (used, tops)
+            found = memo.get(key)
+            if found is not None:
+                return found
+            best: tuple[float, tuple[Action, ...]] = (-penalty * threats(tops), ())
+            for i, (_, card) in enumerate(cards):
+                bit = 1 << i
+                if used & bit:
                     continue
-                for index in (0, 1):
-                    if not fits(rank, t1 if index else t0):
+                for index in piles:
+                    if not fit_mask(tops[index]) & bit:
                         continue
-                    n0, n1 = (t0, rank) if index else (rank, t1)
-                    rest, seq = search(used | 1 << i, n0, n1)
-                    keep = 1.0 - exposure if threats(n0, n1) else 1.0
+                    after = (*tops[:index], card, *tops[index + 1:])
+                    rest, seq = search(used | bit, after)
+                    keep = 1.0 - exposure if threats(after) else 1.0
                     value = 1.0 + keep * rest
                     if value > best[0] + 1e-9:
-                        best = (value, (Action("play", number, index), *seq))
+                        best = (value, (moves[i][index], *seq))
             memo[key] = best
             return best
 
-        order = SCAN_ORDER[view.player]
+        slot = {number: i for i, (number, _) in enumerate(cards)}
         root: tuple[float, list[Action]] | None = None
-        for i, (number, rank) in enumerate(cards):
-            for index in order:
-                top = view.spit[index]
-                if not fits(rank, top):
-                    continue
-                n0, n1 = (view.spit[0], rank) if index else (rank, view.spit[1])
-                rest, seq = search(1 << i, n0, n1)
-                keep = 1.0 - exposure if threats(n0, n1) else 1.0
-                value = 1.0 + keep * rest + (0.05 if number == view.selected else 0.0)
-                if root is None or value > root[0] + 1e-9:
-                    root = (value, [Action("play", number, index), *seq])
+        for play in plays:
+            i = slot[play.pile]
+            after = (*view.spit[:play.target], cards[i][1], *view.spit[play.target + 1:])
+            rest, seq = search(1 << i, after)
+            keep = 1.0 - exposure if threats(after) else 1.0
+            value = 1.0 + keep * rest + (0.05 if play.pile in view.held else 0.0)
+            if root is None or value > root[0] + 1e-9:
+                root = (value, [play, *seq])
         assert root is not None, "best_run needs a play"
         return root[1]
+
+
+_FITS: dict[object, Fits] = {}
+
+
+def fits_of(rules: Ruleset) -> Fits:
+    """The ruleset's own `fits`, remembered card by card (a planner asks the same few hundred
+    questions over and over), and False on a spit pile with no card (EMPTY)."""
+    policy = rules.fits
+    found = _FITS.get(policy)
+    if found is None:
+        known: dict[tuple[Card, Card], bool] = {}
+        rule_fits = policy.fits
+
+        def fits(card: Card, top: Card) -> bool:
+            key = (card, top)
+            value = known.get(key)
+            if value is None:
+                value = known[key] = is_card(top) and rule_fits(card, top)
+            return value
+
+        found = _FITS[policy] = fits
+    return found
+
+
+def uncover(view: View, rules: Ruleset) -> list[Action]:
+    """The shortest series of stock rearrangements (moves into spaces, V7 stacking) after which a
+    face-down card can be turned or a card showing fits a spit pile; [] if there is none.
+
+    Searched over the bot's own stock as it sees it (face-down cards unknown), with the ruleset's
+    own `moves` and `fits`: the same moves `legal_actions` offers, so the first step is one of them.
+    """
+    fits = fits_of(rules)
+    moves = rules.moves
+    tops = [top for top in view.spit if is_card(top)]
+
+    def progress(stock: list[StockPile]) -> bool:
+        for pile in stock:
+            if not pile.cards:
+                continue
+            if pile.up == 0:
+                return True
+            if any(fits(pile.cards[-1], top) for top in tops):
+                return True
+        return False
+
+    start = [StockPile([FACE_DOWN] * (size - len(up)) + list(up), len(up))
+             for size, up in zip(view.my_sizes, face_up(view), strict=True)]
+    seen = {_key(start)}
+    frontier: list[tuple[list[StockPile], list[Action]]] = [(start, [])]
+    while frontier:
+        following: list[tuple[list[StockPile], list[Action]]] = []
+        for stock, path in frontier:
+            for action in moves.rearrangements(stock):
+                after = [StockPile(list(pile.cards), pile.up) for pile in stock]
+                after[action.target - 1].put_face_up(after[action.pile - 1].take_top())
+                if progress(after):
+                    return [*path, action]
+                key = _key(after)
+                if key in seen or len(seen) >= MAX_REARRANGEMENTS:
+                    continue
+                seen.add(key)
+                following.append((after, [*path, action]))
+        frontier = following
+    return []
+
+
+def _key(stock: list[StockPile]) -> tuple[tuple[tuple[Card, ...], int], ...]:
+    return tuple((tuple(pile.cards), pile.up) for pile in stock)
 
 
 STRATEGIES: dict[str, Strategy] = {
     "first": Strategy("first"),
     "1": Strategy("casual", chooser="random"),
-    "2": Strategy("steady", slap_smaller=True),
-    "3": Strategy("runs", chooser="run", slap_smaller=True),
+    "2": Strategy("steady", wise_slap=True),
+    "3": Strategy("runs", chooser="run", wise_slap=True, hold_back=True),
     "4": Strategy(
-        "watchful", chooser="run", slap_smaller=True, exposure=0.5, leave_penalty=0.3, pairs=True, anticipate=True
+        "watchful", chooser="run", wise_slap=True, exposure=0.5, leave_penalty=0.3, pairs=True, anticipate=True,
+        hide_last=True, hold_back=True,
     ),
     "5": Strategy(
         "expert",
         chooser="run",
-        slap_smaller=True,
+        wise_slap=True,
         exposure=0.6,
         leave_penalty=0.4,
         pairs=True,
@@ -305,5 +368,7 @@ STRATEGIES: dict[str, Strategy] = {
         patient=True,
         lone_larger=True,
         watch_slap=True,
+        hide_last=True,
+        hold_back=True,
     ),
 }

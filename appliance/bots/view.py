@@ -1,92 +1,142 @@
-"""What a player at the table can see, and nothing more: the only thing a computer opponent reads.
+"""What a player at the table can see, and nothing more: the only position a computer opponent reads.
 
-Both players' stock piles (the face-up top card's rank, or that the top is face down, and how high
-each pile is), both spit piles' top ranks and sizes, how many spit cards each player holds, what
-the bot itself has picked up, and who has called "Spit!". Never a face-down card, never the order
-of anybody's spit cards. Suits do not matter in classic Spit, so the view keeps ranks only (A=1 ...
-K=13); a view is a plain tuple, so "has anything changed?" is one comparison.
+Every seat's stock piles (the face-up top card, or that the top is face down, and how high each pile
+is), every spit pile's top card and size, how many spit cards each player holds, what the bot itself
+holds in its hands, who has called "Spit!", the pile a lone spitter chose, who chooses the piles
+at this new layout, who is out of the round (V17) and who has slapped the table (V18/V19). Of its
+own stock the bot also sees every face-up card (V7 stacks face-up cards on each other). Never a
+face-down card, never the order of anybody's spit cards, and never the cards an opponent has
+picked up (V9, hidden last cards): those show face down, as the screen shows them.
+Cards are rank then suit (`5H`); with two decks (V4) the deck a card came from is left out, since
+no rule looks at it. A view is a plain tuple, so "has anything changed?" is one comparison.
+
+The other players come in `game.table.others(player)` order: round the table from the bot's right.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules import Game
-from ..rules.cards import RANK_VALUE
-from ..rules.stock_pile import StockPile
+from ..rules import Card, Game, Table
 
-EMPTY = -1  # a stock pile space with no cards
-FACE_DOWN = 0  # a stock pile whose top card is face down
+EMPTY = ""  # a stock pile space with no cards
+FACE_DOWN = "?"  # a stock pile whose top card is face down (or hidden: V9)
 
 
 class View(NamedTuple):
     player: int
     phase: str
     round: int
-    mine: tuple[int, ...]  # per stock pile: top rank 1..13, FACE_DOWN, or EMPTY
+    # What the rules' legal_actions for this player depends on: the phase, my own stock, the
+    # spit piles, the spit cards and calls, the lone spitter's pile, the chooser (`OWN_FIELDS`).
+    mine: tuple[Card, ...]  # per stock pile: the face-up top card, FACE_DOWN or EMPTY
     my_sizes: tuple[int, ...]
-    theirs: tuple[int, ...]
-    their_sizes: tuple[int, ...]
-    spit: tuple[int, ...]  # per spit pile (index 0, 1): top rank, or 0 when there is no pile
+    my_stacked: tuple[tuple[int, tuple[Card, ...]], ...]  # (pile, its face-up cards) where more than one (V7)
+    spit: tuple[Card, ...]  # per spit pile: its top card, or EMPTY
     spit_sizes: tuple[int, ...]
     my_spit_cards: int
-    their_spit_cards: int
-    selected: int  # my selected stock pile (1-based), 0 for none
+    their_spit_cards: tuple[int, ...]
     called: bool
-    they_called: bool
+    they_called: tuple[bool, ...]
     lone_pile: int  # the spit pile a lone spitter chose, -1 for none
+    chooser: int  # who chooses the spit pile at this new layout (V10-V12), 0 for nobody yet
+    hidden: bool  # I have picked up my last cards (V9)
+    out: int  # V17: my place out of this round (1 = first out), 0 while I play
+    to_take: bool  # V17: I am out and still to choose the spit pile I take
+    table_slaps: tuple[int, ...]  # V18/V19: who has slapped the table in the window open now
+    table_chooser: int  # V18/V19: who chooses a spit pile after two wrong table slaps, 0 for nobody
+    carried: Card  # V16: the card I carry off stock pile `held[0]` to the spit piles, or EMPTY
+    # ... and the rest.
+    held: tuple[int, ...]  # the stock piles in my hands (1-based), the first taken first
+    others: tuple[int, ...]  # the other players, round the table from my right
+    theirs: tuple[tuple[Card, ...], ...]  # per other player: their stock piles as `mine`
+    their_sizes: tuple[tuple[int, ...], ...]
+    their_out: tuple[int, ...]  # V17: their places out of this round, 0 while they play
+
+
+# view[OWN_FIELDS]: everything in the view that `game.legal_actions(view.player)` can depend on.
+OWN_FIELDS = slice(1, 20)
 
 
 def visible_view(game: Game, player: int) -> View:
     """The table as `player` sees it from their seat."""
-    me = game.players[player - 1]
-    them = game.players[2 - player]
-    mine, my_sizes = _stock(me.stock)
-    theirs, their_sizes = _stock(them.stock)
-    p0, p1 = game.spit_piles
+    players = game.players
+    me = players[player - 1]
+    others = _others(game.table, player)
+    seats = [players[n - 1] for n in others]
+    mine: list[Card] = []
+    my_sizes: list[int] = []
+    stacked: list[tuple[int, tuple[Card, ...]]] = []
+    for number, pile in enumerate(me.stock, start=1):
+        cards = pile.cards
+        if cards:
+            up = pile.up
+            mine.append(cards[-1][:2] if up else FACE_DOWN)
+            if up > 1:
+                stacked.append((number, tuple([card[:2] for card in cards[-up:]])))
+            my_sizes.append(len(cards))
+        else:
+            mine.append(EMPTY)
+            my_sizes.append(0)
+    theirs: list[tuple[Card, ...]] = []
+    their_sizes: list[tuple[int, ...]] = []
+    for seat in seats:
+        stock = seat.stock
+        if seat.hidden:  # V9: picked up, shown face down
+            theirs.append(tuple([FACE_DOWN if pile.cards else EMPTY for pile in stock]))
+        else:
+            theirs.append(tuple([(pile.cards[-1][:2] if pile.up else FACE_DOWN) if pile.cards else EMPTY
+                                 for pile in stock]))
+        their_sizes.append(tuple([len(pile.cards) for pile in stock]))
+    spit_piles = game.spit_piles
+    selected, second = me.selected, me.second
     return View(
         player,
         game.phase,
         game.round,
-        mine,
-        my_sizes,
-        theirs,
-        their_sizes,
-        (RANK_VALUE[p0[-1][0]] if p0 else 0, RANK_VALUE[p1[-1][0]] if p1 else 0),
-        (len(p0), len(p1)),
+        tuple(mine),
+        tuple(my_sizes),
+        tuple(stacked),
+        tuple([pile[-1][:2] if pile else EMPTY for pile in spit_piles]),
+        tuple([len(pile) for pile in spit_piles]),
         len(me.spit_cards),
-        len(them.spit_cards),
-        me.selected or 0,
+        tuple([len(seat.spit_cards) for seat in seats]),
         me.called,
-        them.called,
+        tuple([seat.called for seat in seats]),
         -1 if game.lone_pile is None else game.lone_pile,
+        game.chooser or 0,
+        me.hidden,
+        me.out,
+        player in game.choosers_out,
+        tuple([hit.player for hit in game.table_hits]),
+        game.table_chooser or 0,
+        EMPTY if me.carried is None else me.carried[:2],
+        () if selected is None else (selected,) if second is None else (selected, second),
+        others,
+        tuple(theirs),
+        tuple(their_sizes),
+        tuple([seat.out for seat in seats]),
     )
 
 
-def _stock(stock: list[StockPile]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    codes: list[int] = []
-    sizes: list[int] = []
-    for pile in stock:
-        cards = pile.cards
-        if cards:
-            codes.append(RANK_VALUE[cards[-1][0]] if pile.up else FACE_DOWN)
-            sizes.append(len(cards))
-        else:
-            codes.append(EMPTY)
-            sizes.append(0)
-    return tuple(codes), tuple(sizes)
+def face_up(view: View) -> list[tuple[Card, ...]]:
+    """My stock piles' face-up cards, bottom to top, pile by pile."""
+    stacked = dict(view.my_stacked)
+    return [stacked.get(number) or ((code,) if is_card(code) else ())
+            for number, code in enumerate(view.mine, start=1)]
 
 
-def fits(rank: int, top: int) -> bool:
-    """May a card of `rank` go onto a spit pile showing `top` (0: no pile)? One up or down, wrapping."""
-    return rank > 0 and top > 0 and (rank - top) % 13 in (1, 12)
+_OTHERS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def can_play(ranks: tuple[int, ...], spit: tuple[int, ...]) -> bool:
-    """Does any face-up top among `ranks` fit any spit pile?"""
-    return any(fits(rank, top) for rank in ranks if rank > 0 for top in spit)
+def _others(table: Table, player: int) -> tuple[int, ...]:
+    key = (table.seats, player)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = _OTHERS[key] = tuple(table.others(player))
+    return found
 
 
-def playable_count(ranks: tuple[int, ...], spit: tuple[int, ...]) -> int:
-    """How many (face-up top, spit pile) plays there are."""
-    return sum(1 for rank in ranks if rank > 0 for top in spit if fits(rank, top))
+def is_card(code: Card) -> bool:
+    """A face-up card, not FACE_DOWN or EMPTY."""
+    return len(code) > 1

@@ -6,10 +6,15 @@
 
 Backends by name: "gpio", "keyboard", "serial", "mock" (alias "scripted"). The file format is
 documented in the default file itself (appliance/inputs/default.toml).
+
+A mistake in the file need not stop the cabinet: `load_config(strict=False)` (what `play` uses)
+keeps the default for each key that is wrong and lists every problem (file and key) in
+`InputsConfig.problems`; `parse_config` and `load_config` raise ConfigError naming them all.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -17,11 +22,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from appliance.check_config import Checker, Problem, key_name, shown
+
 from .debounce import PAD, Timing
 from .gpio import GpioSource, PinControl
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
-from .press import ALL_CONTROLS, CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS
+from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
 from .script_source import ScriptSource, read_script
 from .serial_link import SerialSource
 from .source import Source
@@ -55,123 +62,254 @@ class InputsConfig:
     serial: list[SerialPad] = field(default_factory=list)
     mock_script: str = ""
     origin: str = "default"
+    problems: list[Problem] = field(default_factory=list)  # what was wrong (each left at its default)
 
 
 def default_config_text() -> str:
     return resources.files("appliance.inputs").joinpath("default.toml").read_text(encoding="utf-8")
 
 
-def _ms(value: Any, where: str) -> int:
-    if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-        raise ConfigError(f"{where}: expected a number of milliseconds >= 0, not {value!r}")
-    return round(value * 1_000_000)
+# What each table may hold; the bounds keep a typo from making a control dead (a lockout of an hour).
+_TOP = ("sources", "merge", "debounce", "gpio", "keyboard", "serial", "mock")
+_DEBOUNCE = ("button_ms", "pad_ms", "pads", "stuck_s")
+_GPIO = ("pull_up", "latency_ms", *_SEATS)
+_PIN = ("pin", "lockout_ms", "stuck_s")
+_SERIAL = ("port", "player", "baudrate", "latency_ms", "silence_ms", "lockout_ms")
+LOCKOUT_MS = (0.0, 500.0)
+STUCK_S = (0.5, 3600.0)
+LATENCY_MS = (0.0, 100.0)
+SILENCE_MS = (50.0, 60_000.0)
+BAUDRATE = (300, 4_000_000)
 
 
-def _seconds(value: Any, where: str) -> int:
-    return _ms(value, where) * 1000
+def _ns(ms: float) -> int:
+    return round(ms * 1_000_000)
 
 
-def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise ConfigError(f"[{key}] must be a table")
-    return value
+def _sources(data: dict[str, Any], check: Checker) -> list[str]:
+    if "sources" not in data:
+        return ["gpio"]
+    value = data["sources"]
+    if not isinstance(value, list):
+        check.problem("sources", f"must be a list drawn from {', '.join(BACKENDS)}, not {shown(value)}; using gpio")
+        return ["gpio"]
+    chosen = []
+    for index, name in enumerate(value):
+        if name in BACKENDS:
+            chosen.append(name)
+        else:
+            near = difflib.get_close_matches(str(name), BACKENDS, n=1)
+            hint = f"did you mean {near[0]!r}?" if near else f"sources: {', '.join(BACKENDS)}"
+            check.problem(f"sources[{index}]", f"unknown source {shown(name)} ({hint}); left out")
+    return list(dict.fromkeys(chosen)) if chosen or not value else ["gpio"]
 
 
-def parse_config(text: str, origin: str = "<text>") -> InputsConfig:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{origin}: {error}") from error
-    sources = data.get("sources", ["gpio"])
-    if not isinstance(sources, list) or not all(s in BACKENDS for s in sources):
-        raise ConfigError(f"{origin}: sources must be a list drawn from {', '.join(BACKENDS)}")
-    config = InputsConfig(sources=list(dict.fromkeys(sources)), origin=origin)
-    config.max_window_ns = _ms(_table(data, "merge").get("max_window_ms", 5.0), "merge.max_window_ms")
-    if config.max_window_ns > 5_000_000:
-        raise ConfigError(f"{origin}: merge.max_window_ms is at most 5")
-
-    debounce = _table(data, "debounce")
-    button_ns = _ms(debounce.get("button_ms", 10), "debounce.button_ms")
-    pad_ns = _ms(debounce.get("pad_ms", 30), "debounce.pad_ms")
-    stuck_ns = _seconds(debounce.get("stuck_s", 5), "debounce.stuck_s")
-    pads = debounce.get("pads", ["left", "right"])
-    if not isinstance(pads, list) or not all(p in ALL_CONTROLS for p in pads):
-        raise ConfigError(f"{origin}: debounce.pads must list controls")
-
-    gpio = _table(data, "gpio")
-    config.gpio_pull_up = bool(gpio.get("pull_up", True))
-    config.gpio_latency_ns = _ms(gpio.get("latency_ms", 2.0), "gpio.latency_ms")
+def _gpio(
+    gpio: dict[str, Any], pads: list[str], button_ns: int, pad_ns: int, stuck_ns: int, check: Checker
+) -> list[PinControl]:
+    controls: list[PinControl] = []
+    used: dict[int, str] = {}
     for seat, player in _SEATS.items():
         allowed = CABINET_CONTROLS if player == CABINET_PLAYER else GAME_CONTROLS
-        for control, value in _table(gpio, seat).items():
+        table = check.table(gpio, seat, "gpio.")
+        check.unknown(table, allowed, f"gpio.{seat}.", what="control")
+        for control, value in table.items():
             where = f"gpio.{seat}.{control}"
             if control not in allowed:
-                raise ConfigError(f"{origin}: {where}: unknown control (one of {', '.join(allowed)})")
+                continue
             spec = value if isinstance(value, dict) else {"pin": value}
+            check.unknown(spec, _PIN, where + ".")
             pin = spec.get("pin")
             if not isinstance(pin, int) or isinstance(pin, bool) or not 0 <= pin <= 27:
-                raise ConfigError(f"{origin}: {where}: pin must be a BCM number 0-27, not {pin!r}")
-            lockout = pad_ns if control in pads else button_ns
-            if "lockout_ms" in spec:
-                lockout = _ms(spec["lockout_ms"], where + ".lockout_ms")
-            stuck = _seconds(spec["stuck_s"], where + ".stuck_s") if "stuck_s" in spec else stuck_ns
-            config.gpio.append(PinControl(pin, player, control, Timing(lockout, stuck)))
-    pins = [c.pin for c in config.gpio]
-    doubled = sorted({pin for pin in pins if pins.count(pin) > 1})
-    if doubled:
-        raise ConfigError(f"{origin}: BCM pin(s) {doubled} used twice")
+                check.problem(where, f"pin must be a BCM number 0-27, not {shown(pin)}; not wired")
+                continue
+            if pin in used:
+                check.problem(where, f"BCM pin {pin} is used twice (by {used[pin]} too); not wired")
+                continue
+            used[pin] = where
+            lockout_ms = (pad_ns if control in pads else button_ns) / 1e6
+            lockout = _ns(check.number(spec, "lockout_ms", lockout_ms, *LOCKOUT_MS, where + "."))
+            stuck = _ns(check.number(spec, "stuck_s", stuck_ns / 1e9, *STUCK_S, where + ".") * 1000)
+            controls.append(PinControl(pin, player, control, Timing(lockout, stuck)))
+    return controls
 
-    keys = _table(_table(data, "keyboard"), "keys")
-    if keys:
-        keymap: dict[str, tuple[int, str]] = {}
-        for key, value in keys.items():
-            words = str(value).split()
-            if len(words) != 2 or not words[0].isdigit():
-                raise ConfigError(f'{origin}: keyboard.keys.{key}: expected "PLAYER CONTROL", not {value!r}')
-            keymap[key] = (int(words[0]), words[1])
+
+def key_name_problem(key: str) -> str | None:
+    """What is wrong with a key name from a file (None: pygame knows it)."""
+    if "\0" in key or not known_key(key.lower()):
+        return f"unknown key name {shown(key)} (names as pygame gives them: q, return, f2); ignored"
+    return None
+
+
+def known_key(name: str) -> bool:
+    """Whether pygame knows the key name ("q", "return", "left shift", "f2"); imports pygame."""
+    import warnings
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # key_code warns before pygame.init(); its table is static
         try:
-            config.keymap = check_keymap(keymap)
-        except ValueError as error:
-            raise ConfigError(f"{origin}: keyboard.keys: {error}") from error
+            pygame.key.key_code(name)
+        except ValueError:
+            return False
+    return True
 
+
+def parse_binding(value: str) -> tuple[int, str]:
+    """One `[keys]` value, "player control": player 1 or 2 with a game control, or 0 with start or
+    service. ValueError saying what is wrong."""
+    parts = value.split() if isinstance(value, str) else []
+    if len(parts) != 2 or not parts[0].isdigit():
+        raise ValueError(f'expected "player control", e.g. "1 pile1" or "0 start", not {shown(value)}')
+    player, control = int(parts[0]), parts[1]
+    if player == CABINET_PLAYER:
+        if control not in CABINET_CONTROLS:
+            raise ValueError(f"player 0 has {' and '.join(CABINET_CONTROLS)}, not {control!r}")
+    elif player in PLAYERS:
+        if control not in GAME_CONTROLS:
+            raise ValueError(f"unknown control {control!r} (controls: {', '.join(GAME_CONTROLS)})")
+    else:
+        raise ValueError(f"player must be 1 or 2 (0 for start/service), not {player}")
+    return player, control
+
+
+def _keymap(keys: dict[str, Any], check: Checker) -> Keymap:
+    keymap: Keymap = {}
+    for key, value in keys.items():
+        where = f"keyboard.keys.{key_name(key)}"
+        wrong = key_name_problem(key)
+        if wrong:
+            check.problem(where, wrong)
+            continue
+        if key.lower() in keymap:
+            check.problem(where, "this key is given twice; the first is kept")
+            continue
+        try:
+            keymap = check_keymap({**keymap, key.lower(): parse_binding(value)})
+        except ValueError as error:
+            check.problem(where, f"{error}; ignored")
+    return keymap
+
+
+def _serial(data: dict[str, Any], pad_ns: int, stuck_ns: int, check: Checker) -> list[SerialPad]:
     serial = data.get("serial", [])
     if not isinstance(serial, list):
-        raise ConfigError(f"{origin}: serial must be an array of tables ([[serial]])")
+        check.problem("serial", "must be an array of tables ([[serial]]); no serial pads")
+        return []
+    pads = []
     for index, pad in enumerate(serial):
         where = f"serial[{index}]"
-        if not isinstance(pad, dict) or not isinstance(pad.get("port"), str):
-            raise ConfigError(f'{origin}: {where}: needs port = "..."')
-        if pad.get("player") not in (1, 2):
-            raise ConfigError(f"{origin}: {where}: player must be 1 or 2")
-        config.serial.append(
+        if not isinstance(pad, dict):
+            check.problem(where, "must be a table ([[serial]]); left out")
+            continue
+        check.unknown(pad, _SERIAL, where + ".")
+        port, player = pad.get("port"), pad.get("player")
+        if not isinstance(port, str) or not port or "\0" in port:
+            check.problem(where + ".port", f'needs port = "/dev/...", not {shown(port)}; pad left out')
+            continue
+        if player not in (1, 2) or isinstance(player, bool):
+            check.problem(where + ".player", f"must be 1 or 2, not {shown(player)}; pad left out")
+            continue
+        pads.append(
             SerialPad(
-                port=pad["port"],
-                player=pad["player"],
-                baudrate=int(pad.get("baudrate", 115200)),
-                latency_ns=_ms(pad.get("latency_ms", 4.0), where + ".latency_ms"),
-                silence_ns=_ms(pad.get("silence_ms", 500), where + ".silence_ms"),
-                timing=Timing(_ms(pad.get("lockout_ms", pad_ns / 1e6), where + ".lockout_ms"), stuck_ns),
+                port=port,
+                player=player,
+                baudrate=check.integer(pad, "baudrate", 115200, *BAUDRATE, where + "."),
+                latency_ns=_ns(check.number(pad, "latency_ms", 4.0, *LATENCY_MS, where + ".")),
+                silence_ns=_ns(check.number(pad, "silence_ms", 500.0, *SILENCE_MS, where + ".")),
+                timing=Timing(_ns(check.number(pad, "lockout_ms", pad_ns / 1e6, *LOCKOUT_MS, where + ".")), stuck_ns),
             )
         )
-    config.mock_script = str(_table(data, "mock").get("script", ""))
+    return pads
+
+
+def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
+    """The configuration in a parsed file: each wrong value reported in `problems` and left at its
+    default (a control with a wrong pin, a pad with a wrong port: left out)."""
+    check.unknown(data, _TOP)
+    config = InputsConfig(sources=_sources(data, check), origin=check.file, problems=check.problems)
+    merge = check.table(data, "merge")
+    check.unknown(merge, ("max_window_ms",), "merge.")
+    config.max_window_ns = _ns(check.number(merge, "max_window_ms", 5.0, 0.0, 5.0, "merge."))
+
+    debounce = check.table(data, "debounce")
+    check.unknown(debounce, _DEBOUNCE, "debounce.")
+    button_ns = _ns(check.number(debounce, "button_ms", 10.0, *LOCKOUT_MS, "debounce."))
+    pad_ns = _ns(check.number(debounce, "pad_ms", 30.0, *LOCKOUT_MS, "debounce."))
+    stuck_ns = _ns(check.number(debounce, "stuck_s", 5.0, *STUCK_S, "debounce.") * 1000)
+    pads = debounce.get("pads", ["left", "right"])
+    if not isinstance(pads, list) or not all(p in GAME_CONTROLS for p in pads):
+        check.problem("debounce.pads", f"must list game controls, e.g. [\"left\", \"right\"], not {shown(pads)}")
+        pads = ["left", "right"]
+
+    gpio = check.table(data, "gpio")
+    check.unknown(gpio, _GPIO, "gpio.")
+    config.gpio_pull_up = check.boolean(gpio, "pull_up", True, "gpio.")
+    config.gpio_latency_ns = _ns(check.number(gpio, "latency_ms", 2.0, *LATENCY_MS, "gpio."))
+    config.gpio = _gpio(gpio, pads, button_ns, pad_ns, stuck_ns, check)
+
+    keyboard = check.table(data, "keyboard")
+    check.unknown(keyboard, ("keys",), "keyboard.")
+    keys = check.table(keyboard, "keys", "keyboard.")
+    if keys:
+        config.keymap = _keymap(keys, check)
+    config.serial = _serial(data, pad_ns, stuck_ns, check)
+    mock = check.table(data, "mock")
+    check.unknown(mock, ("script",), "mock.")
+    config.mock_script = check.string(mock, "script", "", "mock.")
     return config
 
 
-def load_config(path: str | Path | None = None, sources: list[str] | None = None) -> InputsConfig:
+def read_config(text: str, origin: str = "<text>") -> InputsConfig:
+    """The configuration in `text`, never raising: what is wrong is in `problems`, each left at its
+    default; text that is not TOML at all gives the packaged default."""
+    check = Checker(origin)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        check.problem("", f"not valid TOML ({error}); using the packaged default")
+        config = check_config(tomllib.loads(default_config_text()), Checker("default.toml"))
+        config.origin, config.problems = origin, check.problems
+        return config
+    return check_config(data, check)
+
+
+def parse_config(text: str, origin: str = "<text>") -> InputsConfig:
+    """The configuration in `text`; ConfigError naming every problem if anything is wrong."""
+    config = read_config(text, origin)
+    if config.problems:
+        raise ConfigError("\n".join(str(p) for p in config.problems))
+    return config
+
+
+def load_config(
+    path: str | Path | None = None, sources: list[str] | None = None, *, strict: bool = True
+) -> InputsConfig:
     """Read a configuration file (default: $SPIT_INPUTS, else the packaged default.toml).
 
-    `sources`, if given, replaces the file's list of sources to start.
+    `strict` (the switch test, whoever wires a cabinet): ConfigError naming every mistake.
+    `strict=False` (the game, which must never stop for a typo): what is wrong is listed in
+    `problems` and left at its default (a file that cannot be read gives the packaged default).
+    `sources`, if given, replaces the file's list of sources to start (ConfigError if unknown).
     """
     chosen = path if path is not None else os.environ.get("SPIT_INPUTS") or None
     if chosen is None:
-        config = parse_config(default_config_text(), "default.toml")
+        config = read_config(default_config_text(), "default.toml")
     else:
         try:
             text = Path(chosen).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ConfigError(f"cannot read inputs configuration {chosen}: {error}") from error
-        config = parse_config(text, str(chosen))
+        except (OSError, ValueError) as error:  # missing, unreadable, a directory, not UTF-8
+            if strict:
+                raise ConfigError(f"cannot read inputs configuration {chosen}: {error}") from error
+            config = read_config(default_config_text(), "default.toml")
+            config.origin = str(chosen)
+            config.problems = [Problem(str(chosen), "", f"cannot read it ({error}); using the packaged default")]
+        else:
+            config = read_config(text, str(chosen))
+    if strict and config.problems:
+        raise ConfigError("\n".join(str(p) for p in config.problems))
     if sources is not None:
         unknown = [s for s in sources if s not in BACKENDS]
         if unknown:

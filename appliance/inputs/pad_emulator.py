@@ -5,15 +5,15 @@
 makes a pseudo-terminal, points the stable name /tmp/spit-pad-1 at it, and behaves like the Pico
 firmware (hardware/pad_firmware/main.py) on the other end: HELLO, HEARTBEAT every 100 ms, PONG with its
 own microsecond clock, every edge numbered and resent until ACKed. Point a `[[serial]]` source of the
-inputs configuration at the same name. In a terminal, keys slap: a = left, d = right, s = spit,
-1-6 = piles; u unplugs/replugs the cable, f freezes/thaws the pad (no heartbeats), q quits. With stdin not
-a terminal it reads commands a line at a time: `tap left`, `press spit`, `release spit`, `unplug`,
-`plug`, `freeze`, `thaw`, `quit`.
+inputs configuration at the same name (`--help` shows how, and the keys it reads). The pad's half of
+the protocol is protocol.PadLink, the very code the firmware runs.
 
 In code (tests and the bench), `PadEmulator` does the same with methods: plug(), unplug(), press(),
-freeze(), thaw(), close(). Its clock is the host's monotonic clock, shifted by `offset_us` and
-stretched by `drift_ppm`, so the truth is known; `to_pad_delay`/`to_host_delay` add (asymmetric)
-delays to the link.
+freeze(), thaw(), noise(), babble(), close(). Its clock is the host's monotonic clock, shifted by
+`offset_us` and stretched by `drift_ppm`, so the truth is known; `to_pad_delay`/`to_host_delay` add
+(asymmetric) delays to the link. A long cable's faults: `corrupt_to_host`/`corrupt_to_pad` spoil that
+share of frames at a random byte, and `transport="uart"` delivers bytes at the baud rate, a few at a time
+(as a UART behind an RS-485/422 adapter does) instead of whole frames at once (USB CDC).
 """
 
 from __future__ import annotations
@@ -27,12 +27,16 @@ import sys
 import threading
 import time
 import tty
+from collections import deque
 from collections.abc import Callable
 
 from . import protocol as p
 
 HEARTBEAT_NS = 100_000_000
 TAP_NS = 60_000_000
+KEEP = 256  # unacknowledged edges kept (as the firmware keeps)
+TRANSPORTS = ("usb", "uart")
+UART_CHUNK = 4  # bytes the uart transport hands over at a time
 Delay = Callable[[], float]  # seconds
 
 
@@ -64,7 +68,15 @@ class PadEmulator:
         to_pad_delay: Delay | None = None,
         to_host_delay: Delay | None = None,
         inputs: int = 3,
+        keep: int = KEEP,
+        transport: str = "usb",
+        baudrate: int = 115200,
+        corrupt_to_host: float = 0.0,
+        corrupt_to_pad: float = 0.0,
+        seed: int | None = None,
     ) -> None:
+        if transport not in TRANSPORTS:
+            raise ValueError(f"transport is one of {', '.join(TRANSPORTS)}, not {transport!r}")
         self.link = link
         self.pad_id = pad_id
         self.boot_id = random.getrandbits(32) if boot_id is None else boot_id
@@ -74,18 +86,33 @@ class PadEmulator:
         self.to_pad_delay = to_pad_delay
         self.to_host_delay = to_host_delay
         self.inputs = inputs
+        self.transport = transport
+        self.baudrate = baudrate
+        self.corrupt_to_host = corrupt_to_host
+        self.corrupt_to_pad = corrupt_to_pad
+        self.rng = random.Random(seed)
+        self.corrupted = 0  # frames (to the host) and reads (to the pad) spoiled on purpose
         self._lock = threading.RLock()
         self._master: int | None = None
         self._slave: int | None = None
         self._frozen = False
+        self._babbling = False
         self._closing = threading.Event()
-        self._tx_seq = 0
-        self._edge_seq = 0
-        self.unacked: list[tuple[int, int, int, int]] = []  # (edge_seq, pad_us, code, pressed)
+        self.pad = p.PadLink(self.boot_id, pad_id, inputs, keep)
         self.decoder = p.FrameDecoder()
         self.pings = 0
-        self._thread = threading.Thread(target=self._run, name="pad emulator", daemon=True)
-        self._thread.start()
+        self._wire: deque[bytes] = deque()  # the uart transport's bytes still to go down the wire
+        self._wire_ready = threading.Condition(self._lock)
+        self._threads = [threading.Thread(target=self._run, name="pad emulator", daemon=True)]
+        if transport == "uart":
+            self._threads.append(threading.Thread(target=self._uart, name="pad emulator uart", daemon=True))
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def unacked(self) -> list[tuple[int, int, int, int]]:
+        """(edge_seq, pad_us, code, pressed) of every edge the host has not ACKed, oldest first."""
+        return list(self.pad.unacked)
 
     # -- the cable
     @property
@@ -108,6 +135,7 @@ class PadEmulator:
             os.replace(tmp, self.link)
             self._master, self._slave = master, slave
             self.decoder.clear()
+            self._write(self.pad.hello())  # as the firmware does when it starts
             return name
 
     def unplug(self) -> None:
@@ -122,6 +150,7 @@ class PadEmulator:
                     with contextlib.suppress(OSError):
                         os.close(fd)
             self._master = self._slave = None
+            self._wire.clear()
 
     def freeze(self) -> None:
         """The pad hangs: no heartbeats, no answers, nothing sent (edges are still recorded)."""
@@ -130,9 +159,21 @@ class PadEmulator:
     def thaw(self) -> None:
         self._frozen = False
 
+    def babble(self, on: bool = True) -> None:
+        """The line carries nothing but noise (no 0x00 delimiters): frozen, and random bytes instead."""
+        self._babbling = on
+
+    def noise(self, count: int) -> None:
+        """`count` random bytes with no 0x00 among them onto the line to the host (they spoil the next frame)."""
+        with self._lock:
+            self._write(bytes(self.rng.randrange(1, 256) for _ in range(count)), spoil=False)
+
     def close(self) -> None:
         self._closing.set()
-        self._thread.join(timeout=2)
+        with self._wire_ready:
+            self._wire_ready.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=2)
         self.unplug()
 
     # -- the pad's side
@@ -143,13 +184,10 @@ class PadEmulator:
         """An edge on one of the pad's inputs, at host time `at_ns` (default now). Returns its edge_seq."""
         pad_us = self.pad_clock.pad_us(self._clock() if at_ns is None else at_ns)
         with self._lock:
-            self._edge_seq = (self._edge_seq + 1) % p.SEQ_WRAP
-            edge = (self._edge_seq, pad_us, p.CONTROL_CODES.index(control), int(pressed))
-            self.unacked.append(edge)
-            del self.unacked[:-256]  # the firmware's ring buffer
+            frames = self.pad.edge(pad_us, p.CONTROL_CODES.index(control), int(pressed))
             if not self._frozen:
-                self._send(p.EDGE, *edge)
-            return self._edge_seq
+                self._write(frames)
+            return self.pad.edge_seq
 
     def tap(self, control: str, hold_ns: int = TAP_NS) -> None:
         """Press now and release `hold_ns` later (a timer thread)."""
@@ -158,23 +196,66 @@ class PadEmulator:
         timer.daemon = True
         timer.start()
 
-    def _send(self, kind: int, *fields: int) -> None:
-        with self._lock:
-            frame = p.encode(kind, self._tx_seq, *fields)
-            self._tx_seq = (self._tx_seq + 1) % p.SEQ_WRAP
-            if self._master is None:
-                return
-            with contextlib.suppress(OSError):  # nobody reading and the buffer full, or the host hung up
-                os.write(self._master, frame)
+    def _spoil(self, data: bytes, chance: float) -> bytes:
+        """Bytes as the line delivers them: each frame in them (up to and with its 0x00) corrupted at a
+        random byte with probability `chance`."""
+        if not chance:
+            return data
+        out = []
+        for piece in data.split(b"\x00"):
+            out.append(bytearray(piece + b"\x00"))
+        out[-1] = out[-1][:-1]  # the last piece had no 0x00 of its own
+        for frame in out:
+            if frame and self.rng.random() < chance:
+                frame[self.rng.randrange(len(frame))] ^= self.rng.randrange(1, 256)
+                self.corrupted += 1
+        return b"".join(bytes(frame) for frame in out)
+
+    def _write(self, data: bytes, spoil: bool = True) -> None:
+        """Frames (each ending in 0x00) onto the line, if the cable is in. Call with the lock held."""
+        if self._master is None or not data:
+            return
+        if spoil:
+            data = self._spoil(data, self.corrupt_to_host)
+        if self.transport == "uart":
+            self._wire.append(data)
+            self._wire_ready.notify_all()
+            return
+        with contextlib.suppress(OSError):  # nobody reading and the buffer full, or the host hung up
+            os.write(self._master, data)
+
+    def _uart(self) -> None:
+        """The uart transport: bytes leave at the baud rate (10 bits each, 8N1), a few at a time, so the
+        host reads frames in pieces as it does from a UART adapter."""
+        while not self._closing.is_set():
+            with self._wire_ready:
+                while not self._wire and not self._closing.is_set():
+                    self._wire_ready.wait(0.1)
+                if self._closing.is_set():
+                    return
+                chunk = self._wire.popleft()
+                piece, rest = chunk[:UART_CHUNK], chunk[UART_CHUNK:]
+                if rest:
+                    self._wire.appendleft(rest)
+                master = self._master
+            if master is not None:
+                with contextlib.suppress(OSError):
+                    os.write(master, piece)
+            time.sleep(len(piece) * 10 / self.baudrate)  # the wire's own pace, not a wait for a thread
 
     def _run(self) -> None:
         next_beat = self._clock()
         while not self._closing.is_set():
             master = self._master
             now = self._clock()
+            if self._babbling and master is not None:
+                self.noise(64)
+                self._closing.wait(0.002)
+                continue
             if now >= next_beat:
                 if not self._frozen:
-                    self._send(p.HEARTBEAT, self.now_us(), self._edge_seq)
+                    with self._lock:
+                        self._write(self.pad.heartbeat(self.now_us()))
                 next_beat = now + self.heartbeat_ns
             if master is None or self._frozen:
                 self._closing.wait(0.005)
@@ -186,18 +267,14 @@ class PadEmulator:
             except (OSError, ValueError):  # unplugged under us, or the host closed its end
                 self._closing.wait(0.005)
                 continue
+            data = self._spoil(data, self.corrupt_to_pad)
             if data:
                 for message in self.decoder.feed(data):
                     self._handle(message)
 
     def _handle(self, message: tuple[int, int, tuple[int, ...]]) -> None:
         kind, _seq, fields = message
-        if kind == p.HOST_HELLO:
-            with self._lock:
-                self._send(p.HELLO, self.boot_id, self.pad_id, self.inputs)
-                for edge in self.unacked:
-                    self._send(p.EDGE, *edge)
-        elif kind == p.PING:
+        if kind == p.PING:
             if self.to_pad_delay is not None:
                 time.sleep(self.to_pad_delay())
             t2 = self.now_us()
@@ -205,13 +282,43 @@ class PadEmulator:
             t3 = self.now_us()
             if self.to_host_delay is not None:
                 time.sleep(self.to_host_delay())
-            self._send(p.PONG, fields[0], t2, t3)
-        elif kind == p.ACK:
             with self._lock:
-                self.unacked = [e for e in self.unacked if p.seq_after(e[0], fields[0])]
+                self._write(self.pad.frame(p.PONG, fields[0], t2, t3))
+            return
+        with self._lock:
+            self._write(self.pad.handle(message, self.now_us(), self.now_us))
 
 
 KEYS = {"a": "left", "d": "right", "s": "spit", **{str(n): f"pile{n}" for n in range(1, 7)}}
+
+HOW_TO = """\
+connecting it (one emulator per pad, each in its own terminal):
+  spit-arcade pad-emulator --link /tmp/spit-pad-1
+  spit-arcade pad-emulator --link /tmp/spit-pad-2 --pad-id 2
+then an inputs file, say pads.toml, with one [[serial]] table per pad:
+  sources = ["serial"]
+  [[serial]]
+  port = "/tmp/spit-pad-1"
+  player = 1
+  [[serial]]
+  port = "/tmp/spit-pad-2"
+  player = 2
+and play with it (the keyboard still plays too):  spit-arcade play --inputs pads.toml
+or watch the link and every slap:                 spit-arcade inputs --config pads.toml
+
+keys it reads (in a terminal; the terminal with the emulator must have the focus):
+  a  left slap pad     s  Spit!     d  right slap pad     1-6  stock piles 1-6 (a tap: press, release 60 ms later)
+  u  unplug / plug the cable        f  freeze / thaw the pad (no heartbeats: the link goes lost)
+  n  a burst of line noise (the next frame is spoiled and must be asked for again)
+  q  quit
+with standard input not a terminal it reads commands, one a line:
+  tap CONTROL | press CONTROL [T_NS] | release CONTROL [T_NS] | noise N | babble | quiet |
+  unplug | plug | freeze | thaw | stats | quit
+  (CONTROL: {controls};
+   T_NS: when, on this machine's monotonic clock)
+
+a long cable's faults, to try the link:  --corrupt 1 (per cent of frames spoiled each way), --transport uart
+"""
 
 
 def _interactive(pad: PadEmulator) -> None:
@@ -241,6 +348,9 @@ def _interactive(pad: PadEmulator) -> None:
                 else:
                     pad.freeze()
                     print("frozen (no heartbeats)", flush=True)
+            elif key == "n":
+                pad.noise(3)
+                print("line noise (3 bytes)", flush=True)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
@@ -253,7 +363,7 @@ def _wait_until(t_ns: int) -> None:
 def _commands(pad: PadEmulator) -> int:
     """Line commands; `press`/`release` may name a monotonic-clock ns to do it at. Each edge is echoed
     as `edge SEQ CONTROL 1|0 T_NS SENT_NS` (T_NS: its true time on this machine's monotonic clock;
-    SENT_NS: when its frame was written)."""
+    SENT_NS: when its frame was written); `stats` prints `stats corrupted=N unacked=N edges=N`."""
     for raw in sys.stdin:
         words = raw.split()
         if not words:
@@ -269,9 +379,17 @@ def _commands(pad: PadEmulator) -> int:
             seq = pad.press(arg, verb == "press", at_ns=at_ns)
             sent_ns = time.monotonic_ns()
             print(f"edge {seq} {arg} {int(verb == 'press')} {at_ns} {sent_ns}", flush=True)
+        elif verb == "noise" and arg.isdigit():
+            pad.noise(int(arg))
+            print(f"noise {arg}", flush=True)
+        elif verb in ("babble", "quiet"):
+            pad.babble(verb == "babble")
+            print(verb, flush=True)
         elif verb in ("unplug", "plug", "freeze", "thaw"):
             getattr(pad, verb)()
             print(verb, flush=True)
+        elif verb == "stats":
+            print(f"stats corrupted={pad.corrupted} unacked={len(pad.unacked)} edges={pad.pad.edge_seq}", flush=True)
         elif verb == "quit":
             break
         else:
@@ -291,13 +409,28 @@ def _delay(text: str | None) -> Delay | None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="spit-arcade pad-emulator", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--link", default="/tmp/spit-pad-1", help="the stable name to point at the pty")
+    parser = argparse.ArgumentParser(
+        prog="spit-arcade pad-emulator",
+        description=__doc__.split("\n\n")[0] + " It speaks hardware/serial-protocol.md as the Pico firmware does.",
+        epilog=HOW_TO.format(controls=", ".join(p.CONTROL_CODES)),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--link", default="/tmp/spit-pad-1", help="the stable name to point at the pty (the port)")
     parser.add_argument("--pad-id", type=int, default=1)
     parser.add_argument("--drift-ppm", type=float, default=0.0, help="make the pad's clock run fast/slow")
     parser.add_argument("--offset-us", type=int, default=None, help="the pad clock's start (default random)")
     parser.add_argument("--to-pad-delay", metavar="BASE_MS,MEAN_MS", help="simulated delay host->pad")
     parser.add_argument("--to-host-delay", metavar="BASE_MS,MEAN_MS", help="simulated delay pad->host")
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        default="usb",
+        help="usb: whole frames at once (USB CDC); uart: bytes at --baudrate, as over RS-485/422",
+    )
+    parser.add_argument("--baudrate", type=int, default=115200, help="the uart transport's speed")
+    parser.add_argument("--corrupt", type=float, default=0.0, metavar="PERCENT", help="frames spoiled, each way")
+    parser.add_argument("--keep", type=int, default=KEEP, help="unacknowledged edges kept (the firmware: 256)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the spoiled frames and noise")
     parser.add_argument(
         "--realtime",
         action="store_true",
@@ -316,11 +449,18 @@ def main(argv: list[str]) -> int:
         pad_clock=PadClock(offset, args.drift_ppm),
         to_pad_delay=_delay(args.to_pad_delay),
         to_host_delay=_delay(args.to_host_delay),
+        keep=args.keep,
+        transport=args.transport,
+        baudrate=args.baudrate,
+        corrupt_to_host=args.corrupt / 100,
+        corrupt_to_pad=args.corrupt / 100,
+        seed=args.seed,
     )
     try:
         print(f"pad {args.pad_id} on {pad.plug()} via {args.link}", flush=True)
         if sys.stdin.isatty():
-            print("keys: a left, s spit, d right, 1-6 piles; u unplug/replug, f freeze/thaw, q quit")
+            print(f'connect: [[serial]] port = "{args.link}" in an inputs file (--help says more)')
+            print("keys: a left, s spit, d right, 1-6 piles; u unplug/replug, f freeze/thaw, n noise, q quit")
             _interactive(pad)
             return 0
         return _commands(pad)

@@ -11,7 +11,7 @@ CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over the payload, appended little-
 
 import struct
 
-VERSION = 1
+VERSION = 2  # 2: NACK, gaps reported by the pad (first_kept), boot ids in HEARTBEAT/ACK, HELLO unasked
 MAX_PAYLOAD = 32  # the largest payload of any message, with room to spare
 MAX_FRAME = MAX_PAYLOAD + 2  # payload + CRC
 MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 1  # COBS adds at most one byte per 254, plus one
@@ -19,23 +19,27 @@ HEADER = "<BBH"
 HEADER_SIZE = 4
 
 # pad -> host
-HELLO = 0x01  # boot_id u32, pad_id u8, inputs u8: a pad (re)introducing itself
+# first_kept: the number of the oldest edge the pad still holds unacknowledged (last edge + 1 if none);
+# any edge before it that the host has not taken is gone for good.
+HELLO = 0x01  # boot_id u32, pad_id u8, inputs u8, first_kept u16, last edge_seq u16
 EDGE = 0x02  # edge_seq u16, pad_us u32, control code u8, pressed u8
-HEARTBEAT = 0x03  # pad_us u32, last edge_seq u16; every 100 ms
+HEARTBEAT = 0x03  # boot_id u32, pad_us u32, last edge_seq u16, first_kept u16; every 100 ms and after each edge
 PONG = 0x04  # ping_id u16, t2 u32 (pad us when the PING arrived), t3 u32 (pad us when PONG left)
 # host -> pad
 HOST_HELLO = 0x81  # (no body) asks the pad for HELLO and every edge not yet acknowledged
 PING = 0x82  # ping_id u16
-ACK = 0x83  # edge_seq u16: every edge up to and including this one has arrived
+ACK = 0x83  # boot_id u32, edge_seq u16: every edge up to and including this one has arrived
+NACK = 0x84  # boot_id u32, first u16, last u16: resend edges first..last (a gap); HEARTBEAT says if gone
 
 BODIES = {
-    HELLO: "<IBB",
+    HELLO: "<IBBHH",
     EDGE: "<HIBB",
-    HEARTBEAT: "<IH",
+    HEARTBEAT: "<IIHH",
     PONG: "<HII",
     HOST_HELLO: "<",
     PING: "<H",
-    ACK: "<H",
+    ACK: "<IH",
+    NACK: "<IHH",
 }
 NAMES = {
     HELLO: "hello",
@@ -45,6 +49,7 @@ NAMES = {
     HOST_HELLO: "host_hello",
     PING: "ping",
     ACK: "ack",
+    NACK: "nack",
 }
 
 # The control codes carried by EDGE (index in this tuple).
@@ -60,6 +65,9 @@ CONTROL_CODES = (
     "spit",
     "start",
     "service",
+    "far_left",
+    "far_right",
+    "slap",
 )
 
 US_WRAP = 1 << 32  # pad microsecond stamps are u32 and wrap every 71.6 minutes
@@ -141,12 +149,14 @@ class FrameDecoder:
 
     feed(data) returns a list of (kind, seq, fields) tuples. Counters:
     frames (good), garbage (bytes thrown away), bad_crc, bad_cobs, bad_length, bad_version,
-    unknown (unknown message type), oversize (frames longer than MAX_ENCODED, dropped unread).
+    unknown (unknown message type), oversize (frames longer than MAX_ENCODED, dropped unread; one more for
+    every further MAX_ENCODED bytes without a 0x00, so a line of pure noise keeps counting bad frames).
     """
 
     def __init__(self) -> None:
         self._buf = bytearray()
         self._skipping = False  # inside an oversize frame: drop bytes until the next 0x00
+        self._skipped = 0
         self.frames = 0
         self.garbage = 0
         self.bad_crc = 0
@@ -183,11 +193,16 @@ class FrameDecoder:
             if byte != 0:
                 if self._skipping:
                     self.garbage += 1
+                    self._skipped += 1
+                    if self._skipped >= MAX_ENCODED:  # noise with no 0x00 in it: one more bad frame's worth
+                        self.oversize += 1
+                        self._skipped = 0
                 elif len(buf) >= MAX_ENCODED:
                     self.oversize += 1
                     self.garbage += len(buf) + 1
                     buf = self._buf = bytearray()
                     self._skipping = True
+                    self._skipped = 0
                 else:
                     buf.append(byte)
                 continue
@@ -243,3 +258,79 @@ def us_diff(later: int, earlier: int) -> int:
 def seq_after(a: int, b: int) -> bool:
     """True if u16 sequence number a comes after b (serial-number arithmetic)."""
     return 0 < (a - b) % SEQ_WRAP < (SEQ_WRAP >> 1)
+
+
+def seq_in(seq: int, first: int, last: int) -> bool:
+    """True if u16 sequence number seq lies in first..last inclusive (a range shorter than half the wrap)."""
+    return (seq - first) % SEQ_WRAP <= (last - first) % SEQ_WRAP < (SEQ_WRAP >> 1)
+
+
+class PadLink:
+    """The pad's half of the protocol: numbers its edges, keeps them until ACKed, answers the host.
+
+    The firmware and the emulator both run this, so they cannot disagree. Every method returns the bytes
+    to write (nothing here touches a port or reads a clock: pad times come in as arguments).
+
+    - edge(pad_us, code, pressed): a new edge: EDGE, then HEARTBEAT (so a lost EDGE shows as a gap at once).
+    - heartbeat(pad_us): the periodic HEARTBEAT.
+    - hello(): HELLO; the pad sends it unasked at boot, and to every HOST_HELLO.
+    - handle(message, t2, now_us): the answer to one host message (now_us: a function, called as late as
+      possible for PONG's t3).
+    Edges beyond `keep` unacknowledged are dropped oldest first; first_kept() then tells the host so.
+    """
+
+    def __init__(self, boot_id: int, pad_id: int, inputs: int, keep: int = 64) -> None:
+        self.boot_id = boot_id
+        self.pad_id = pad_id
+        self.inputs = inputs
+        self.keep = keep
+        self.tx_seq = 0
+        self.edge_seq = 0
+        self.unacked = []  # type: list[tuple[int, int, int, int]]  # (edge_seq, pad_us, code, pressed), oldest first
+        self.last_us = 0
+        self.dropped = 0  # edges dropped unacknowledged (the buffer overflowed)
+
+    def frame(self, kind: int, *fields: int) -> bytes:
+        data = encode(kind, self.tx_seq, *fields)
+        self.tx_seq = (self.tx_seq + 1) % SEQ_WRAP
+        return data
+
+    def first_kept(self) -> int:
+        return self.unacked[0][0] if self.unacked else (self.edge_seq + 1) % SEQ_WRAP
+
+    def hello(self) -> bytes:
+        return self.frame(HELLO, self.boot_id, self.pad_id, self.inputs, self.first_kept(), self.edge_seq)
+
+    def heartbeat(self, pad_us: int) -> bytes:
+        self.last_us = pad_us
+        return self.frame(HEARTBEAT, self.boot_id, pad_us, self.edge_seq, self.first_kept())
+
+    def edge(self, pad_us: int, code: int, pressed: int) -> bytes:
+        self.edge_seq = (self.edge_seq + 1) % SEQ_WRAP
+        item = (self.edge_seq, pad_us, code, pressed)
+        self.unacked.append(item)
+        while len(self.unacked) > self.keep:
+            self.unacked.pop(0)
+            self.dropped += 1
+        beat_us = pad_us if us_diff(pad_us, self.last_us) > 0 else self.last_us
+        return self.frame(EDGE, *item) + self.heartbeat(beat_us)
+
+    def resend(self, first: int, last: int) -> bytes:
+        out = b""
+        for item in self.unacked:
+            if seq_in(item[0], first, last):
+                out += self.frame(EDGE, *item)
+        return out
+
+    def handle(self, message: tuple, t2: int, now_us) -> bytes:  # type: ignore[no-untyped-def]
+        kind, _seq, fields = message
+        if kind == HOST_HELLO:
+            return self.hello() + self.resend(self.first_kept(), self.edge_seq)
+        if kind == PING:
+            return self.frame(PONG, fields[0], t2, now_us())
+        if kind == ACK and fields[0] == self.boot_id:
+            acked = fields[1]
+            self.unacked = [e for e in self.unacked if seq_after(e[0], acked)]
+        elif kind == NACK and fields[0] == self.boot_id:
+            return self.heartbeat(now_us()) + self.resend(fields[1], fields[2])
+        return b""

@@ -1,16 +1,26 @@
-"""Remote slap pads over a serial link (USB CDC, a USB-serial adapter, or a pseudo-terminal).
+"""Remote slap pads over a serial link (USB CDC, an RS-485/422 adapter, or a pseudo-terminal).
 
 One SerialSource per pad, each with one reader thread that owns the port: it opens it (exclusively,
 low-latency mode where the driver has one), says HOST_HELLO, syncs clocks with a burst of PINGs and one
 every `ping_interval_ns` after, turns EDGE messages into presses stamped on the host clock, ACKs them,
-and watches for silence.
+and watches the line.
 
-Pulling the cable is normal. A read error, or no byte for `silence_ns` (default 500 ms; the pad sends a
-HEARTBEAT every 100 ms), marks the link lost; the thread closes the port and tries the same stable name
-(e.g. /dev/serial/by-id/...) every `reopen_ns` until the pad is back, then says HOST_HELLO again: the pad
-answers HELLO and resends every edge the host has not ACKed. Edges are numbered, so a resent edge the
-host already has is dropped: no press is lost or counted twice across an unplug. If HELLO brings a new
-boot id (the pad restarted), the clock sync starts over; edges wait until it is synced.
+Edges are numbered (receiver.py): one lost to a corrupted frame leaves a gap, which is asked for again
+(NACK) until it fills or the pad reports it gone (`missing`); edges after a gap wait for it, so presses
+are handed on in edge order, each exactly once, and only the gap-free prefix is ACKed.
+
+Pulling the cable is normal. A read error, or no valid frame for `silence_ns` (default 500 ms; the pad
+sends a HEARTBEAT every 100 ms) -- silence, or bytes that are all garbage -- marks the link lost; the
+thread closes the port and tries the same stable name (e.g. /dev/serial/by-id/...) every `reopen_ns`
+until the pad is back, then says HOST_HELLO again: the pad answers HELLO and resends every edge the host
+has not ACKed. If HELLO (or a HEARTBEAT) brings a new boot id (the pad restarted), numbering and clock
+sync start over; edges wait until the clock is synced. A link whose frames keep failing their checks
+(more than 5% of them, and at least 3, in the last second) is reported "degraded" while presses still
+flow.
+
+A press stamped before this source started (the host's current run) or more than `stale_ns` before it
+could be handed on (default 1 s: a pad that buffered presses while the host was down or the cable out)
+is reported (`stale dropped`) and dropped, never applied to a game it was not made in.
 
 Garbage on the line is counted (FrameDecoder counters) and skipped, never raised.
 """
@@ -29,6 +39,7 @@ from . import protocol as p
 from .clock_sync import ClockSync
 from .debounce import PAD, Debouncer, Timing
 from .press import CABINET_CONTROLS, CABINET_PLAYER, Press, PressSink
+from .receiver import Edge, EdgeReceiver, LinkHealth
 from .source import ControlStatus, SourceStatus
 
 SILENCE_NS = 500_000_000
@@ -37,6 +48,10 @@ PING_INTERVAL_NS = 250_000_000
 BURST = 8  # pings sent 10 ms apart after (re)connecting
 BURST_GAP_NS = 10_000_000
 READ_TIMEOUT_S = 0.01
+STALE_NS = 1_000_000_000  # a press older than this when it could be handed on is dropped
+HELLO_RETRY_NS = 100_000_000  # HOST_HELLO again until the pad's HELLO arrives (either may be corrupted)
+ACK_RETRY_NS = 50_000_000  # ACK again if a HEARTBEAT shows the pad still holds edges taken this long ago
+DEGRADED = "degraded: frames failing checks"
 READER_NICE = -10  # the reader thread asks for this priority; a busy game loop must not starve it
 
 
@@ -98,6 +113,7 @@ class SerialSource:
         silence_ns: int = SILENCE_NS,
         reopen_ns: int = REOPEN_NS,
         ping_interval_ns: int = PING_INTERVAL_NS,
+        stale_ns: int = STALE_NS,
         opener: Callable[[str, int], Any] = open_serial,
         clock: Callable[[], int] = time.monotonic_ns,
     ) -> None:
@@ -109,6 +125,7 @@ class SerialSource:
         self.silence_ns = silence_ns
         self.reopen_ns = reopen_ns
         self.ping_interval_ns = ping_interval_ns
+        self.stale_ns = stale_ns
         self._opener = opener
         self._clock = clock
         self._timing = timing
@@ -119,6 +136,8 @@ class SerialSource:
         self.changed = threading.Condition(self._lock)  # notified on every link state change
         self.clock_sync = ClockSync()
         self.decoder = p.FrameDecoder()
+        self.receiver = EdgeReceiver()
+        self.health = LinkHealth()
         self._keys = {(self._owner(c), c) for c in p.CONTROL_CODES}
         self._debouncer = Debouncer({key: timing for key in self._keys})
         self._last_edge: dict[tuple[int, str], int] = {}
@@ -126,17 +145,31 @@ class SerialSource:
         self.link_events: list[str] = []  # "up", "lost: ...", in order (the switch test and tests read it)
         self.boot_id: int | None = None
         self.pad_id: int | None = None
-        self._last_seq: int | None = None  # last edge_seq taken from this boot
-        self._held: list[tuple[int, int, int, int]] = []  # edges waiting for HELLO or clock sync
-        self.duplicates = 0
-        self.missing = 0  # edges the pad numbered but never delivered (its buffer overflowed)
+        self._confirmed = False  # this session has the HELLO of the pad's current boot
+        self._ready: list[Edge] = []  # edges in order, waiting for the clock sync
+        self._acked: int | None = None  # the last ACK sent
+        self._acked_at = 0
+        self._hello_sent_ns = 0
+        self.run_start_ns = self._clock()  # set again by start(): presses from before it are stale
+        self.stale = 0  # presses dropped as older than the run or than stale_ns
+        self.last_stale_age_ns = 0
         self.edges = 0
         self.low_latency = False
         self._tx_seq = 0
         self._ping_id = 0
         self._pings: dict[int, int] = {}
-        self.last_rx_ns = 0
+        self.last_rx_ns = 0  # the last valid frame
+        self.last_byte_ns = 0  # the last byte of any kind
         self.last_heartbeat_ns = 0
+
+    @property
+    def duplicates(self) -> int:
+        return self.receiver.duplicates
+
+    @property
+    def missing(self) -> int:
+        """Edges the pad numbered but reported gone (its buffer overflowed before they were resent)."""
+        return self.receiver.missing
 
     def _owner(self, control: str) -> int:
         return CABINET_PLAYER if control in CABINET_CONTROLS else self.player
@@ -146,6 +179,7 @@ class SerialSource:
         self._sink = sink
         if self._thread is not None:
             return
+        self.run_start_ns = self._clock()
         self._stopping.clear()
         self._thread = threading.Thread(target=self._run, name=f"pad {self.port}", daemon=True)
         self._thread.start()
@@ -181,6 +215,10 @@ class SerialSource:
                     )
                 )
             sync = self.clock_sync
+            good, bad = self.health.counts(now_ns)
+            stale = str(self.stale)
+            if self.stale:
+                stale += f" (last {self.last_stale_age_ns / 1e9:.1f} s old)"
             details = {
                 "port": self.port,
                 "pad": "-" if self.pad_id is None else f"{self.pad_id} (boot {self.boot_id:08x})",
@@ -188,15 +226,19 @@ class SerialSource:
                 "clock error": "-" if sync.error_bound_ns is None else f"±{sync.error_bound_ns / 1e6:.3f} ms",
                 "drift": f"{sync.drift_ppm:+.1f} ppm" if sync.drift_fitted else "-",
                 "edges": str(self.edges),
-                "duplicates dropped": str(self.duplicates),
-                "missing": str(self.missing),
+                "duplicates dropped": str(self.receiver.duplicates),
+                "resend requests": str(self.receiver.nacks),
+                "recovered": str(self.receiver.recovered),
+                "missing": str(self.receiver.missing),
+                "stale dropped": stale,
+                "bad frames (1 s)": f"{bad} of {good + bad}",
                 "low latency": "yes" if self.low_latency else "n/a",
                 **{k: str(v) for k, v in self.decoder.counters().items()},
             }
             return SourceStatus(self.name, self.link, controls, details)
 
     def wait_for(self, predicate: Callable[[SerialSource], bool], timeout: float) -> bool:
-        """Block until predicate(self) holds (checked at every link change and press), or timeout."""
+        """Block until predicate(self) holds (checked at every link change, press and frame), or timeout."""
         with self.changed:
             return self.changed.wait_for(lambda: predicate(self), timeout)
 
@@ -216,7 +258,7 @@ class SerialSource:
                 handle = self._opener(self.port, self.baudrate)
             except Exception as error:  # not there (yet): unplugged, or being re-enumerated
                 reason = _reason(error)
-                if self.link == "up" or self.link.startswith("syncing"):
+                if self.link in ("up", DEGRADED) or self.link.startswith("syncing"):
                     self._set_link(f"lost: {reason}")
                 elif not self.link.startswith("lost"):
                     self._set_link(f"closed: {reason}")
@@ -241,99 +283,161 @@ class SerialSource:
         self._pings[self._ping_id] = self._clock()
         self._send(handle, p.PING, self._ping_id)
 
+    def _host_hello(self, handle: Any, now: int) -> None:
+        self._hello_sent_ns = now
+        self._send(handle, p.HOST_HELLO)
+
     def _session(self, handle: Any) -> None:
-        """One open port, until it fails, falls silent, or we stop."""
+        """One open port, until it fails, falls silent or only garbage comes, or we stop."""
         self.decoder.clear()
+        self.health.clear()
         self._pings.clear()
-        self._set_link("syncing")
+        self._confirmed = False
+        if not self.link.startswith("lost"):  # after a loss, "syncing" waits for a valid frame
+            self._set_link("syncing")
         now = self._clock()
-        self.last_rx_ns = now
+        self.last_rx_ns = self.last_byte_ns = now
         pings_left = BURST
         next_ping = now
+        bad_version = self.decoder.bad_version
         try:
             handle.reset_input_buffer()
-            self._send(handle, p.HOST_HELLO)
+            self._host_hello(handle, now)
             while not self._stopping.is_set():
                 data = read_available(handle)
                 now = self._clock()
                 if data:
-                    self.last_rx_ns = now
-                    for message in self.decoder.feed(data):
+                    self.last_byte_ns = now
+                    errors = self.decoder.errors()
+                    messages = self.decoder.feed(data)
+                    self.health.record(now, len(messages), self.decoder.errors() - errors)
+                    if messages:
+                        self.last_rx_ns = now
+                        if self.link.startswith("lost"):
+                            self._set_link("syncing")
+                    for message in messages:
                         self._handle(handle, message, now)
-                elif now - self.last_rx_ns > self.silence_ns:
-                    self._set_link("lost: no heartbeat")
+                    self._ack(handle, now)  # once for the whole read: each write costs a GIL hand-over
+                if now - self.last_rx_ns > self.silence_ns:
+                    self._set_link(self._silent_reason(now, bad_version))
                     return
+                if not self._confirmed and now - self._hello_sent_ns >= HELLO_RETRY_NS:
+                    self._host_hello(handle, now)
                 if now >= next_ping:
                     self._ping(handle)
                     pings_left -= 1
                     next_ping = now + (BURST_GAP_NS if pings_left > 0 else self.ping_interval_ns)
+                if self._confirmed:
+                    gap = self.receiver.nack_due(now)
+                    if gap is not None and self.boot_id is not None:
+                        self._send(handle, p.NACK, self.boot_id, *gap)
                 self._tick(now)
+                self._update_link(now)
         except Exception as error:  # the cable came out (SerialException, OSError, EIO on a pty)
             if not self._stopping.is_set():
                 self._set_link(f"lost: {_reason(error)}")
 
+    def _silent_reason(self, now: int, bad_version_before: int) -> str:
+        if now - self.last_byte_ns > self.silence_ns:
+            return "lost: no heartbeat"
+        if self.decoder.bad_version > bad_version_before:
+            return f"lost: the pad speaks another protocol version (this host speaks {p.VERSION}: reflash it)"
+        return "lost: only garbage on the line"
+
+    def _update_link(self, now: int) -> None:
+        if self.link in ("up", DEGRADED):
+            self._set_link(DEGRADED if self.health.degraded(now) else "up")
+
     def _handle(self, handle: Any, message: tuple[int, int, tuple[int, ...]], now: int) -> None:
         kind, _seq, fields = message
         if kind == p.HELLO:
-            boot_id, pad_id, _inputs = fields
+            boot_id, pad_id, _inputs, first_kept, last_edge = fields
             with self._lock:
                 if boot_id != self.boot_id:
                     self.boot_id, self.pad_id = boot_id, pad_id
-                    self._last_seq = None
-                    self._held.clear()
+                    self.receiver.start(first_kept, last_edge)
+                    self._ready.clear()
+                    self._acked = None
                     self.clock_sync.reset()
                     # a restarted pad starts with every input up, whatever we last heard
                     self._debouncer = Debouncer({key: self._timing for key in self._keys})
-            if self.link != "up":
-                self._set_link("syncing")
+                    if self.link in ("up", DEGRADED):
+                        self._set_link("syncing")
+                else:
+                    self._ready += self.receiver.report(first_kept, last_edge)
+                self.receiver.asked(now)  # a HELLO comes with every edge the pad holds
+                self._confirmed = True
+            self._release(now)
         elif kind == p.PONG:
             ping_id, t2, t3 = fields
             t1 = self._pings.pop(ping_id, None)
             if t1 is not None:
                 with self._lock:
                     self.clock_sync.add(t1, t2, t3, now)
-                if self.clock_sync.synced and self.boot_id is not None:
-                    self._release_held(handle)
-                    if self.link != "up":
-                        self._set_link("up")
+                self._release(now)
         elif kind == p.EDGE:
-            self._held.append(fields)  # type: ignore[arg-type]
-            if self.clock_sync.synced and self.boot_id is not None:
-                self._release_held(handle)
+            if self._confirmed:  # before HELLO, the numbering may be another boot's: it will be resent
+                with self._lock:
+                    self._ready += self.receiver.edge(fields)  # type: ignore[arg-type]
+                self._release(now)
         elif kind == p.HEARTBEAT:
-            pad_us, _last_edge = fields
-            if self.clock_sync.synced and self.boot_id is not None and not self._held:
-                sink = self._sink
-                if sink is not None:
-                    sink.advance(self.name, self.clock_sync.to_host_ns(pad_us))
+            boot_id, pad_us, last_edge, first_kept = fields
+            if boot_id != self.boot_id:  # the pad restarted and its HELLO was lost: ask again
+                if self._confirmed:
+                    self._confirmed = False
+                    self._hello_sent_ns = now - HELLO_RETRY_NS
+            elif self._confirmed:
+                with self._lock:
+                    self._ready += self.receiver.report(first_kept, last_edge)
+                    acked = self.receiver.acked
+                    holds_taken = acked is not None and (acked - first_kept) % p.SEQ_WRAP < p.SEQ_WRAP >> 1
+                    if holds_taken and now - self._acked_at > ACK_RETRY_NS:
+                        self._acked = None  # the pad still holds edges we took: our ACK was lost
+                self._release(now)
+                if self.clock_sync.synced and not self._ready and self.receiver.gap() is None:
+                    sink = self._sink
+                    if sink is not None:
+                        sink.advance(self.name, self.clock_sync.to_host_ns(pad_us))
             with self.changed:
                 self.last_heartbeat_ns = now
                 self.changed.notify_all()
 
-    def _release_held(self, handle: Any) -> None:
-        held, self._held = self._held, []
+    def _release(self, now: int) -> None:
+        """Hand on every edge taken in order, once the clock is synced (the read's end ACKs them)."""
+        if not (self._confirmed and self.clock_sync.synced and self.boot_id is not None):
+            return
+        if self.link not in ("up", DEGRADED):
+            self._set_link(DEGRADED if self.health.degraded(now) else "up")
+        ready, self._ready = self._ready, []
         out: list[Press] = []
-        last_acked = None
         with self._lock:
-            for edge_seq, pad_us, code, pressed in held:
-                if self._last_seq is not None and not p.seq_after(edge_seq, self._last_seq):
-                    self.duplicates += 1
-                    last_acked = self._last_seq
-                    continue
-                if self._last_seq is not None:
-                    self.missing += (edge_seq - self._last_seq - 1) % p.SEQ_WRAP
-                self._last_seq = last_acked = edge_seq
+            for _edge_seq, pad_us, code, pressed in ready:
                 if code >= len(p.CONTROL_CODES):
                     continue
-                key = (self._owner(p.CONTROL_CODES[code]), p.CONTROL_CODES[code])
                 t_ns = self.clock_sync.to_host_ns(pad_us)
+                if t_ns < self.run_start_ns or now - t_ns > self.stale_ns:
+                    self.stale += 1  # made before this run, or held too long to be fair now
+                    self.last_stale_age_ns = now - t_ns
+                    continue
+                key = (self._owner(p.CONTROL_CODES[code]), p.CONTROL_CODES[code])
                 self._last_edge[key] = t_ns
                 self.edges += 1
                 for (player, control), down, t in self._debouncer.edge(key, bool(pressed), t_ns):
                     out.append(Press(player, control, down, t, self.name))
-        self._deliver(out)  # first: the ACK's write gives up the GIL, and a busy game loop may keep it
-        if last_acked is not None:
-            self._send(handle, p.ACK, last_acked)
+        if ready and not out:
+            with self.changed:
+                self.changed.notify_all()  # (a stale press, or a bounce: still news to a waiter)
+        self._deliver(out)  # before the ACK: its write gives up the GIL, and a busy game loop may keep it
+
+    def _ack(self, handle: Any, now: int) -> None:
+        """ACK the gap-free prefix handed on (not edges still waiting for the clock sync)."""
+        acked = self.receiver.acked
+        if acked is None or acked == self._acked or self._ready or self.boot_id is None:
+            return
+        if not (self._confirmed and self.clock_sync.synced):
+            return
+        self._acked, self._acked_at = acked, now
+        self._send(handle, p.ACK, self.boot_id, acked)
 
     def _tick(self, now: int) -> None:
         with self._lock:

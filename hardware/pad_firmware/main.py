@@ -3,10 +3,16 @@
 # Copy two files to the Pico (with mpremote, Thonny, ...):
 #     mpremote cp appliance/inputs/protocol.py :protocol.py
 #     mpremote cp hardware/pad_firmware/main.py :main.py
-# and edit PAD_ID / INPUTS below to match the wiring (hardware/wiring.md, "Remote slap pads").
-# It speaks hardware/serial-protocol.md over the USB serial port (USB CDC): HELLO, EDGE with its own
-# microsecond timestamp, HEARTBEAT every 100 ms, PONG to the host's PING, and every edge resent until the
-# host ACKs it. protocol.py is the host's own implementation of the framing, shared as is.
+# and edit PAD_ID / INPUTS / LINK below to match the wiring (hardware/wiring.md, "Remote slap pads").
+# It speaks hardware/serial-protocol.md (version 2): HELLO at start and when asked, EDGE with its own
+# microsecond timestamp followed by a HEARTBEAT, a HEARTBEAT every 100 ms, PONG to the host's PING, every
+# edge kept until the host ACKs it and resent when the host NACKs it. protocol.py is the host's own
+# implementation of the framing and of the pad's half (PadLink), shared as is.
+#
+# Two links, the same frames on both:
+#   LINK = "usb"   the Pico's USB port (USB CDC): up to 5 m of cable, or an active extension
+#   LINK = "uart"  UART0 (GP0 TX, GP1 RX) through an RS-485/422 transceiver: tens of metres of twisted
+#                  pair to a USB-RS485/422 adapter at the cabinet (wiring.md, "Long runs")
 #
 # Edges are stamped in the pin interrupt itself (time.ticks_us() in a hard IRQ), queued in a preallocated
 # ring, and debounced in the main loop with a leading-edge lockout: the first edge counts at once.
@@ -17,7 +23,6 @@ import time
 import machine
 import micropython
 import random
-import select
 from array import array
 
 import protocol as p
@@ -25,13 +30,17 @@ import protocol as p
 PAD_ID = 1  # which pad this is (shown by the host's switch test)
 # (GP pin, control) for each input; switches between the pin and GND, internal pull-up.
 INPUTS = ((14, "left"), (15, "right"), (13, "spit"))
+LINK = "usb"  # or "uart"
+UART_ID = 0
+UART_TX = 0  # GP0 -> the transceiver's DI
+UART_RX = 1  # GP1 <- the transceiver's RO
+BAUDRATE = 115200  # the cabinet's [[serial]] baudrate must match
 LOCKOUT_US = 30_000  # slap pads chatter: edges within 30 ms of an accepted one are bounce
 HEARTBEAT_MS = 100
-UNACKED_MAX = 64  # edges kept for resending; the oldest go first if the host stays away
+UNACKED_MAX = 256  # edges kept for resending (about 10 KB); the oldest go first, and HEARTBEAT says so
 RING = 64  # raw edges the interrupt can queue before the main loop drains them
 
 micropython.alloc_emergency_exception_buf(100)
-micropython.kbd_intr(-1)  # 0x03 in a frame must not interrupt the program
 
 _ring_t = array("I", [0] * RING)
 _ring_input = bytearray(RING)
@@ -52,6 +61,46 @@ def _irq_for(index):
         _head = (_head + 1) % (RING * 1024)
 
     return handler
+
+
+class UsbPort:
+    """The USB serial port (USB CDC): stdin/stdout, with Ctrl-C switched off (0x03 occurs in frames)."""
+
+    def __init__(self):
+        import select
+
+        micropython.kbd_intr(-1)
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.stdin = sys.stdin.buffer
+        self.out = sys.stdout.buffer
+
+    def write(self, data):
+        if data:
+            self.out.write(data)
+
+    def read(self):
+        data = b""
+        while self.poller.poll(0):
+            data += self.stdin.read(1)
+        return data
+
+
+class UartPort:
+    """UART0 to an RS-485/422 transceiver (full duplex: its driver is always on, no direction pin)."""
+
+    def __init__(self):
+        self.uart = machine.UART(
+            UART_ID, baudrate=BAUDRATE, tx=machine.Pin(UART_TX), rx=machine.Pin(UART_RX), txbuf=1024, rxbuf=512
+        )
+
+    def write(self, data):
+        if data:
+            self.uart.write(data)
+
+    def read(self):
+        count = self.uart.any()
+        return self.uart.read(count) if count else b""
 
 
 class Clock:
@@ -76,33 +125,23 @@ class Clock:
 
 
 class Pad:
-    def __init__(self):
+    def __init__(self, port):
+        self.port = port
         self.clock = Clock()
-        self.boot_id = random.getrandbits(32)
-        self.tx_seq = 0
-        self.edge_seq = 0
-        self.unacked = []
+        self.link = p.PadLink(random.getrandbits(32), PAD_ID, len(INPUTS), UNACKED_MAX)
         self.decoder = p.FrameDecoder()
-        self.out = sys.stdout.buffer
         self.accepted_at = [None] * len(INPUTS)
         self.level = [1] * len(INPUTS)  # pulled up: 1 is released
         self.raw = [1] * len(INPUTS)
         self.raw_t = [0] * len(INPUTS)
-
-    def send(self, kind, *fields):
-        self.out.write(p.encode(kind, self.tx_seq, *fields))
-        self.tx_seq = (self.tx_seq + 1) % p.SEQ_WRAP
+        self.next_beat = time.ticks_ms()
+        self.port.write(self.link.hello())  # unasked: a host already listening learns of the restart
 
     def edge(self, index, level, ticks):
         self.level[index] = level
         self.accepted_at[index] = ticks
-        self.edge_seq = (self.edge_seq + 1) % p.SEQ_WRAP
         code = p.CONTROL_CODES.index(INPUTS[index][1])
-        item = (self.edge_seq, self.clock.at_u32(ticks), code, 0 if level else 1)
-        self.unacked.append(item)
-        if len(self.unacked) > UNACKED_MAX:
-            self.unacked.pop(0)
-        self.send(p.EDGE, *item)
+        self.port.write(self.link.edge(self.clock.at_u32(ticks), code, 0 if level else 1))
 
     def debounce(self, index, level, ticks):
         self.raw[index] = level
@@ -122,46 +161,34 @@ class Pad:
                 if time.ticks_diff(now, last) >= LOCKOUT_US:
                     self.edge(index, self.raw[index], self.raw_t[index])
 
-    def handle(self, message, t2):
-        kind, _seq, fields = message
-        if kind == p.HOST_HELLO:
-            self.send(p.HELLO, self.boot_id, PAD_ID, len(INPUTS))
-            for item in self.unacked:
-                self.send(p.EDGE, *item)
-        elif kind == p.PING:
-            self.send(p.PONG, fields[0], t2, self.clock.now_u32())
-        elif kind == p.ACK:
-            acked = fields[0]
-            self.unacked = [e for e in self.unacked if p.seq_after(e[0], acked)]
+    def step(self):
+        """One pass of the main loop: queued edges, then the host's messages, then the heartbeat."""
+        global _tail
+        while _tail != _head:
+            slot = _tail % RING
+            self.debounce(_ring_input[slot], _ring_level[slot], _ring_t[slot])
+            _tail = (_tail + 1) % (RING * 1024)
+        self.settle()
+        t2 = self.clock.now_u32()
+        data = self.port.read()
+        if data:
+            for message in self.decoder.feed(data):
+                self.port.write(self.link.handle(message, t2, self.clock.now_u32))
+        if time.ticks_diff(time.ticks_ms(), self.next_beat) >= 0:
+            self.port.write(self.link.heartbeat(self.clock.now_u32()))
+            self.next_beat = time.ticks_add(self.next_beat, HEARTBEAT_MS)
 
 
 def main():
-    global _tail
-    pad = Pad()
+    pad = Pad(UartPort() if LINK == "uart" else UsbPort())
     for index, (gp, _control) in enumerate(INPUTS):
         pin = machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
         pin.irq(_irq_for(index), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=True)
         _pins.append(pin)
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
-    stdin = sys.stdin.buffer
-    next_beat = time.ticks_ms()
     while True:
-        while _tail != _head:
-            slot = _tail % RING
-            pad.debounce(_ring_input[slot], _ring_level[slot], _ring_t[slot])
-            _tail = (_tail + 1) % (RING * 1024)
-        pad.settle()
-        if poller.poll(1):
-            t2 = pad.clock.now_u32()
-            data = stdin.read(1)
-            while poller.poll(0):
-                data += stdin.read(1)
-            for message in pad.decoder.feed(data):
-                pad.handle(message, t2)
-        if time.ticks_diff(time.ticks_ms(), next_beat) >= 0:
-            pad.send(p.HEARTBEAT, pad.clock.now_u32(), pad.edge_seq)
-            next_beat = time.ticks_add(next_beat, HEARTBEAT_MS)
+        pad.step()
+        time.sleep_us(100)
 
 
-main()
+if __name__ == "__main__":
+    main()
