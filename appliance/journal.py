@@ -164,9 +164,10 @@ class Journal:
             self._unsynced = False
             self._synced_at = self._clock()
 
-    def finish(self, state: dict[str, Any]) -> None:
-        """Close the journal of a finished game with its final state."""
-        self._write({"state": state})
+    def finish(self, state: dict[str, Any], **extra: Any) -> None:
+        """Close the journal with the game's final state: a finished game, or (`abandoned=True`) one
+        left at the title, which a restarted cabinet must not resume. A replay checks either."""
+        self._write({"state": state, **extra})
         self.close()
 
     def close(self) -> None:

@@ -34,7 +34,7 @@ class Bot(Protocol):
 class Recorder(Protocol):
     def record(self, t: float, player: int, control: str, **extra: Any) -> float: ...
     def sync(self) -> None: ...
-    def finish(self, state: dict[str, Any]) -> None: ...
+    def finish(self, state: dict[str, Any], **extra: Any) -> None: ...
     def close(self) -> None: ...
 
 
@@ -209,8 +209,39 @@ class Match:
         return (now_ns - self.last_human_ns) / 1e9
 
     def abandon(self) -> None:
-        """Stop without finishing (back to the title): the journal keeps what happened."""
+        """Stop without finishing (back to the title): the journal keeps what happened, closed with
+        the state it was left in, so a restarted cabinet does not take it for a game a crash cut."""
         if self.journal is not None:
-            self.journal.close()
+            try:
+                self.journal.finish(self.game.state(), abandoned=True)
+            except (OSError, ValueError):
+                with contextlib.suppress(OSError, ValueError):
+                    self.journal.close()
             self.journal = None
         self.finished = True
+
+    @classmethod
+    def resume(cls, path: Path, now_ns: int) -> Match:
+        """The game a journal was cut off in (a crash, a power cut), at the position it reached: its
+        presses replayed (a torn last line left out), its computer players back in their seats, its
+        game clock going on from where it stopped, and its journal going on in the same file.
+        ValueError if the journal is finished or can't be read (bad input, the line named)."""
+        from appliance.journal import Journal, read_journal
+        from appliance.scripting import ScriptError, parse_script, run
+
+        lines, _ = read_journal(path)
+        try:
+            script = parse_script(lines)
+        except ScriptError as error:
+            raise ValueError(f"{path.name}: {error}") from None
+        if script.final_state is not None:
+            raise ValueError(f"{path.name} is a finished game")
+        events, game = run(script)
+        seed = int(script.setup.get("seed", 0))
+        seats = script.setup.get("bots") or {}
+        bots = {int(seat): make_bot(str(spec), int(seat), seed) for seat, spec in seats.items()}
+        journal = Journal.reopen(path)
+        match = cls(seed, now_ns - round(game.now * 1e9), journal, bots, game=game, events=events)
+        match.presses = sum(1 for press in script.presses if press.press is not None)
+        print(f"spit-arcade: resumed {path.name} at press {match.presses}", file=sys.stderr)
+        return match

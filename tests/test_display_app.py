@@ -64,12 +64,12 @@ def test_a_failed_audio_device_plays_silently_with_a_notice(tmp_path: Path) -> N
     assert "Traceback" not in result.stderr
 
 
-def test_a_bad_config_file_is_named(tmp_path: Path) -> None:
+def test_a_bad_config_file_is_named_and_the_game_plays_on_its_defaults(tmp_path: Path) -> None:
     config = tmp_path / "bad.toml"
     config.write_text('layout = "sideways"\n')
     result = play(["--config", str(config), "--frames", "1"], {"SDL_VIDEODRIVER": "dummy"}, tmp_path)
-    assert result.returncode == 2
-    assert "layout must be one of" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 0  # a bar owner's typo never stops the cabinet
+    assert "layout: must be one of" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_closed_window_is_a_clean_exit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

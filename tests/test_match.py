@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from appliance.match import Match, bots_available, make_bot, open_journal
 from appliance.rules import Game, new_game
 from appliance.rules.events import Call
@@ -121,7 +123,41 @@ def test_time_that_decides_something_is_journalled_as_a_time_line(tmp_path: Path
     assert [e.kind for e in events][:1] == ["table_slap_judged"]
     match.abandon()
     lines = next(tmp_path.glob("*.jsonl")).read_text().splitlines()
-    assert json.loads(lines[-1]) == {"t": 2.0}
+    assert json.loads(lines[-2]) == {"t": 2.0} and json.loads(lines[-1])["abandoned"] is True
     replayed, game = run(parse_script(lines))
     assert game.state() == match.game.state()
     assert [e.to_json() for e in replayed][-len(events):] == [e.to_json() for e in events]
+
+
+def test_a_game_cut_off_resumes_where_its_journal_got_to(tmp_path: Path, capsys: Any) -> None:
+    journal = open_journal(tmp_path, 8, "four-piles", {"alternate_colours": True}, {2: "3"})
+    match = Match(8, 0, journal, {2: make_bot("3", 2, 8)}, variant="four-piles", options={"alternate_colours": True})
+    for frame in range(1, 60 * 40):
+        match.tick(frame * SECOND // 60)
+        if frame % 7 == 0:
+            match.press(frame * SECOND // 60, 1, ("spit", "pile1", "left", "pile2", "right")[frame % 5])
+    path = next(tmp_path.glob("*.jsonl"))
+    assert match.journal is not None
+    match.journal.sync()  # the power goes: what was written stays, half a line more is torn
+    with open(path, "a") as handle:
+        handle.write('{"t": 41.0, "player": 1, "pr')
+    resumed = Match.resume(path, 1000 * SECOND)
+    assert resumed.game.state() == match.game.state()
+    assert [e.to_json() for e in resumed.events] == [e.to_json() for e in match.events]
+    assert resumed.game_time(1000 * SECOND) == match.game.now  # the game clock goes on from there
+    assert set(resumed.bots) == {2}
+    assert f"resumed {path.name} at press {match.presses}" in capsys.readouterr().err
+    resumed.press(1001 * SECOND, 1, "spit")
+    resumed.abandon()
+    _, game = run(parse_script(path.read_text().splitlines()))
+    assert game.state() == resumed.game.state()
+
+
+def test_an_abandoned_game_is_closed_and_not_resumed(tmp_path: Path) -> None:
+    match = Match(2, 0, open_journal(tmp_path, 2))
+    match.press(SECOND, 1, "spit")
+    match.abandon()
+    path = next(tmp_path.glob("*.jsonl"))
+    assert json.loads(path.read_text().splitlines()[-1])["abandoned"] is True
+    with pytest.raises(ValueError, match="finished"):
+        Match.resume(path, 0)
