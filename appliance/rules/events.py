@@ -35,6 +35,7 @@ REJECT_REASONS: dict[str, str] = {
     "not_in_this_game": "that button does nothing in this game",
     "cannot_pick_up": "you may pick up your last 3 to 5 cards once they all lie face up",
     "already_slapped": "you have slapped the table already",
+    "ghost_first": "first the race for the ghost card: slap to take it",
     "sitting_out": "you are out of this round: press a spit pile to take it, then wait for the next",
     "table_slapped": "a table slap is being judged",
     # Speed (S1-S5).
@@ -232,6 +233,26 @@ class Take(Event):
 
 
 @dataclass(slots=True)
+class GhostLaid(Event):
+    """V14: `giver` lays a ghost card, face down, beside `player`, whose spit cards ran out."""
+
+    kind: ClassVar[str] = "ghost_laid"
+    player: int
+    giver: int
+
+
+@dataclass(slots=True)
+class GhostTaken(Event):
+    """V14: the race for the ghost card: `player` took it (`by_ms` after the round ended), and `wins`
+    if they are the one who played out; `player` null: nobody took it in time."""
+
+    kind: ClassVar[str] = "ghost_taken"
+    player: int | None
+    by_ms: float | None
+    wins: bool
+
+
+@dataclass(slots=True)
 class Out(Event):
     """V17: a player played out their stock and sits out the rest of the round, in this place."""
 
@@ -274,7 +295,7 @@ class GameOver(Event):
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Deal, Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call,
                               Reveal, Stalemate, Slap, Choose, RoundOver, Take, Out, TableSlap,
-                              TableSlapJudged, GameOver)
+                              TableSlapJudged, GhostLaid, GhostTaken, GameOver)
 }
 
 

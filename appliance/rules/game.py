@@ -103,6 +103,8 @@ class Game:
     table_hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
     table_chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
     choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
+    ghost: tuple[Card, int, int] | None = None  # V14: (card, beside player, laid by player)
+    ghost_race: tuple[float, int] | None = None  # V14: (when the race began, the player who played out)
 
     def __post_init__(self) -> None:
         if not self.races:
@@ -189,6 +191,10 @@ class Game:
             out["chooser"] = self.chooser
         if self.table.seats > 2:
             out["choosers_out"] = list(self.choosers_out)
+        if self.rules.ghost is not None:
+            out["ghost"] = None if self.ghost is None else {
+                "card": self.ghost[0], "beside": self.ghost[1], "giver": self.ghost[2],
+                "race": None if self.ghost_race is None else list(self.ghost_race)}
         if self.rules.table_slap is not None:
             rule = self.rules.table_slap.rule(self.slap_rule)
             out["table_slap"] = {
@@ -231,7 +237,7 @@ class Game:
         return out
 
     def all_cards(self) -> list[Card]:
-        cards = [card for pile in self.spit_piles for card in pile]
+        cards = [card for pile in self.spit_piles for card in pile] + ([self.ghost[0]] if self.ghost else [])
         for p in self.players:
             cards += p.all_cards()
         return cards
@@ -245,6 +251,8 @@ class Game:
         test searches the same moves, and the screen's assist lights the `play` ones."""
         me = self.player(player)
         phase = self.phase
+        if self.ghost_race is not None:
+            return [Action("slap_table")]
         if self.table_chooser is not None:
             if self.table_chooser != player:
                 return []
@@ -319,12 +327,15 @@ class Game:
         if not (isinstance(player, int) and 1 <= player <= len(self.players)) or control not in CONTROLS:
             return [Reject(t, player, control, "unknown_press")]
         events: list[Event] = []
-        if self.table_hits:
-            self._close_table_window(events, t)
+        self._close_windows(events, t)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
         elif not self.player(player).playing:
             self._out_press(events, t, player, control)
+        elif control == "slap":
+            self._slap_press(events, t, player)
+        elif self.ghost_race is not None:
+            self.reject(events, t, player, control, "ghost_first")
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
@@ -333,8 +344,6 @@ class Game:
                 self.reject(events, t, player, control, "no_pile")
             else:
                 self._side_press(events, t, player, control, index)
-        elif control == "slap":
-            self._table_slap(events, t, player)
         else:
             self._pile_press(events, t, player, int(control[4:]))
         return events
@@ -353,12 +362,22 @@ class Game:
         """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
         t = self._clock(t)
         events: list[Event] = []
-        if self.table_hits:
-            self._close_table_window(events, t)
+        self._close_windows(events, t)
         return events
+
+    def _close_windows(self, events: list[Event], t: float) -> None:
+        deadline = self.deadline()
+        if deadline is None or t <= deadline:
+            return
+        if self.ghost_race is not None and self.rules.ghost is not None:
+            self.rules.ghost.close(self, events, t)
+        elif self.table_hits:
+            self._judge_table_slaps(events, t)
 
     def deadline(self) -> float | None:
         """When time passing alone would decide something (a table slap's window closing), or None."""
+        if self.ghost_race is not None and self.rules.ghost is not None:
+            return self.ghost_race[0] + self.rules.ghost.window
         slap = self.rules.table_slap
         if slap is None or not self.table_hits:
             return None
@@ -507,6 +526,8 @@ class Game:
             events.append(Reveal(t, number, card, index))
         for p in self.players:
             p.called = False
+        if self.rules.ghost is not None:
+            self.rules.ghost.after_reveal(self, events, t)
         self.phase = "playing"
         self.after_change(events, t)
 
@@ -572,6 +593,16 @@ class Game:
 
     # ------------------------------------------------------------------ the table slap (V18/V19)
 
+    def _slap_press(self, events: list[Event], t: float, player: int) -> None:
+        """A slap on the table: for the ghost card (V14) while it is raced for, else Mod Spit's."""
+        ghost = self.rules.ghost
+        if ghost is not None and self.ghost_race is not None:
+            ghost.take(self, events, t, player)
+        elif ghost is not None:
+            self.reject(events, t, player, "slap", "wrong_phase")
+        else:
+            self._table_slap(events, t, player)
+
     def _table_slap(self, events: list[Event], t: float, player: int) -> None:
         slap = self.rules.table_slap
         values = self.spit_values()
@@ -587,11 +618,6 @@ class Game:
             events.append(TableSlapEvent(t, player, right, values, slap.rule(self.slap_rule).name))
             if len(self.table_hits) == self.table.seats:
                 self._judge_table_slaps(events, t)
-
-    def _close_table_window(self, events: list[Event], t: float) -> None:
-        slap = self.rules.table_slap
-        if slap is not None and t > self.table_hits[0].t + slap.window:
-            self._judge_table_slaps(events, t)
 
     def _later(self, hits: list[TableHit]) -> TableHit:
         """The later of the slaps; slaps at the same instant are told apart by the game's RNG."""
@@ -666,7 +692,13 @@ class Game:
             self.slap_race = SlapRace(t, player, taken)
         self.new_layout(events, t, {number: [pile] for number, pile in taken.items()})
 
-    def new_layout(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None:
+    def win_now(self, events: list[Event], t: float, winner: int) -> None:
+        """`winner` has won the game outright (V14): the middle goes to the others, and it is over."""
+        others = self.table.others(winner)
+        self.new_layout(events, t, {others[0]: [i for i, pile in enumerate(self.spit_piles) if pile]}, winner=winner)
+
+    def new_layout(self, events: list[Event], t: float, takes: dict[int, list[int]],
+                   winner: int | None = None) -> None:
         """Each player gathers the piles they took, their spit and stock cards, shuffles and deals."""
         hands: list[list[Card]] = []
         for number, p in enumerate(self.players, start=1):
@@ -675,6 +707,8 @@ class Game:
                 events.append(Take(t, number, index, len(self.spit_piles[index])))
                 hand += self.spit_piles[index]
             hand += p.all_cards()
+            if self.ghost is not None and self.ghost[2] == number:  # a ghost card not raced for goes home
+                hand.append(self.ghost[0])
             hands.append(hand)
         self.spit_piles = [[] for _ in self.spit_piles]
         self.races = [None] * len(self.spit_piles)
@@ -683,11 +717,13 @@ class Game:
         self.table_hits = []
         self.table_chooser = None
         self.choosers_out = []
+        self.ghost = self.ghost_race = None
         for p in self.players:
             p.hidden = False
             p.out = 0
             p.taken = []
-        winner = self.rules.goal.winner(self, hands)
+        if winner is None:
+            winner = self.rules.goal.winner(self, hands)
         if winner is not None:
             # The game is over. The cards stay accounted for: each player holds what they
             # gathered, face down, as spit cards.

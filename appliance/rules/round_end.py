@@ -22,6 +22,7 @@ class RoundEnd(Protocol):
     def blocked(self, game: Game, events: list[Event], t: float) -> None: ...
     def may_choose_now(self, game: Game, player: int) -> bool: ...
     def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None: ...
+    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,17 @@ class FirstOutEndsTheRound:
 
     def round_over(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
         game.close_round(events, t, reason, player)
+        ghost = game.rules.ghost
+        if player is not None and ghost is not None and ghost.race(game, player, t):
+            game.phase = "choosing"  # the piles wait for the race for the ghost card (V14)
+            return
+        self.settle(game, events, t, reason, player)
+
+    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        """The race for the ghost card is over and nobody won the game by it: choose the piles."""
+        self.settle(game, events, t, "stock_out", player)
+
+    def settle(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
         in_play = [i for i, pile in enumerate(game.spit_piles) if pile]
         if len(in_play) > 1:
             game.phase = "choosing"
@@ -101,6 +113,9 @@ class SitOut:
             last = (playing or waiting or [n for n in game.table.players if n != winner])[-1]
             takes.setdefault(last, []).extend(left)
         game.new_layout(events, t, takes)
+
+    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None:
+        raise ValueError("the ghost card is for two seats")
 
     def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None:
         """An out player takes spit pile `index` out of the game for this round."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from .choosing import CHOOSING, SlapForIt
 from .fits import AlternateColours, OneRankApart
+from .ghost_card import GhostCard
 from .goal import GOALS, FewestCards
 from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
@@ -37,6 +38,7 @@ class Ruleset:
     goal: FewestCards
     round_end: RoundEnd
     table_slap: TableSlap | None = None
+    ghost: GhostCard | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -75,6 +77,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         goal=GOALS[options.goal],
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
+        ghost=GhostCard() if options.ghost_card else None,
     )
 
 

@@ -159,6 +159,8 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
                 winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed), chooser=chooser)
     if rules.table_slap is not None:
         _table_slap_state(game, state.get("table_slap"))
+    if rules.ghost is not None:
+        _ghost_state(game, state.get("ghost"))
     check_cards(game.all_cards(), decks)
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
@@ -215,6 +217,25 @@ def _table_slap_state(game: Game, value: Any) -> None:
     chooser = value.get("chooser")
     if chooser is not None:
         game.table_chooser = _int(chooser, "table_slap.chooser", 1, game.table.seats)
+
+
+def _ghost_state(game: Game, value: Any) -> None:
+    """V14's ghost card: absent or null, there is none."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise SetupError("ghost must be an object {card, beside, giver, race}")
+    card = value.get("card")
+    if not is_card(card, game.rules.options.decks):
+        raise SetupError(f"ghost.card: {card!r} is not a card")
+    seats = game.table.seats
+    game.ghost = (str(card), _int(value.get("beside"), "ghost.beside", 1, seats),
+                  _int(value.get("giver"), "ghost.giver", 1, seats))
+    race = value.get("race")
+    if race is not None:
+        if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)):
+            raise SetupError("ghost.race must be [t, player who played out]")
+        game.ghost_race = (float(race[0]), _int(race[1], "ghost.race[1]", 1, seats))
 
 
 def check_cards(cards: list[str], decks: int = 1) -> None:
