@@ -21,7 +21,7 @@ def _controls(game: FamilyGame, phase: str) -> tuple[str, ...]:
     sides = game.table.sides()
     if phase == "playing":
         piles = tuple(f"pile{n}" for n in range(1, game.pile_controls(1) + 1))
-        return (*piles, *piles, *sides, *sides, "spit", "pile6")
+        return (*piles, *piles, *sides, *sides, "spit", "pile6", "slap")
     if phase == "choosing":
         return (*sides, "pile2", "spit", "slap")
     return ("spit", "spit", "spit", *sides, "pile1", "pile3")

@@ -133,7 +133,8 @@ def spit_options(draw: st.DrawFn) -> dict[str, Any]:
         options["stock_piles"] = draw(st.sampled_from(
             [[1, 2, 3, 4, 5], [1, 2, 3, 4], [1, 1, 11, 1, 1], [3, 3, 3, 3, 3], [1, 1, 1, 1], [2, 2],
              [1, 2, 3, 4, 5, 6]]))
-    for name in ("alternate_colours", "same_rank_stacking", "refill", "two_hands", "hidden_last"):
+    for name in ("alternate_colours", "same_rank_stacking", "refill", "two_hands", "hidden_last", "carry",
+                 "ghost_card", "spit_card_please"):
         if draw(st.booleans()):
             options[name] = draw(st.booleans())
     if draw(st.booleans()):
@@ -144,7 +145,7 @@ def spit_options(draw: st.DrawFn) -> dict[str, Any]:
         options["decks"] = draw(st.sampled_from([1, 2]))
     if draw(st.integers(0, 3)) == 0:  # three or four seats, with the options that go with them
         options["seats"] = draw(st.sampled_from([3, 4]))
-        for two_seats_only in ("choose", "goal"):
+        for two_seats_only in ("choose", "goal", "ghost_card", "spit_card_please"):
             options.pop(two_seats_only, None)
         if options.get("stock_piles") and sum(options["stock_piles"]) >= 52 * options.get("decks", 1) // options[
                 "seats"]:

@@ -253,6 +253,45 @@ class GhostTaken(Event):
 
 
 @dataclass(slots=True)
+class SpitCardAsked(Event):
+    """V13: `player`, too short for a spit card, asks `giver` for one: the duel begins."""
+
+    kind: ClassVar[str] = "spit_card_asked"
+    player: int
+    giver: int
+
+
+@dataclass(slots=True)
+class SpitCardTurned(Event):
+    """V13: `giver` turns the spit card; the short player must slap it now."""
+
+    kind: ClassVar[str] = "spit_card_turned"
+    giver: int
+    card: Card
+
+
+@dataclass(slots=True)
+class SpitCardWon(Event):
+    """V13: the short player slapped the spit card in time (`by_ms` after it was turned): they win."""
+
+    kind: ClassVar[str] = "spit_card_won"
+    player: int
+    by_ms: float
+
+
+@dataclass(slots=True)
+class SpitCardLost(Event):
+    """V13: too slow, or (`early`) a slap before the card was turned: `player` takes `giver`'s spit
+    cards (`cards` of them), `giver` keeps the spit card."""
+
+    kind: ClassVar[str] = "spit_card_lost"
+    player: int
+    giver: int
+    cards: int
+    early: bool
+
+
+@dataclass(slots=True)
 class Out(Event):
     """V17: a player played out their stock and sits out the rest of the round, in this place."""
 
@@ -295,7 +334,8 @@ class GameOver(Event):
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Deal, Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call,
                               Reveal, Stalemate, Slap, Choose, RoundOver, Take, Out, TableSlap,
-                              TableSlapJudged, GhostLaid, GhostTaken, GameOver)
+                              TableSlapJudged, GhostLaid, GhostTaken, SpitCardAsked, SpitCardTurned,
+                              SpitCardWon, SpitCardLost, GameOver)
 }
 
 

@@ -105,6 +105,7 @@ class Game:
     choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
     ghost: tuple[Card, int, int] | None = None  # V14: (card, beside player, laid by player)
     ghost_race: tuple[float, int] | None = None  # V14: (when the race began, the player who played out)
+    please: tuple[int, int, Card | None, float] | None = None  # V13: (short, lender, card turned, since)
 
     def __post_init__(self) -> None:
         if not self.races:
@@ -191,6 +192,9 @@ class Game:
             out["chooser"] = self.chooser
         if self.table.seats > 2:
             out["choosers_out"] = list(self.choosers_out)
+        if self.rules.please is not None:
+            out["please"] = None if self.please is None else {
+                "player": self.please[0], "giver": self.please[1], "card": self.please[2], "since": self.please[3]}
         if self.rules.ghost is not None:
             out["ghost"] = None if self.ghost is None else {
                 "card": self.ghost[0], "beside": self.ghost[1], "giver": self.ghost[2],
@@ -238,6 +242,8 @@ class Game:
 
     def all_cards(self) -> list[Card]:
         cards = [card for pile in self.spit_piles for card in pile] + ([self.ghost[0]] if self.ghost else [])
+        if self.please is not None and self.please[2] is not None:
+            cards.append(self.please[2])
         for p in self.players:
             cards += p.all_cards()
         return cards
@@ -253,6 +259,12 @@ class Game:
         phase = self.phase
         if self.ghost_race is not None:
             return [Action("slap_table")]
+        if self.please is not None:  # V13's duel: the lender turns the card, the short player slaps it
+            short, lender, card, _ = self.please
+            if player == lender and card is None:
+                return [Action("call")]
+            if player == short:
+                return [Action("slap_table")] if card is not None else []
         if self.table_chooser is not None:
             if self.table_chooser != player:
                 return []
@@ -332,6 +344,9 @@ class Game:
             self.reject(events, t, player, control, "game_over")
         elif not self.player(player).playing:
             self._out_press(events, t, player, control)
+        elif self.please is not None and self.rules.please is not None and self.rules.please.press(
+                self, events, t, player, control):
+            pass  # the duel of 'Spit card, please' took it
         elif control == "slap":
             self._slap_press(events, t, player)
         elif self.ghost_race is not None:
@@ -371,6 +386,8 @@ class Game:
             return
         if self.ghost_race is not None and self.rules.ghost is not None:
             self.rules.ghost.close(self, events, t)
+        elif self.rules.please is not None and self.please is not None:
+            self.rules.please.close(self, events, t)
         elif self.table_hits:
             self._judge_table_slaps(events, t)
 
@@ -378,6 +395,8 @@ class Game:
         """When time passing alone would decide something (a table slap's window closing), or None."""
         if self.ghost_race is not None and self.rules.ghost is not None:
             return self.ghost_race[0] + self.rules.ghost.window
+        if self.rules.please is not None:
+            return self.rules.please.deadline(self)
         slap = self.rules.table_slap
         if slap is None or not self.table_hits:
             return None
@@ -595,10 +614,10 @@ class Game:
 
     def _slap_press(self, events: list[Event], t: float, player: int) -> None:
         """A slap on the table: for the ghost card (V14) while it is raced for, else Mod Spit's."""
-        ghost = self.rules.ghost
+        ghost, please = self.rules.ghost, self.rules.please
         if ghost is not None and self.ghost_race is not None:
             ghost.take(self, events, t, player)
-        elif ghost is not None:
+        elif ghost is not None or please is not None:
             self.reject(events, t, player, "slap", "wrong_phase")
         else:
             self._table_slap(events, t, player)
@@ -718,6 +737,7 @@ class Game:
         self.table_chooser = None
         self.choosers_out = []
         self.ghost = self.ghost_race = None
+        self.please = None
         for p in self.players:
             p.hidden = False
             p.out = 0
@@ -740,6 +760,8 @@ class Game:
         self.round += 1
         self.phase = "ready"
         events.append(self._deal_event(t))
+        if self.rules.please is not None:
+            self.rules.please.after_deal(self, events, t)
 
     def _deal_event(self, t: float) -> Deal:
         return Deal(t, self.round, [{"stock": p.stock_count(), "spit_cards": len(p.spit_cards)} for p in self.players])

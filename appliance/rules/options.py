@@ -42,6 +42,7 @@ class Options:
     carry: bool = False
     runners: tuple[int, ...] = (1, 1)
     ghost_card: bool = False
+    spit_card_please: bool = False
     # Speed (S1-S5)
     target: int = 25
     side_stacks: int = 10
@@ -165,6 +166,9 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("ghost_card", "true or false",
                "when your spit cards run out the opponent lays a ghost card by you, never turned; play out and "
                "slap it first to win the game", "V14", _bool),
+    OptionSpec("spit_card_please", "true or false",
+               "a player too short for a spit card is lent one, and must slap it within a second of turning "
+               "it, or take the lender's spit pile", "V13", _bool),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
@@ -241,11 +245,13 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
     options = replace(Options(), **values)
     if preset.game != "spit":
         return options
-    if options.ghost_card and options.table_slap is not None:
-        raise OptionError("options 'ghost_card' and 'table_slap' both use the slap: choose one")
+    if (options.ghost_card or options.spit_card_please) and options.table_slap is not None:
+        raise OptionError("options 'ghost_card' and 'spit_card_please' use the slap, as 'table_slap' does: "
+                          "choose one")
     if options.seats > 2:
         for name, two_only in (("choose", options.choose != "slap"), ("goal", options.goal != "fewest"),
-                               ("table_slap", options.table_slap is not None), ("ghost_card", options.ghost_card)):
+                               ("table_slap", options.table_slap is not None), ("ghost_card", options.ghost_card),
+                               ("spit_card_please", options.spit_card_please)):
             if two_only:
                 raise OptionError(f"option {name!r} is for two seats, not {options.seats}")
     layout = sum(options.stock_piles)

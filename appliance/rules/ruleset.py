@@ -22,6 +22,7 @@ from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
 from .options import Options, read_options
 from .round_end import FirstOutEndsTheRound, RoundEnd, SitOut
+from .spit_card_please import SpitCardPlease
 from .table import Table
 from .table_slap import TABLE_SLAPS, TableSlap
 
@@ -39,6 +40,7 @@ class Ruleset:
     round_end: RoundEnd
     table_slap: TableSlap | None = None
     ghost: GhostCard | None = None
+    please: SpitCardPlease | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -78,6 +80,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
         ghost=GhostCard() if options.ghost_card else None,
+        please=SpitCardPlease() if options.spit_card_please else None,
     )
 
 

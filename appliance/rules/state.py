@@ -161,6 +161,8 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
         _table_slap_state(game, state.get("table_slap"))
     if rules.ghost is not None:
         _ghost_state(game, state.get("ghost"))
+    if rules.please is not None:
+        _please_state(game, state.get("please"))
     check_cards(game.all_cards(), decks)
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
@@ -236,6 +238,24 @@ def _ghost_state(game: Game, value: Any) -> None:
         if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)):
             raise SetupError("ghost.race must be [t, player who played out]")
         game.ghost_race = (float(race[0]), _int(race[1], "ghost.race[1]", 1, seats))
+
+
+def _please_state(game: Game, value: Any) -> None:
+    """V13's duel: absent or null, there is none."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise SetupError("please must be an object {player, giver, card, since}")
+    card = value.get("card")
+    if card is not None and not is_card(card, game.rules.options.decks):
+        raise SetupError(f"please.card: {card!r} is not a card")
+    since = value.get("since")
+    if isinstance(since, bool) or not isinstance(since, int | float):
+        raise SetupError("please.since must be a time")
+    seats = game.table.seats
+    game.please = (_int(value.get("player"), "please.player", 1, seats),
+                   _int(value.get("giver"), "please.giver", 1, seats), None if card is None else str(card),
+                   float(since))
 
 
 def check_cards(cards: list[str], decks: int = 1) -> None:
