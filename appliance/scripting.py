@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .journal import split_journal
 from .rules import CONTROLS, Event, FamilyGame, OptionError, SetupError, game_from_setup, seats_of
 
 
@@ -48,7 +49,6 @@ class Script:
     setup: dict[str, Any]
     presses: list[ScriptPress] = field(default_factory=list)
     final_state: dict[str, Any] | None = None  # a journal's closing {"state": ...}, if it has one
-    torn: bool = False  # the last line was cut off mid-write and left out
 
     def new_game(self) -> tuple[FamilyGame, list[Event]]:
         """The game this script starts from, with the events of its setup (a deal, or a settle)."""
@@ -133,21 +133,15 @@ def _json(text: str, number: int) -> Any:
         raise ScriptError(number, f"not JSON this program reads ({error})") from None
 
 
-def parse_script(lines: Iterable[str], *, torn_tail: bool = False) -> Script:
+def parse_script(lines: Iterable[str]) -> Script:
     """Read a whole script; raise ScriptError for the first bad line. A closing `{"state": ...}`
-    line, as the appliance writes at a game's end, is kept to check the game against. With
-    `torn_tail`, a last line that is not JSON is taken to be cut off by a power cut and left out."""
+    line, as the appliance writes at a game's end, is kept to check the game against. (A journal's
+    torn tail is cut off before: journal.split_journal.)"""
     script: Script | None = None
     seats = 2
     numbered = [(n, text) for n, text in enumerate(lines, start=1) if text.strip()]
-    for position, (number, text) in enumerate(numbered):
-        try:
-            value = _json(text, number)
-        except ScriptError:
-            if torn_tail and script is not None and position == len(numbered) - 1:
-                script.torn = True
-                break
-            raise
+    for number, text in numbered:
+        value = _json(text, number)
         if script is None:
             setup = parse_setup(value, number)
             seats = seats_of(setup.get("variant", "classic"), setup.get("options"))
@@ -187,26 +181,32 @@ def output_lines(events: list[Event], game: FamilyGame) -> Iterator[str]:
     yield dumps({"state": game.state()})
 
 
-def _read(path: str) -> list[str]:
+def _read(path: str) -> bytes:
     if path == "-":
-        return sys.stdin.read().splitlines()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read().splitlines()
+        stdin = getattr(sys.stdin, "buffer", None)
+        return stdin.read() if stdin is not None else sys.stdin.read().encode()
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def load_script(path: str, prog: str, journal: bool) -> Script | int:
     """The script at `path` (- for standard input), or the exit status 2 after saying on standard
-    error what is wrong with it. A `journal` may end in a line cut off by a power cut: it is left
-    out, with a warning."""
+    error what is wrong with it. A `journal` may end torn by a power cut (a line cut short, zero
+    bytes never written): that tail is left out (journal.split_journal), with a warning."""
     try:
-        script = parse_script(_read(path), torn_tail=journal)
+        data = _read(path)
+        if journal:
+            lines, torn = split_journal(data)
+        else:
+            lines, torn = data.decode("utf-8").splitlines(), False
+        script = parse_script(lines)
     except ScriptError as error:
         print(f"{prog}: {path}: {error}", file=sys.stderr)
         return 2
     except (OSError, UnicodeDecodeError) as error:
         print(f"{prog}: {path}: cannot read: {error}", file=sys.stderr)
         return 2
-    if script.torn:
+    if torn:
         print(f"{prog}: {path}: the last line was cut off (a power cut?): played up to the line before",
               file=sys.stderr)
     return script

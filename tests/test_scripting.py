@@ -169,6 +169,10 @@ def test_a_torn_last_line_is_left_out_of_a_replay_with_a_warning(
     assert [json.loads(line).get("event") for line in out[:-1]] == ["deal", "call"]
     code, _, err = run_cli(capsys, "script", path)  # a script is not a journal: a bad line is bad
     assert code == 2 and "line 3: not JSON" in err
+    with open(path, "ab") as handle:  # blocks the card never got written read back as zero bytes
+        handle.write(b"\n" + bytes(4096))
+    code, out, err = run_cli(capsys, "replay", path)
+    assert code == 0 and "cut off" in err and len(out) == 3
 
 
 @pytest.mark.parametrize(("line", "words"), [
