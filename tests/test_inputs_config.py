@@ -78,7 +78,7 @@ def test_per_control_settings_keys_and_pads():
         ('[keyboard.keys]\nq = "one pile1"', "keyboard.keys.q", "player control"),
         ('[keyboard.keys]\nq = "1 pile1"\nw = "1 pile1"', "keyboard.keys.w", "both map"),
         ('[keyboard.keys]\nretrun = "0 start"', "keyboard.keys.retrun", "unknown key name"),
-        ('[[serial]]\nport = "/x"\nplayer = 3', "serial[0].player", "must be 1 or 2"),
+        ('[[serial]]\nport = "/x"\nplayer = 5', "serial[0].player", "must be 1 to 4"),
         ("[[serial]]\nplayer = 1", "serial[0].port", "needs port"),
         ('[[serial]]\nport = "/x"\nplayer = 1\nbaudrate = 1.5', "serial[0].baudrate", "whole number"),
         ('serial = "ttyACM0"', "serial", "array of tables"),

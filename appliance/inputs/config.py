@@ -209,8 +209,8 @@ def _serial(data: dict[str, Any], pad_ns: int, stuck_ns: int, check: Checker) ->
         if not isinstance(port, str) or not port or "\0" in port:
             check.problem(where + ".port", f'needs port = "/dev/...", not {shown(port)}; pad left out')
             continue
-        if player not in (1, 2) or isinstance(player, bool):
-            check.problem(where + ".player", f"must be 1 or 2, not {shown(player)}; pad left out")
+        if player not in (1, 2, 3, 4) or isinstance(player, bool):  # 3 and 4: the panels of a 3- or 4-seat game
+            check.problem(where + ".player", f"must be 1 to 4, not {shown(player)}; pad left out")
             continue
         pads.append(
             SerialPad(
