@@ -33,8 +33,8 @@ def test_the_default_map_gives_each_player_every_game_control_once():
 
 def test_legend_names_every_key():
     lines = legend(default_keymap())
-    assert lines[0] == "Player 1  piles Q W E R T G  left A  spit S  right D"
-    assert lines[1] == "Player 2  piles U I O P [ ]  left J  spit K  right L"
+    assert lines[0] == "Player 1  piles Q W E R T G  far_left Z  left A  spit S  right D  far_right C  slap X"
+    assert lines[1] == "Player 2  piles U I O P [ ]  far_left M  left J  spit K  right L  far_right .  slap ,"
     assert lines[2] == "start Return  service F2"
 
 
@@ -52,7 +52,7 @@ def test_key_events_become_presses_stamped_when_fed():
     assert source.feed(key(pygame.KEYDOWN, "k"), now_ns=1_000) == Press(2, "spit", True, 1_000, "keyboard")
     assert source.feed(key(pygame.KEYDOWN, "k")) is None  # auto-repeat
     assert source.feed(key(pygame.KEYUP, "k")) == Press(2, "spit", False, 5_000, "keyboard")
-    assert source.feed(key(pygame.KEYDOWN, "z")) is None  # not mapped
+    assert source.feed(key(pygame.KEYDOWN, "y")) is None  # not mapped
     assert source.feed(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(0, 0))) is None
     assert len(sink.presses) == 2
     status = {(c.player, c.control): c for c in source.status(0).controls}

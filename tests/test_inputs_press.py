@@ -18,7 +18,8 @@ def test_press_is_frozen_and_checked():
     with pytest.raises(ValueError, match="unknown control"):
         Press(1, "pile7", True, 0, "gpio")
     with pytest.raises(ValueError, match="unknown player"):
-        Press(3, "left", True, 0, "gpio")
+        Press(5, "left", True, 0, "gpio")
+    assert Press(4, "far_left", True, 0, "serial").is_game_press  # seats 3 and 4 at a table of four
 
 
 def test_game_press_is_a_pressed_edge_of_a_players_game_control():

@@ -15,7 +15,7 @@ from appliance.inputs.pad_emulator import TRANSPORTS, PadClock, PadEmulator
 from appliance.inputs.press import Press
 from appliance.inputs.serial_link import DEGRADED, SerialSource
 
-WAIT = 5.0  # seconds: a bound on waiting for the link's threads, never a sleep
+WAIT = 15.0  # seconds: a bound on waiting for the link's threads (a loaded CI machine), never a sleep
 
 
 class Sink:

@@ -158,7 +158,7 @@ def known_key(name: str) -> bool:
 
 
 def parse_binding(value: str) -> tuple[int, str]:
-    """One `[keys]` value, "player control": player 1 or 2 with a game control, or 0 with start or
+    """One `[keys]` value, "player control": player 1 to 4 with a game control, or 0 with start or
     service. ValueError saying what is wrong."""
     parts = value.split() if isinstance(value, str) else []
     if len(parts) != 2 or not parts[0].isdigit():
@@ -171,7 +171,7 @@ def parse_binding(value: str) -> tuple[int, str]:
         if control not in GAME_CONTROLS:
             raise ValueError(f"unknown control {control!r} (controls: {', '.join(GAME_CONTROLS)})")
     else:
-        raise ValueError(f"player must be 1 or 2 (0 for start/service), not {player}")
+        raise ValueError(f"player must be 1 to 4 (0 for start/service), not {player}")
     return player, control
 
 

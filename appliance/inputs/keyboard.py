@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .press import ALL_CONTROLS, CABINET_PLAYER, Press, PressSink
+from .press import ALL_CONTROLS, CABINET_PLAYER, PLAYERS, Press, PressSink
 from .source import ControlStatus, SourceStatus
 
 Keymap = dict[str, tuple[int, str]]  # pygame key name -> (player, control)
@@ -40,6 +40,9 @@ _DEFAULT: dict[str, tuple[int, str]] = {
     "a": (1, "left"),
     "s": (1, "spit"),
     "d": (1, "right"),
+    "z": (1, "far_left"),  # the family's controls: far piles at a table of 3 or 4, Mod Spit's slap
+    "x": (1, "slap"),
+    "c": (1, "far_right"),
     # Player 2, right half: the same shape.
     "u": (2, "pile1"),
     "i": (2, "pile2"),
@@ -50,6 +53,9 @@ _DEFAULT: dict[str, tuple[int, str]] = {
     "j": (2, "left"),
     "k": (2, "spit"),
     "l": (2, "right"),
+    "m": (2, "far_left"),
+    ",": (2, "slap"),
+    ".": (2, "far_right"),
     # The cabinet.
     "return": (CABINET_PLAYER, "start"),
     "f2": (CABINET_PLAYER, "service"),
@@ -59,19 +65,20 @@ _SHOWN_ORDER = ("pile1", "pile2", "pile3", "pile4", "pile5", "pile6", "left", "s
 
 
 def default_keymap() -> Keymap:
-    """The default two-player map (a fresh dict; change it freely)."""
+    """The default map of players 1 and 2 (a fresh dict; change it freely). Players 3 and 4 of a
+    desktop game use the number row and the keypad: appliance/display/keys.py's SEAT_KEYS."""
     return dict(_DEFAULT)
 
 
 def check_keymap(keymap: Mapping[str, tuple[int, str]]) -> Keymap:
-    """Validate a keymap (from configuration): known controls, players 0-2, no control on two keys."""
+    """Validate a keymap (from configuration): known controls, players 0-4, no control on two keys."""
     seen: dict[tuple[int, str], str] = {}
     out: Keymap = {}
     for key, (player, control) in keymap.items():
         if control not in ALL_CONTROLS:
             raise ValueError(f"key {key!r}: unknown control {control!r}")
-        if player not in (0, 1, 2):
-            raise ValueError(f"key {key!r}: player must be 1 or 2 (0 for start/service), not {player!r}")
+        if player not in (0, *PLAYERS):
+            raise ValueError(f"key {key!r}: player must be 1 to 4 (0 for start/service), not {player!r}")
         if (player, control) in seen:
             first = seen[(player, control)]
             raise ValueError(f"keys {first!r} and {key!r} both map to {control} of player {player}")
@@ -90,13 +97,13 @@ def legend(keymap: Mapping[str, tuple[int, str]]) -> list[str]:
     for key, (player, control) in keymap.items():
         by_player.setdefault(player, {})[control] = _shown(key)
     lines = []
-    for player in (1, 2):
+    for player in sorted(p for p in by_player if p in PLAYERS):
         keys = by_player.get(player, {})
         piles = [keys[c] for c in _SHOWN_ORDER[:6] if c in keys]
         parts = [f"Player {player}"]
         if piles:
             parts.append("piles " + " ".join(piles))
-        parts += [f"{c} {keys[c]}" for c in ("left", "spit", "right") if c in keys]
+        parts += [f"{c} {keys[c]}" for c in ("far_left", "left", "spit", "right", "far_right", "slap") if c in keys]
         lines.append("  ".join(parts))
     cabinet = by_player.get(CABINET_PLAYER, {})
     if cabinet:

@@ -11,7 +11,7 @@ from appliance.rules import CONTROLS
 GAME_CONTROLS: tuple[str, ...] = CONTROLS
 CABINET_CONTROLS: tuple[str, ...] = ("start", "service")
 ALL_CONTROLS: tuple[str, ...] = GAME_CONTROLS + CABINET_CONTROLS
-PLAYERS: tuple[int, ...] = (1, 2)
+PLAYERS: tuple[int, ...] = (1, 2, 3, 4)  # seats round the table: 3 and 4 in a 3- or 4-seat game
 CABINET_PLAYER = 0  # `start` and `service` belong to the cabinet, not to a seat
 
 
@@ -19,7 +19,7 @@ CABINET_PLAYER = 0  # `start` and `service` belong to the cabinet, not to a seat
 class Press:
     """One edge of one control.
 
-    player: 1 or 2 (0 for the cabinet's `start`/`service` buttons)
+    player: 1 to 4 (0 for the cabinet's `start`/`service` buttons)
     control: one of ALL_CONTROLS
     pressed: True for the press edge, False for the release
     t_ns: when the edge happened, on the host's monotonic clock (time.monotonic_ns() timebase)
