@@ -42,6 +42,7 @@ from .events import (
 )
 from .events import TableSlap as TableSlapEvent
 from .moves import Action
+from .race import Race, clock, misfit
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
 from .stalemate import can_progress
@@ -53,15 +54,6 @@ PILE_CONTROLS = tuple(f"pile{n}" for n in range(1, 7))
 # Every control of the family; a game that has no use for one rejects it (`not_in_this_game`,
 # or `no_pile` for a far spit pile at a table of two).
 CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "slap")
-
-
-@dataclass
-class Race:
-    """The last play onto a spit pile, so a card that fitted the covered top is told it was late."""
-
-    t: float
-    player: int
-    covered: Card
 
 
 @dataclass
@@ -403,11 +395,8 @@ class Game:
         return self.table_hits[0].t + slap.window
 
     def _clock(self, t: float) -> float:
-        t = float(t)
-        if not t >= self.now:  # also catches NaN
-            t = self.now
-        self.now = t
-        return t
+        self.now = clock(self.now, t)
+        return self.now
 
     def settle(self, t: float = 0.0) -> list[Event]:
         """After a setup from an explicit position: move on if nobody can play (stalemate, block)."""
@@ -570,14 +559,8 @@ class Game:
         number = next((n for n in held if fits(me.held_card(n), top)), None)
         if number is None:
             card = me.held_card(held[0])
-            race = self.races[index]
-            if (race is not None and race.player != player and t - race.t <= self.rules.race_window
-                    and fits(card, race.covered)):
-                self.reject(events, t, player, side, "too_late", card=card, spit_pile=index,
-                            winner=race.player, by_ms=round((t - race.t) * 1000, 3))
-            else:
-                self.reject(events, t, player, side, self.rules.fits.misfit(card, top), card=card,
-                            spit_pile=index, onto=top)
+            events.append(misfit(self.races[index], t, player, side, card, index, top, self.rules.race_window,
+                                 fits, self.rules.fits.misfit(card, top)))
             return
         card = me.take_held(number)
         spit_pile.append(card)

@@ -44,9 +44,10 @@ from .events import (
     Stalemate,
     TurnUp,
 )
-from .game import CONTROLS, Race
+from .game import CONTROLS
 from .moves import Action
 from .options import CARDS_PER_DECK, Options
+from .race import Race, clock, misfit
 from .speed_hand import HAND_SIZE, SpeedSeat
 from .speed_side_stacks import MiddleRow
 from .table import SIDES, TWO_SEATS, Table
@@ -225,11 +226,8 @@ class SpeedGame:
         return events
 
     def _clock(self, t: float) -> float:
-        t = float(t)
-        if not t >= self.now:  # also catches NaN
-            t = self.now
-        self.now = t
-        return t
+        self.now = clock(self.now, t)
+        return self.now
 
     def _slot_press(self, events: list[Event], t: float, player: int, slot: int) -> None:
         control = f"pile{slot}"
@@ -290,13 +288,7 @@ class SpeedGame:
             return
         top = pile[-1]
         if not next_in_rank(card, top):
-            race = self.races[index]
-            if (race is not None and race.player != player and t - race.t <= RACE_WINDOW
-                    and next_in_rank(card, race.covered)):
-                events.append(Reject(t, player, side, "too_late", card=card, spit_pile=index,
-                                     winner=race.player, by_ms=round((t - race.t) * 1000, 3)))
-            else:
-                events.append(Reject(t, player, side, "not_adjacent", card=card, spit_pile=index, onto=top))
+            events.append(misfit(self.races[index], t, player, side, card, index, top, RACE_WINDOW, next_in_rank))
             return
         me.take(slot)
         pile.append(card)

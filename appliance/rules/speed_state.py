@@ -15,8 +15,8 @@ from typing import Any
 
 from .cards import Card, card_help, is_card
 from .events import Event
-from .game import Race
 from .options import PRESETS, OptionError, Options, read_options
+from .race import Race
 from .speed import PHASES, SpeedGame
 from .speed_hand import HAND_SIZE, SpeedSeat
 from .speed_side_stacks import MiddleRow

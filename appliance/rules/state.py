@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_help, deck, is_card
-from .game import PHASES, Game, Race, SlapRace, TableHit
+from .game import PHASES, Game, SlapRace, TableHit
 from .options import PRESETS, OptionError
+from .race import Race
 from .ruleset import Ruleset, ruleset
 from .seat import Seat
 from .stock_pile import StockPile
