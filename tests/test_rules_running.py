@@ -72,3 +72,15 @@ def test_runners_are_one_to_four_for_each_seat() -> None:
     for runners in ([0, 1], [5, 1], [1, 1, 1]):
         with pytest.raises(OptionError, match="runners"):
             read_options("running", {"runners": runners})
+
+
+def test_a_face_down_card_under_a_top_that_can_be_carried_off_is_no_stalemate() -> None:
+    # Nothing fits; in classic this is a stalemate, but a runner lifts the 9C and turns the QD.
+    shape: dict[str, Any] = {"p1": ["QD 9C", "KS", "2S", "JS", "QH"], "p2": ["8C", "TH", "KD", "9S", "JH"],
+                             "spit": ("4D", "6C"), "p1_spit": "AD", "p2_spit": "AH"}
+    assert kinds(game_from_state(position(**shape)).settle(0.0)) == ["stalemate"]
+    game = running(**shape)
+    assert game.settle(0.0) == []
+    events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "pile1"))
+    assert kinds(events)[:2] == ["select", "flip"] and events[1]["card"] == "QD"  # (then nothing fits: stuck)
+    assert game_from_state(game.state()).state() == game.state()  # the position reads back

@@ -1,8 +1,8 @@
 """Can a player still do something that moves the game on? (Rule 6.)
 
 Stalemate is when no face-up stock card fits a spit pile and no face-down card can be turned, even
-after rearranging the stock: moving cards into empty spaces, and (V7) stacking a card on another of
-the same rank. Rearranging is not progress by itself; it counts only for what it uncovers. The test
+after rearranging the stock: moving cards into empty spaces, (V7) stacking a card on another of
+the same rank, and (V16) carrying the top card off a pile, which uncovers the card under it. Rearranging is not progress by itself; it counts only for what it uncovers. The test
 searches the rearrangements the game's `StockMoves` allows, so a new move is searched without
 changing this module.
 """
@@ -42,6 +42,8 @@ def can_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, m
     """True if this stock can play a card or turn one, now or after rearranging it."""
     if direct_progress(stock, tops, fits):
         return True
+    if moves.carry and any(pile.up == 1 and len(pile.cards) > 1 for pile in stock):
+        return True  # Running Spit: a runner lifts the top card off and turns the one under it
     if not any(True for _ in moves.rearrangements(stock)):
         return False
     start = _position(stock)
