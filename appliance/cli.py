@@ -26,6 +26,7 @@ BENCHES: dict[str, str] = {
     "rules": "appliance.benchmarks.rules:main",
     "inputs": "appliance.benchmarks.inputs:main",
     "render": "appliance.benchmarks.render:main",
+    "resume": "appliance.benchmarks.resume:main",
 }
 
 

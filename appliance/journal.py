@@ -16,10 +16,11 @@ Surviving the bar:
   journals while the directory holds more than `max_dir_bytes` (finished games first, then
   unfinished ones; never the one being written).
 
-A press is written with the time the game applied it: the core applies a press older than the last
-one at the last time, so the journal's `t` never goes backwards and a replay, which sorts by `t`,
-applies presses in the same order the live game did. The edge time, where it differs, is kept as
-`edge_t` (readers ignore keys they don't know).
+A press is written with the time the game applied it, so a replay, which sorts by `t` (equal `t`:
+file order), applies presses in the order the live game did. That is its edge time where the match
+put it in its place by rolling back (`exact=True`: the line's `t` may then be before the last
+line's); a press the core applied late, at the last time, is written at that time with its edge
+time kept as `edge_t` (readers ignore keys they don't know).
 """
 
 from __future__ import annotations
@@ -127,15 +128,16 @@ class Journal:
         journal.sync()
         return journal
 
-    def record(self, t: float, player: int, control: str, **extra: Any) -> float:
-        """Write one press; returns the `t` written (the time the game will apply it at)."""
-        applied = round(max(float(t), self.last_t), 6)
+    def record(self, t: float, player: int, control: str, *, exact: bool = False, **extra: Any) -> float:
+        """Write one press; returns the `t` written (the time the game will apply it at): `t`, or the
+        last line's time if that is later, unless `exact` (the match rolled back to apply it at `t`)."""
+        applied = round(float(t) if exact else max(float(t), self.last_t), 6)
         line: dict[str, Any] = {"t": applied, "player": player, "press": control}
         if applied != round(float(t), 6):
             line["edge_t"] = round(float(t), 6)
         line.update(extra)
         self._write(line)
-        self.last_t = applied
+        self.last_t = max(self.last_t, applied)
         self.tick()
         return applied
 

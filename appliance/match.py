@@ -9,22 +9,49 @@ presses that are due and lets time pass (`game.advance`): where passing time dec
 (a table slap's window closing), the journal gets a time line, so a replay decides it at the same
 moment. What happened is appended to `events`; screens read what is new since they last looked.
 
+Presses are applied in edge order whatever their delivery delay (rollback, as netcode does): the
+match keeps the presses and time lines it applied, with their edge times, and a snapshot of the game
+every `SNAPSHOT_EVERY` of them. A press stamped before the game's clock (a sprinting runner's pad on
+a long or noisy link, later than the merger's window) but within `ROLLBACK_HORIZON_S` of it rolls the
+game back to the newest snapshot before it, and the presses from there are applied again with it in
+its place (equal times: the order they were journalled). `events` is rewritten from the first event
+that changed (`corrections` counts the rewrites; `rewritten_from` says where each began) and screens
+resync (`display.events.EventReader`). The journal writes the press with its own edge time, so a
+replay, which applies lines in order of `t`, is the corrected game. A press older than the horizon
+is applied late, at the game's clock, as the core does (`late_presses` counts them).
+
 A match resumes from its journal (`Match.resume`): the presses are replayed (a line torn by a power
 cut is left out), and the journal goes on in the same file.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from appliance.bots import LEVELS, make_bot
-from appliance.rules import CONTROLS, Event, FamilyGame, Game, new_game
+from appliance.rules import CONTROLS, Event, FamilyGame, Game, SetupError, new_game, restore
 
-__all__ = ["Bot", "Match", "bots_available", "level_words", "make_bot", "open_journal", "setup_line"]
+__all__ = [
+    "ROLLBACK_HORIZON_S",
+    "SNAPSHOT_EVERY",
+    "Applied",
+    "Bot",
+    "Match",
+    "bots_available",
+    "level_words",
+    "make_bot",
+    "open_journal",
+    "setup_line",
+]
+
+ROLLBACK_HORIZON_S = 0.25  # a press stamped this much before the game's clock is still put in its place
+SNAPSHOT_EVERY = 32  # presses and time lines between the snapshots a rollback starts from
 
 
 class Bot(Protocol):
@@ -68,6 +95,30 @@ def open_journal(directory: Path, seed: int, variant: str = "classic", options: 
     return journal
 
 
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A press (or, with `control` None, a time line) as the match applied it: at `t` (the edge
+    time, or the game's clock for a press older than the horizon), `seq` the order it was journalled."""
+
+    t: float
+    seq: int
+    player: int
+    control: str | None
+
+    def apply(self, game: FamilyGame) -> list[Event]:
+        if self.control is None:
+            return game.advance(self.t)
+        return game.press(self.t, self.player, self.control)
+
+
+@dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    index: int  # entries of the log applied before it
+    events: int  # len(events) at it
+    now: float  # the game's clock at it
+    snap: dict[str, Any]
+
+
 class Match:
     """A game from its first deal to game over (or until abandoned)."""
 
@@ -96,6 +147,19 @@ class Match:
         self.last_human_ns = start_ns
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
         self.finished = self.game.phase == "over"
+        self.horizon_s = ROLLBACK_HORIZON_S
+        self.snapshot_every = SNAPSHOT_EVERY
+        self.corrections = 0  # times `events` was rewritten by a rollback
+        self.rewritten_from: list[int] = []  # for each correction, the index of the first event it changed
+        self.rollbacks = 0  # presses put back in their place (a correction or not)
+        self.rollback_depths: list[int] = []  # for each, the presses and time lines applied after its place
+        self.late_presses = 0  # presses older than the horizon, applied late at the game's clock
+        self.unrestorable = 0  # snapshots `rules.restore` refused (the checkpoint was taken a press later)
+        self._log: list[Applied] = []  # what was applied since the oldest checkpoint, in the order applied
+        self._times: list[float] = []  # their `t`, for bisecting
+        self._seq = 0
+        self._checkpoints: list[_Checkpoint] = []
+        self._checkpoint()
 
     @property
     def variant(self) -> str:
@@ -116,7 +180,8 @@ class Match:
         return max(0.0, (t_ns - self.start_ns) / 1e9)
 
     def press(self, t_ns: int, player: int, control: str, source: str = "keyboard") -> list[Event]:
-        """One pressed edge of a game control, from a person or the computer."""
+        """One pressed edge of a game control, from a person or the computer. Returns what it made
+        happen: its events, or after a rollback every event from the first one it changed."""
         if self.finished or control not in CONTROLS or not 1 <= player <= self.seats:
             return []
         if source != "bot":
@@ -124,24 +189,119 @@ class Match:
         return self._apply(self.game_time(t_ns), player, control, source)
 
     def _apply(self, t: float, player: int, control: str, source: str) -> list[Event]:
+        t = round(t, 6)
+        if t < self.game.now:
+            inserted = self._insert(t, player, control, source)
+            if inserted is not None:
+                return inserted
         if self.journal is not None:
             try:
                 t = self.journal.record(t, player, control, source=source)
             except OSError as error:
                 self._journal_failed(error)
-        events = self.game.press(t, player, control)
+        if t < self.game.now:
+            self.late_presses += 1
+            t = self.game.now  # as the core does: applied now (and journalled so, with its edge_t)
+        entry = Applied(t, self._next_seq(), player, control)
+        events = entry.apply(self.game)
         self.presses += 1
         self._happened(events)
+        self._logged(entry)
         return events
 
-    def _happened(self, events: list[Event]) -> None:
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _logged(self, entry: Applied) -> None:
+        self._log.append(entry)
+        self._times.append(entry.t)
+        last = self._checkpoints[-1].index if self._checkpoints else 0
+        if len(self._log) - last >= self.snapshot_every or not self._checkpoints:
+            self._checkpoint()
+
+    def _restorable(self, game: FamilyGame) -> dict[str, Any] | None:
+        """The game's snapshot, if `rules.restore` takes it back (None for a position the core's own
+        check refuses, e.g. a Running Spit stalemate with a card carried off a face-down card)."""
+        snap = game.snapshot()
+        try:
+            restore(snap)
+        except SetupError:
+            self.unrestorable += 1
+            return None
+        return snap
+
+    def _checkpoint(self) -> None:
+        """A snapshot of the game now (if it can be restored: else at the next press); checkpoints
+        (and log entries) no press within the horizon can need any more are let go."""
+        snap = self._restorable(self.game)
+        if snap is None:
+            return
+        self._checkpoints.append(_Checkpoint(len(self._log), len(self.events), self.game.now, snap))
+        oldest = self.game.now - self.horizon_s
+        keep = 0
+        for n, checkpoint in enumerate(self._checkpoints):
+            if checkpoint.now <= oldest:
+                keep = n  # the newest checkpoint at or before the horizon is the last one needed
+        if keep:
+            drop = self._checkpoints[keep].index
+            del self._checkpoints[:keep]
+            del self._log[:drop]
+            del self._times[:drop]
+            self._checkpoints = [
+                _Checkpoint(c.index - drop, c.events, c.now, c.snap) for c in self._checkpoints]
+
+    def _insert(self, t: float, player: int, control: str, source: str) -> list[Event] | None:
+        """A press stamped before presses already applied: journalled with its own edge time, put in
+        its place in edge order, and the game played again from the newest checkpoint before it.
+        None (nothing done: it is applied late) if it is older than the horizon or than every
+        checkpoint that can be restored."""
+        if self.game.now - t > self.horizon_s + 1e-9:
+            return None
+        place = bisect.bisect_right(self._times, t)
+        bases = [c for c in self._checkpoints if c.index <= place and c.now <= t]
+        if not bases:
+            return None
+        base = bases[-1]
+        game = restore(base.snap)
+        if self.journal is not None:
+            try:
+                self.journal.record(t, player, control, source=source, exact=True)
+            except OSError as error:
+                self._journal_failed(error)
+        entry = Applied(t, self._next_seq(), player, control)
+        self._log.insert(place, entry)
+        self._times.insert(place, t)
+        self.rollbacks += 1
+        self.rollback_depths.append(len(self._log) - 1 - place)
+        old = self.events
+        events = old[: base.events]
+        checkpoints = [c for c in self._checkpoints if c.index <= base.index]
+        for index in range(base.index, len(self._log)):
+            if index - checkpoints[-1].index >= self.snapshot_every and (snap := self._restorable(game)):
+                checkpoints.append(_Checkpoint(index, len(events), game.now, snap))
+            events += self._log[index].apply(game)
+        self.game = game
+        self._checkpoints = checkpoints
+        self.presses += 1
+        first = base.events
+        while first < min(len(old), len(events)) and old[first] == events[first]:
+            first += 1
+        self.events = events  # a new list: the old one stays as readers saw it
+        if first < len(old):
+            self.corrections += 1
+            self.rewritten_from.append(first)
+        self._happened([], round_over=any(e.kind == "round_over" for e in events[first:]))
+        return events[first:]
+
+    def _happened(self, events: list[Event], round_over: bool = False) -> None:
         self.events += events
         if self.journal is not None:
             try:
                 if self.game.phase == "over":
                     self.journal.finish(self.game.state())
                     self.journal = None
-                elif any(e.kind == "round_over" for e in events):
+                elif round_over or any(e.kind == "round_over" for e in events):
                     self.journal.sync()
             except OSError as error:
                 self._journal_failed(error)
@@ -184,6 +344,7 @@ class Match:
         """Time passes, but only where it decides something: the game's clock is not moved for
         nothing, so a late-arriving press is not pushed later than it was made."""
         deadline = getattr(self.game, "deadline", lambda: None)()
+        now = round(now, 6)  # as the journal writes it, so a replay decides it at the same moment
         if deadline is None or now <= deadline:
             return []
         events = self.game.advance(now)
@@ -195,6 +356,7 @@ class Match:
                 except OSError as error:
                     self._journal_failed(error)
             self._happened(events)
+            self._logged(Applied(self.game.now, self._next_seq(), 0, None))
         return events
 
     def _journal_tick(self) -> None:

@@ -43,6 +43,7 @@ class Notifier:
             self._address = "\0" + address[1:] if address[0] == "@" else address
             try:
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                self._socket.setblocking(False)  # a full queue drops a ping, never stalls a frame
             except OSError:
                 self._socket = None
         # Ping at half the deadline systemd enforces (sd_watchdog_enabled(3) suggests so); without

@@ -80,3 +80,70 @@ def test_the_loss_bench_reports_both_kinds_of_loss(tmp_path):
     result = bench_loss(trials=1, link=str(tmp_path / "pad"))
     assert result["degraded_first"] is True  # garbage degrades the link before it is lost
     assert result["silence_ms"] > 0 and result["garbage_ms"] > 0
+
+
+def test_the_race_position_is_decided_by_edge_order_through_the_match_whatever_the_delivery():
+    from appliance.benchmarks.inputs import race_game, winner_of
+    from appliance.match import Match
+
+    for first, delayed in ((1, False), (2, False), (1, True), (2, True)):
+        t0 = 10_000_000_000
+        match = Match(0, t0 - 1_000_000_000, game=race_game())
+        slaps = [(t0, first), (t0 + 1_000_000, 3 - first)]
+        if delayed:
+            slaps.reverse()  # the earlier slap reaches the game last (a slow pad link)
+        for t_ns, player in slaps:
+            match.press(t_ns, player, "left" if player == 1 else "right", "bench")
+        assert winner_of(match) == first
+        assert match.rollbacks == (1 if delayed else 0)
+        assert [e.kind for e in match.events][-2:] == ["play", "reject"]
+
+
+def test_a_slow_link_delivers_later_and_in_the_order_it_was_given():
+    import threading
+
+    from appliance.benchmarks.inputs import SlowLink
+
+    class Sink:
+        def __init__(self) -> None:
+            self.got: list[object] = []
+            self.done = threading.Event()
+
+        def put(self, press: Press) -> None:
+            self.got.append(press)
+
+        def advance(self, source: str, t_ns: int) -> None:
+            self.got.append(t_ns)
+            self.done.set()
+
+    class Inner:
+        name = "serial:x"
+        latency_ns = 4_000_000
+
+        def start(self, sink: object) -> None: ...
+        def stop(self) -> None: ...
+        def poll(self, now_ns: int) -> None: ...
+        def status(self, now_ns: int) -> None: ...
+
+    delays = iter([0.02, 0.0, 0.0])
+    link = SlowLink(Inner(), lambda: next(delays))  # type: ignore[arg-type]
+    sink = Sink()
+    link.start(sink)
+    first, second = Press(2, "left", True, 1, "serial:x"), Press(2, "left", False, 2, "serial:x")
+    sent_ns = time.monotonic_ns()
+    link.put(first)
+    link.put(second)  # no delay of its own, but a link keeps its order
+    link.advance("serial:x", 3)
+    assert sink.done.wait(5.0)
+    assert time.monotonic_ns() - sent_ns >= 20_000_000
+    assert sink.got == [first, second, 3]
+    link.stop()
+
+
+def test_the_rollback_bench_puts_every_late_pad_press_in_its_place():
+    from appliance.benchmarks.inputs import bench_rollback
+
+    result = bench_rollback(games=1, pad_delay_ms=50.0, seed=3)
+    assert result["games"] == 1 and result["presses"] > 50 and result["late_presses"] == 0
+    assert result["rollbacks_per_1000_presses"] > 0 and result["depth_max"] >= 1
+    assert bench_rollback(games=1, pad_delay_ms=0.0, seed=3)["rollbacks_per_1000_presses"] == 0

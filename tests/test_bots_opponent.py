@@ -3,6 +3,7 @@
 import random
 import statistics
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,18 +15,14 @@ from appliance.bots.simulate import play_game
 from appliance.bots.view import View, visible_view
 from appliance.rules import PRESETS, Action, Event, Game, new_game
 from appliance.rules.events import Play, Reject
+from appliance.scripting import replay_main
 
 # What a press already on its way may be told when the table changed under it (the phase moved on,
 # the other got there first). Never `not_adjacent` or `wrong_colour`: a bot plays only legal cards.
-HONEST = {"too_late", "wrong_phase", "wrong_pile", "call_first", "not_your_choice", "slap_smaller", "no_spit_cards"}
-# V16 (Running Spit, `carry`) is still being built in the core: a carried card that fits nothing can
-# leave a player whom `can_progress` counts as able to move with no legal action at all.
-WORK_IN_PROGRESS = {"running": "V16 carry: can_progress and legal_actions disagree about a carried card"}
-SPIT_PRESETS = [
-    pytest.param(name, marks=pytest.mark.xfail(reason=WORK_IN_PROGRESS[name], strict=False))
-    if name in WORK_IN_PROGRESS else name
-    for name, preset in PRESETS.items() if preset.game == "spit"
-]
+# (`table_slapped`: a card on its way as the other slapped the table, V18/V19.)
+HONEST = {"too_late", "wrong_phase", "wrong_pile", "call_first", "not_your_choice", "slap_smaller", "no_spit_cards",
+          "table_slapped"}
+SPIT_PRESETS = [name for name, preset in PRESETS.items() if preset.game == "spit"]
 
 
 def racing_game() -> Game:
@@ -238,7 +235,7 @@ class Checked:
         schedule, legal_actions = Bot._schedule, Bot._legal_actions
 
         def checked_schedule(bot: Bot, game: Game, view: View, now: float, action: Action, *rest: Any) -> None:
-            assert view == visible_view(game, bot.player)
+            assert view == visible_view(game, bot.player, bot.strategy.watches_others)
             assert action in game.legal_actions(bot.player), (action, game.legal_actions(bot.player))
             self.scheduled[action.kind] += 1
             schedule(bot, game, view, now, action, *rest)
@@ -253,17 +250,18 @@ class Checked:
 
 
 class Rejects:
-    """A game's watcher: every reject, with how long after the other player's last change it came."""
+    """A game's watcher: every reject, with how long after the last change by anybody else (another
+    player, or time alone: a table slap's window closing, player 0) it came."""
 
     def __init__(self) -> None:
         self.found: list[tuple[float, Reject]] = []
-        self.last_change = {1: -10.0, 2: -10.0}
+        self.last_change = {0: -10.0, 1: -10.0, 2: -10.0}
         self.plays: list[Play] = []
 
     def __call__(self, t: float, player: int, control: str, events: list[Event]) -> None:
         for event in events:
             if isinstance(event, Reject):
-                self.found.append((t - self.last_change[3 - player], event))
+                self.found.append((t - max(self.last_change[3 - player], self.last_change[0]), event))
             elif isinstance(event, Play):
                 self.plays.append(event)
         if any(event.kind != "reject" for event in events):
@@ -355,3 +353,127 @@ def test_bots_play_round_a_bigger_table(seats: int, monkeypatch: pytest.MonkeyPa
                                     {"seats": seats, "alternate_colours": seed == 1})
         assert game.phase == "over" and game.winner in range(1, seats + 1)
     assert checked.scheduled["choose"] > 0 and checked.scheduled["play"] > 100
+
+
+# ------------------------------------------------------------------ V18/V19: the table slap
+
+
+def mod_spit(spit: tuple[str, str]) -> Game:
+    return game_at(["5H", "KH", "8S", "7S", "9D"], ["2H", "2S", "3H", "3S", "QC"], spit=spit, variant="mod-spit")
+
+
+def test_the_expert_slaps_a_right_pair_a_human_reaction_after_it_showed() -> None:
+    game = mod_spit(("3C", "4D"))  # 3 x 4 = 12 = 5 mod 7, a prime; and the 5H fits the 4D
+    bot = make_bot("5", 1, seed=3, keep_log=True)
+    plan = bot.next_press(game, 2.0)
+    assert plan is not None and plan[1] == "slap"  # before the play it could make
+    assert plan[0] - 2.0 >= bot.timing.floor
+    assert bot.next_press(game, plan[0]) == plan
+    events = game.press(plan[0], 1, "slap")
+    assert events[0].kind == "table_slap" and getattr(events[0], "right", None) is True
+    assert bot.log is not None and bot.log[-1].kind == "decision"
+    # A pair that does not meet the rule: the expert plays on.
+    quiet = mod_spit(("AC", "4D"))
+    plan = make_bot("5", 1, seed=3).next_press(quiet, 2.0)
+    assert plan is not None and plan[1] == "pile1"
+
+
+def test_whether_a_slap_is_right_is_the_cores_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot asks the rules core (`table_slap_right`), never works the rule out for itself."""
+    monkeypatch.setattr(Game, "table_slap_right", lambda self: False)
+    plan = make_bot("5", 1, seed=3).next_press(mod_spit(("3C", "4D")), 2.0)
+    assert plan is not None and plan[1] != "slap"
+    monkeypatch.setattr(Game, "table_slap_right", lambda self: True)
+    plan = make_bot("5", 1, seed=3).next_press(mod_spit(("AC", "4D")), 2.0)
+    assert plan is not None and plan[1] == "slap"
+
+
+def test_a_slap_planned_on_tops_that_change_in_time_goes_on_while_right_and_is_called_off_when_not() -> None:
+    game = mod_spit(("3C", "4D"))
+    bot = make_bot("5", 1, seed=3)
+    plan = bot.next_press(game, 2.0)
+    assert plan is not None and plan[1] == "slap"
+    early = plan[0] - COMMIT - 0.02
+    game.press(early - 0.05, 2, "pile4")
+    assert game.press(early, 2, "left")[0].kind == "play"  # the 3S onto the 4D: 3 x 3 = 9 = 2 mod 7, a prime
+    assert bot.next_press(game, early) == plan  # the slap is still right: the hand goes on
+    game2 = mod_spit(("3C", "4D"))
+    bot2 = make_bot("5", 1, seed=3)
+    plan2 = bot2.next_press(game2, 2.0)
+    assert plan2 is not None
+    early2 = plan2[0] - COMMIT - 0.02
+    game2.press(early2 - 0.05, 2, "pile1")
+    assert game2.press(early2, 2, "right")[0].kind == "play"  # the 2H onto the 3C: 2 x 4 = 8 = 1 mod 7
+    calm = bot2.next_press(game2, early2)
+    assert calm is not None and calm[1] != "slap"
+
+
+def slap_rates(spec: str, seeds: int = 60) -> tuple[float, float]:
+    """How often a bot slaps a right pair it is shown, and a wrong one."""
+    right = sum(1 for seed in range(seeds)
+                if (plan := make_bot(spec, 1, seed).next_press(mod_spit(("3C", "4D")), 1.0)) and plan[1] == "slap")
+    wrong = sum(1 for seed in range(seeds)
+                if (plan := make_bot(spec, 1, seed).next_press(mod_spit(("AC", "4D")), 1.0)) and plan[1] == "slap")
+    return right / seeds, wrong / seeds
+
+
+def test_the_casual_player_rarely_notices_and_sometimes_slaps_wrongly() -> None:
+    right, wrong = slap_rates("1", 200)
+    assert 0.1 < right < 0.45 and 0.0 < wrong < 0.15
+    assert slap_rates("5") == (1.0, 0.0)
+    assert slap_rates("first") == (0.0, 0.0)  # the baseline knows nothing of table slaps
+
+
+def test_mod_spit_games_slap_and_choose_and_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    checked = Checked(monkeypatch)
+    judged: Counter[str] = Counter()
+    for seed in range(6):
+        rejects = Rejects()
+
+        def watch(t: float, player: int, control: str, events: list[Event], rejects: Rejects = rejects) -> None:
+            rejects(t, player, control, events)
+            judged.update(getattr(event, "reason", "") for event in events if event.kind == "table_slap_judged")
+
+        variant = "mod-spit" if seed % 2 else "mod-spit-advanced"
+        result = play_game(("5", "1") if seed % 3 else ("1", "2"), seed, watch=watch, variant=variant,
+                           journal_dir=tmp_path)
+        assert result.winner in (1, 2) and not result.stuck
+        assert rejects.dishonest() == [], seed
+    assert checked.scheduled["slap_table"] > 20 and judged["slower"] > 10 and judged["wrong"] > 0
+    for path in tmp_path.iterdir():  # time lines where a window closed with nobody pressing
+        assert replay_main([str(path)]) == 0
+    capsys.readouterr()
+
+
+# ------------------------------------------------------------------ V16: Running Spit
+
+
+def running(runners: list[int] | None = None) -> Game:
+    options: dict[str, Any] = {"carry": True}
+    if runners is not None:
+        options["runners"] = runners
+    # Player 1 holds a 6 and a 4 for the 5, then a 3 for the 4; player 2 nothing that fits.
+    return game_at(["6S", "4H", "3C", "KS", "KD"], ["9H", "9S", "QD", "QS", "2C"], spit=("5C", "JD"),
+                   variant="running", options=options)
+
+
+@pytest.mark.parametrize(("runners", "back"), [([1, 1], True), ([2, 1], False)])
+def test_a_runner_sprints_to_the_pads_and_back(runners: list[int], back: bool) -> None:
+    game = running(runners)
+    bot = make_bot("5", 1, seed=4, keep_log=True)
+    sprint = bot.timing.sprint
+    assert 1.5 <= sprint <= 3.0 and make_bot("1", 1, 0).timing.sprint > sprint
+    t0, pick = bot.next_press(game, 0.0) or (0.0, "")
+    assert pick.startswith("pile") and t0 < sprint  # the stock is at hand
+    assert bot.next_press(game, t0) == (t0, pick)
+    assert game.press(t0, 1, pick)[0].kind == "select" and game.players[0].carried is not None
+    t1, side = bot.next_press(game, t0) or (0.0, "")
+    assert side == "left" and t1 - t0 >= sprint + bot.timing.floor  # carried 3 m to the pads
+    assert bot.next_press(game, t1) == (t1, side)
+    assert game.press(t1, 1, side)[0].kind == "play"
+    t2, nxt = bot.next_press(game, t1) or (0.0, "")
+    assert nxt.startswith("pile")
+    # One runner runs back for the next card; with two, the other is waiting at the stock.
+    assert (t2 - t1 >= sprint + bot.timing.floor) == back
+    assert bot.log is not None and all(r.t - r.seen >= bot.timing.floor for r in bot.log)

@@ -2,21 +2,17 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from appliance.bots.simulate import main, play_game, simulate
-from appliance.rules import PRESETS
+from appliance.rules import PRESETS, Event
+from appliance.rules.events import Deal, Play, Reveal, Take
+from appliance.rules.table import Table
 from appliance.scripting import parse_script, replay_main, run
 
-# V16 (Running Spit, `carry`) is still being built in the core: a carried card that fits nothing can
-# leave a player whom `can_progress` counts as able to move with no legal action at all.
-WORK_IN_PROGRESS = {"running": "V16 carry: can_progress and legal_actions disagree about a carried card"}
-SPIT_PRESETS = [
-    pytest.param(name, marks=pytest.mark.xfail(reason=WORK_IN_PROGRESS[name], strict=False))
-    if name in WORK_IN_PROGRESS else name
-    for name, preset in PRESETS.items() if preset.game == "spit"
-]
+SPIT_PRESETS = [name for name, preset in PRESETS.items() if preset.game == "spit"]
 
 TIMING_KEYS = ("games_per_s", "elapsed_s", "games_per_cpu_s")
 
@@ -116,7 +112,6 @@ def test_the_command_takes_a_variant_and_options(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["--variant", "nope"], "unknown variant 'nope'"),
-    (["--variant", "speed"], "speed"),
     (["--options", '{"decks": 3}'], "option 'decks'"),
     (["--options", '{"alternate_colour": true}'], "did you mean 'alternate_colours'"),
     (["--options", "[1, 2]"], "JSON object"),
@@ -127,3 +122,103 @@ def test_bad_variants_and_options_are_refused(argv: list[str], words: str, capsy
         main(["--games", "1", *argv])
     assert exit_info.value.code == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_command_seats_a_bot_in_every_seat(seats: int, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = ",".join(["5", "1", "1", "1"][:seats])
+    assert main(["--games", str(seats), "--bots", bots, "--seed", "4", "--swap", "--options",
+                 json.dumps({"seats": seats})]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["bots"] == bots.split(",") and len(summary["wins"]) == seats == len(summary["seat_wins"])
+    assert sum(summary["wins"]) == seats and summary["unfinished"] == 0
+    assert len(summary["cards_played"]) == seats and all(cards > 0 for cards in summary["cards_played"])
+
+
+def test_bots_move_round_the_table_and_wins_follow_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import appliance.bots.simulate as module
+
+    seen: list[tuple[str, ...]] = []
+    winners: list[str] = []
+    real = module.play_game
+
+    def spy(specs: tuple[str, ...], seed: int, *args: Any, **kwargs: Any) -> module.GameResult:
+        result = real(specs, seed, *args, **kwargs)
+        seen.append(tuple(specs))
+        assert result.winner is not None
+        winners.append(specs[result.winner - 1])
+        return result
+
+    monkeypatch.setattr(module, "play_game", spy)
+    bots = ("5", "1", "2", "3")
+    summary = simulate(bots, 4, seed=9, swap=True, options={"seats": 4})
+    assert seen == [("5", "1", "2", "3"), ("3", "5", "1", "2"), ("2", "3", "5", "1"), ("1", "2", "3", "5")]
+    assert summary["wins"] == [winners.count(bot) for bot in bots]
+
+
+@pytest.mark.parametrize(("bots", "options"), [("5,1", '{"seats": 3}'), ("5,1,1", None), ("5,1,1,1,1", '{"seats": 4}')])
+def test_one_bot_per_seat_or_refused(bots: str, options: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--games", "1", "--bots", bots] + (["--options", options] if options else [])
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "one bot per seat" in capsys.readouterr().err
+
+
+def test_a_journal_of_four_seats_replays_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = play_game(("5", "1", "2", "3"), 6, journal_dir=tmp_path, options={"seats": 4})
+    (path,) = tmp_path.iterdir()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["setup"]["bots"] == {"1": "5", "2": "1", "3": "2", "4": "3"}
+    _, game = run(parse_script(lines))
+    assert game.winner == result.winner is not None
+    assert replay_main([str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_looking_again_only_when_something_visible_changed_plays_the_same_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulator lets the other bots answer without looking when a press only took a card in
+    hand: the same games, press for press, as bots that look every time."""
+    def presses(variant: str, seed: int) -> list[tuple[float, int, str]]:
+        made: list[tuple[float, int, str]] = []
+        specs = ("5", "2") if seed % 2 else ("4", "5")
+        play_game(specs, seed, watch=lambda t, p, c, e: made.append((t, p, c)), variant=variant)
+        return made
+
+    cases = [("classic", 1), ("two-decks", 2), ("mod-spit", 3), ("four-piles", 4), ("classic", 6), ("threes", 8)]
+    shortcut = [presses(variant, seed) for variant, seed in cases]
+    from appliance.bots.opponent import Bot
+    monkeypatch.setattr(Bot, "sees_nothing_new", lambda self: False)
+    assert [presses(variant, seed) for variant, seed in cases] == shortcut
+
+
+def test_at_four_seats_the_expert_plays_the_far_piles_and_takes_the_smallest_pile_going_out() -> None:
+    table = Table(4)
+    far = smallest = took = 0
+    for seed in range(3):
+        sizes = [0, 0, 0, 0]  # the spit piles, followed event by event
+        specs = ("5", "1", "1", "1") if seed % 2 else ("1", "1", "5", "1")
+
+        def watch(t: float, player: int, control: str, events: list[Event],
+                  specs: tuple[str, ...] = specs) -> None:
+            nonlocal far, smallest, took, sizes
+            for event in events:
+                if isinstance(event, Deal):
+                    sizes = [0, 0, 0, 0]
+                elif isinstance(event, Reveal):
+                    sizes[event.spit_pile] += 1
+                elif isinstance(event, Play):
+                    sizes[event.spit_pile] += 1
+                    if specs[player - 1] == "5":
+                        far += event.spit_pile not in (table.spit_pile_for(player, "left"),
+                                                       table.spit_pile_for(player, "right"))
+                elif isinstance(event, Take):
+                    if event.player == player and specs[player - 1] == "5" and control in table.sides():
+                        took += 1  # the expert went out and chose this pile
+                        smallest += event.cards == min(size for size in sizes if size)
+                    sizes[event.spit_pile] = 0
+
+        result = play_game(specs, seed, watch=watch, options={"seats": 4})
+        assert result.winner is not None
+    assert far > 5 and took > 0 and smallest == took

@@ -279,3 +279,77 @@ def test_in_reverse_spit_the_thinking_levels_hold_their_cards_back() -> None:
     assert choose("5", stuck).wait == 0
     classic = game_at(mine, busy, spit=("5C", "9D"))
     assert choose("5", classic).wait == 0
+
+
+# ------------------------------------------------------------------ V18/V19: the table slap
+
+MOD = {"variant": "mod-spit"}
+MINE5 = ["5H", "KH", "8S", "7S", "9D"]
+THEIRS5 = ["2H", "2S", "3H", "3S", "KC"]
+
+
+def test_whether_to_slap_is_the_cores_judgement_and_the_levels_chance() -> None:
+    right = visible_view(game_at(MINE5, THEIRS5, spit=("3C", "4D"), **MOD), 1)  # 3 x 4 = 12 = 5 mod 7
+    wrong = visible_view(game_at(MINE5, THEIRS5, spit=("AC", "KD"), **MOD), 1)  # 13 = 6 mod 7
+    assert right.slap_right and not wrong.slap_right
+    rules = game_at(MINE5, THEIRS5, spit=("3C", "4D"), **MOD).rules
+    for spec, strategy in STRATEGIES.items():
+        # A draw below the level's chance notices the right slap (or slaps wrongly), above it doesn't.
+        assert strategy.table_slap(right, rules, 0.0) == (strategy.notice_slap > 0), spec
+        assert strategy.table_slap(right, rules, 0.999) == (strategy.notice_slap == 1.0), spec
+        assert strategy.table_slap(wrong, rules, 0.0) == (strategy.wrong_slap > 0), spec
+    assert STRATEGIES["5"].notice_slap == 1.0 and STRATEGIES["5"].wrong_slap == 0.0
+    assert STRATEGIES["1"].notice_slap < 0.5 and STRATEGIES["1"].wrong_slap > 0
+    notice = [STRATEGIES[level].notice_slap for level in ("1", "2", "3", "4", "5")]
+    assert notice == sorted(notice) and len(set(notice)) == 5
+
+
+def test_after_the_others_slap_a_thinking_player_follows_only_when_it_helps() -> None:
+    def slapped(spit: tuple[str, str], options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        game = game_at(MINE5, THEIRS5, spit=spit, options=options, **MOD)
+        assert game.press(1.0, 2, "slap")[0].kind == "table_slap"
+        return visible_view(game, 1), game.rules
+
+    right, rules = slapped(("3C", "4D"))
+    wrong, _ = slapped(("AC", "KD"))
+    assert right.table_slaps == (2,) == wrong.table_slaps
+    for spec in ("3", "4", "5"):
+        # Theirs right: slapping too only makes me the slower of two (I take both either way).
+        # Theirs wrong: they take both unless I slap too and turn it into "two wrong, the later chooses".
+        for roll in (0.0, 0.5, 0.99):
+            assert not STRATEGIES[spec].table_slap(right, rules, roll), spec
+            assert not STRATEGIES[spec].table_slap(wrong, rules, roll), spec
+    # Reverse Spit (wanting cards): following a wrong slap gets me a pile; slapping first never helps.
+    reverse_wrong, reverse = slapped(("AC", "KD"), {"goal": "all"})
+    assert STRATEGIES["5"].table_slap(reverse_wrong, reverse, 0.5)
+    fresh = visible_view(game_at(MINE5, THEIRS5, spit=("3C", "4D"), options={"goal": "all"}, **MOD), 1)
+    assert not STRATEGIES["5"].table_slap(fresh, reverse, 0.0)
+    # The casual player just joins in, now and then, right or wrong.
+    assert STRATEGIES["1"].table_slap(right, rules, 0.1) and STRATEGIES["1"].table_slap(wrong, rules, 0.1)
+    assert not STRATEGIES["1"].table_slap(wrong, rules, 0.9)
+
+
+def test_after_two_wrong_slaps_the_later_slapper_chooses_the_smaller_pile() -> None:
+    game = game_at(MINE5, THEIRS5, spit=("AC", "2C 3C 4C KD"), **MOD)
+    game.press(1.0, 2, "slap")
+    game.press(1.2, 1, "slap")
+    game.advance(2.0)
+    assert game.table_chooser == 1
+    legal = game.legal_actions(1)
+    assert {a.kind for a in legal} == {"choose"}
+    sizes = [len(pile) for pile in game.spit_piles]
+    smaller = sizes.index(min(sizes))
+    for spec in ("2", "3", "4", "5"):
+        assert choose(spec, game).action == Action("choose", target=smaller), spec
+    assert STRATEGIES["5"].choose(visible_view(game, 2), game.legal_actions(2), game.rules, RNG) is None
+
+
+def test_a_card_carried_off_its_pile_is_planned_as_back_on_it() -> None:
+    """V16: carrying the 8D off a lone 5D, nothing fits the 6D and 9C; the way on is the 8D into the
+    space, then the 5D onto the 6D. The plan counts the carried card as back on its pile."""
+    game = game_at(["", "| 5D 8D", "KH", "KS", "QD"], ["2H", "2S", "3H", "3S", "KC"],
+                   spit=("6D", "9C"), variant="running", options={"carry": True})
+    game.press(0.5, 1, "pile2")  # the 8D is carried off: the 5D shows
+    view = visible_view(game, 1)
+    assert view.carried == "8D" and view.mine[1] == "5D"
+    assert uncover(view, game.rules) == [Action("move", 2, 1)]

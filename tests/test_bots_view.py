@@ -106,3 +106,24 @@ def test_the_bots_own_fields_are_the_ones_that_decide_what_it_may_do() -> None:
 
 def test_cards_and_codes() -> None:
     assert is_card("5H") and not is_card(FACE_DOWN) and not is_card(EMPTY)
+
+
+def test_whether_a_table_slap_would_be_right_is_in_sight() -> None:
+    p1, p2 = ["5H", "KH", "8S", "7S", "9D"], ["2H", "2S", "3H", "3S", "KC"]
+    right = game_at(p1, p2, spit=("3C", "4D"), variant="mod-spit")
+    assert visible_view(right, 1).slap_right and visible_view(right, 2).slap_right
+    assert not visible_view(game_at(p1, p2, spit=("AC", "KD"), variant="mod-spit"), 1).slap_right
+    assert not visible_view(game_at(p1, p2, spit=("3C", "4D")), 1).slap_right  # no table slap in classic
+
+
+def test_a_view_without_the_others_stock_piles() -> None:
+    p1, p2 = table()
+    game = game_at(p1, p2, spit=("8C", "AD"), p1_spit="4C 4H", rest="p2_spit")
+    full, short = visible_view(game, 1), visible_view(game, 1, others_stock=False)
+    assert short.theirs == () and short.their_sizes == () and full.theirs != ()
+    assert short._replace(theirs=full.theirs, their_sizes=full.their_sizes) == full
+    game.press(0.5, 2, "pile5")  # player 2 picks up a card: player 1 sees nothing change either way
+    game.press(0.6, 2, "pile5")
+    assert visible_view(game, 1, others_stock=False) == short
+    game.press(0.7, 2, "pile4")  # player 2 turns a card: only a view with their piles shows it
+    assert visible_view(game, 1, others_stock=False) == short and visible_view(game, 1) != full

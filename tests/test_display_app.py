@@ -110,3 +110,108 @@ def test_the_start_says_which_driver_and_warns_when_the_cabinet_is_not_on_kmsdrm
     assert "video driver dummy, 320x240" in line and "expected kmsdrm" in line
     assert out.getvalue().strip() == line
     assert "expected kmsdrm" not in app.describe_screen(screen, fullscreen=False, out=out)
+
+
+def test_a_missing_gpio_chip_is_a_notice_and_the_game_plays_without_it(tmp_path: Path) -> None:
+    # gpiozero can open no pins (a pin factory that is not there), as on a cabinet with no GPIO chip.
+    env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "no-such-pin-factory"}
+    result = play(["--sources", "gpio", "--frames", "2", "--size", "320x240"], env, tmp_path)
+    assert result.returncode == 0, result.stderr  # never an exit systemd would turn into a restart loop
+    assert "spit-arcade play: the gpio inputs cannot start (" in result.stderr and "left out" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_serial_pad_not_plugged_in_is_a_notice_and_joins_when_it_comes(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.toml"
+    inputs.write_text(f'sources = ["serial"]\n[[serial]]\nport = "{tmp_path / "no-pad"}"\nplayer = 1\n')
+    env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = play(["--inputs", str(inputs), "--frames", "2", "--size", "320x240"], env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"no slap pad at {tmp_path / 'no-pad'} yet; it joins when it is plugged in" in result.stderr
+
+
+def test_open_inputs_leaves_out_a_source_that_cannot_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from appliance.inputs import config as inputs_config
+    from appliance.inputs.script_source import MockSource
+
+    class NoChip(MockSource):
+        def start(self, sink: object) -> None:
+            raise OSError(2, "No such file or directory", "/dev/gpiochip0")
+
+    monkeypatch.setattr(inputs_config, "build_sources", lambda config, pin_factory=None: (
+        [NoChip("gpio")] if config.sources == ["gpio"] else [MockSource("mock")]
+    ))  # fmt: skip
+    notices: list[str] = []
+    merger = app.open_inputs(app.parse_args(["--sources", "gpio,mock"]), notices)
+    try:
+        assert [source.name for source in merger.sources] == ["mock"]
+        assert len(notices) == 1 and notices[0].startswith("the gpio inputs cannot start (FileNotFoundError")
+        assert notices[0].endswith("; left out")
+    finally:
+        merger.stop()
+
+
+def test_settings_problems_reach_the_screen_at_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from appliance.display import runner as runner_module
+
+    config = tmp_path / "config.toml"
+    config.write_text('volume = "loud"\n')
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    shown: list[object] = []
+    original = runner_module.Runner.run
+
+    def run_and_look(self: runner_module.Runner, max_frames: int | None = None) -> int:
+        status = original(self, max_frames)
+        shown.append(self.scene)
+        return status
+
+    monkeypatch.setattr(runner_module.Runner, "run", run_and_look)
+    assert app.main(["--config", str(config), "--size", "320x240", "--no-journal", "--frames", "2"]) == 0
+    (scene,) = shown
+    assert type(scene).__name__ == "NoticesScene"
+    from appliance.display.captions import shown_to
+
+    lines = shown_to(scene.captions(), 1)  # type: ignore[attr-defined]
+    assert any(f"{config}: volume: must be" in line for line in lines)
+
+
+def test_under_systemd_play_says_ready_pings_the_watchdog_and_says_stopping(tmp_path: Path) -> None:
+    import select
+    import socket
+    import time
+
+    address = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(address)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    }
+    env.update(
+        XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"), SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy", NOTIFY_SOCKET=address, WATCHDOG_USEC="40000",
+    )  # fmt: skip
+    said: list[str] = []
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "appliance.cli", "play", "--frames", "30", "--size", "320x240", "--kiosk"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # read as systemd does, while it runs (its queue is short)
+            ready, _, _ = select.select([server], [], [], 0.2)
+            if ready:
+                said.append(server.recv(4096).decode())
+            elif proc.poll() is not None:
+                break
+        assert proc.wait(timeout=5) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=5)
+        if proc.stderr is not None:
+            proc.stderr.close()
+        server.close()
+    assert "READY=1\nSTATUS=title" in said
+    assert said.count("WATCHDOG=1") >= 5  # 30 frames at 60 a second, a ping every 20 ms
+    assert said[-1] == "STOPPING=1"

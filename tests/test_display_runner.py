@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pygame
+import pytest
 
 from appliance.display.events import detail, kind
-from appliance.display.headless import Harness
+from appliance.display.headless import Harness, to_play
+from appliance.display.scenes.base import BACK, MenuKey, Push
 from appliance.display.scenes.game_over import GameOverScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.round_summary import RoundSummaryScene
@@ -166,3 +169,78 @@ def test_between_frames_a_press_wakes_the_loop_at_once() -> None:
     pygame.event.post(key_event("q"))
     woken = h.runner.wait(time.monotonic_ns() + 60 * 1_000_000_000)  # would be a minute without it
     assert [e.type for e in woken] == [pygame.KEYDOWN]
+
+
+# ------------------------------------------------------------------ systemd's watchdog, the service menu
+
+
+def notify_socket(tmp_path: Path) -> tuple[str, socket.socket]:
+    path = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.setblocking(False)
+    return path, server
+
+
+def datagrams(server: socket.socket) -> list[str]:
+    out = []
+    while True:
+        try:
+            out.append(server.recv(4096).decode())
+        except BlockingIOError:
+            return out
+
+
+def test_systemd_hears_ready_after_the_first_frame_a_ping_every_frame_status_and_stopping(tmp_path: Path) -> None:
+    from appliance.display.runner import Runner
+    from appliance.watchdog import Notifier
+
+    address, server = notify_socket(tmp_path)
+    h = Harness((320, 240))
+    ticks = iter(range(10_000))
+    notifier = Notifier(address, "2000000", clock=lambda: float(next(ticks)))  # a ping is due every frame
+    runner = Runner(h.ctx, h.scene, h.screen, present=lambda rects: None, notifier=notifier)
+    try:
+        assert runner.run(max_frames=3) == 0
+        said = datagrams(server)
+        assert said[0] == "WATCHDOG=1"  # sent from the frame itself, then READY once it is on screen
+        assert said[1] == "READY=1\nSTATUS=title"
+        assert said.count("WATCHDOG=1") == 3 and said[-1] == "STOPPING=1"
+        # a scene change is said once; the same scene again says nothing
+        runner.apply(Push(PlayScene(h.ctx, Match(5, h.now_ns))))
+        runner.apply(None)
+        assert datagrams(server) == ["STATUS=play"]
+    finally:
+        server.close()
+
+
+def test_the_service_button_opens_the_service_menu_over_a_game_and_closing_it_gives_the_game_back() -> None:
+    from appliance.display.scenes.service_menu import ServiceMenuScene
+
+    h = Harness((480, 270), "tabletop")
+    h.runner.service_menu = True  # as the app runs it
+    to_play(h)
+    game_scene = h.scene
+    presses = game_scene.match.presses  # type: ignore[attr-defined]
+    h.frame([key_event("f2"), key_event("f2", False)])
+    assert isinstance(h.scene, ServiceMenuScene) and h.runner.stack[:-1] == [game_scene]
+    match = game_scene.match  # type: ignore[attr-defined]
+    game_time = match.game_time(h.now_ns)
+    h.advance(2.0)  # the game waits under the menu: no time for it, none of its presses
+    h.press(1, "spit")  # enters Diagnostics
+    h.press(0, "service")  # back to the first page
+    h.frame([key_event("f2")])  # and out
+    assert h.scene is game_scene and match.presses == presses
+    assert match.game_time(h.now_ns) == pytest.approx(game_time, abs=0.05)  # its clock stood still
+
+
+def test_the_service_button_opens_the_menu_over_the_title_too() -> None:
+    from appliance.display.scenes.service_menu import ServiceMenuScene
+
+    h = Harness((480, 270))
+    h.runner.service_menu = True
+    title = h.scene
+    h.press(0, "service")
+    assert isinstance(h.scene, ServiceMenuScene) and h.runner.stack == [title, h.scene]
+    h.runner.send(MenuKey(0, BACK, True, h.now_ns))
+    assert h.scene is title

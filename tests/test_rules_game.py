@@ -442,3 +442,13 @@ def test_state_round_trips_through_the_state_object() -> None:
 def test_presses_in_a_position_account_for_every_card() -> None:
     state = position(["5H", "", "", "", ""], ["9C", "", "", "", ""], spit=("4C", "JD"), p1_spit="2S", p2_spit="3S")
     assert sorted(state["spit_piles"][0] + state["spit_piles"][1] + ["5H", "9C", "2S", "3S"]) == sorted(deck())
+
+
+def test_a_move_that_uses_up_the_last_space_can_leave_everyone_stuck_a_stalemate() -> None:
+    # Player 1 could move the 9H into the space and turn the 8C under it; moving the QS there instead
+    # uses the space up, and then nobody can do anything: that is a stalemate (rule 6), not a dead game.
+    game = game_at(["", "TD | 3S QS", "7C 8C 9H", "2H", "2D"], ["3D", "4C", "8D", "9S", "TH"], spit=("6S", "QC"),
+                   p1_spit="5C", p2_spit="5D")
+    assert game.settle(0.0) == []
+    events = presses(game, (1.0, 1, "pile2"), (1.2, 1, "pile1"))
+    assert kinds(events) == ["select", "move", "stalemate"]

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from positions import kinds, position, presses
 
-from appliance.rules import Game, OptionError, game_from_state, new_game, read_options
+from appliance.rules import Action, Game, OptionError, game_from_state, new_game, read_options
 
 
 def running(p1: list[str], p2: list[str], **kwargs: Any) -> Game:
@@ -84,3 +84,18 @@ def test_a_face_down_card_under_a_top_that_can_be_carried_off_is_no_stalemate() 
     events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "pile1"))
     assert kinds(events)[:2] == ["select", "flip"] and events[1]["card"] == "QD"  # (then nothing fits: stuck)
     assert game_from_state(game.state()).state() == game.state()  # the position reads back
+
+
+def test_the_legal_actions_of_a_runner_count_the_carried_card_as_back_on_its_pile() -> None:
+    # Moving the carried 8C into the space is legal (pressing the space does it); so is lifting a top
+    # card off to turn the face-down card under it.
+    game = running(["", "QS | 8C", "7C 5D 9H", "2H", "2D"], ["3D", "4C", "8D", "9S", "TH"], spit=("6S", "KC"))
+    assert Action("move", 2, 1) in game.legal_actions(1)
+    presses(game, (1.0, 1, "pile2"))
+    assert game.players[0].carried == "8C"
+    assert Action("move", 2, 1) in game.legal_actions(1)
+    assert game.presses_for(1, Action("move", 2, 1)) == ["pile1"]
+    lift = Action("lift", 3)
+    assert lift in game.legal_actions(1)
+    events = presses(game, *[(2.0 + 0.1 * n, 1, press) for n, press in enumerate(game.presses_for(1, lift))])
+    assert kinds(events)[-1] == "flip" and events[-1]["card"] == "5D"

@@ -17,16 +17,22 @@ corrupt a PadEmulator whose line corrupts `--corrupt-rate` of the frames each wa
         lost or came twice at the merger, and whether the presses the rules core applied kept edge
         order (recovered presses included).
 loss    how long after the pad falls silent, or the line carries nothing but noise, the link says lost.
-race    two edges 1 ms apart from different players, `--trials` times, alternately first: GPIO vs GPIO
-        (both stamped by the "kernel" 1 ms apart, delivered in stamp order as lgpio does) and serial
-        pad vs GPIO (the pad's edge first or second; its frame arrives later than the GPIO edge's).
-        Correct = the rules core got the earlier edge first.
+race    two slaps 1 ms apart from different players racing their 8s onto the same 9, `--trials` times,
+        alternately first: GPIO vs GPIO (both stamped by the "kernel" 1 ms apart, delivered in stamp
+        order as lgpio does) and serial pad vs GPIO (the pad's edge first or second), each pad press
+        delivered `--pad-delay-ms` (0 to 50 ms, uniform) late as a sprinting runner's long or noisy
+        link does, so it often reaches the game after the GPIO slap was applied; `--load` processes
+        keep every CPU busy besides the game loop's own busy work. Every press goes through
+        `Match.press`, which rolls back to put a late press in its place. Correct = the race was
+        decided in edge order: the earlier slap's card is on the pile, the other one told `too_late`.
+        Reported with the rollbacks per 1,000 presses and their depth (presses undone and redone).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import heapq
 import itertools
 import json
 import os
@@ -43,9 +49,11 @@ from ..inputs.debounce import Timing
 from ..inputs.gpio import GpioSource, PinControl
 from ..inputs.merge import SWITCH_INTERVAL_S, Merger, favour_input_threads
 from ..inputs.pad_emulator import PadEmulator
-from ..inputs.press import GAME_CONTROLS, Press
+from ..inputs.press import GAME_CONTROLS, Press, PressSink
 from ..inputs.serial_link import DEGRADED, SerialSource
-from ..rules import Game
+from ..inputs.source import SourceStatus
+from ..match import Match
+from ..rules import Game, deck, game_from_state
 
 Applied = tuple[Press, int]  # the press and the monotonic ns when game.press returned
 
@@ -359,15 +367,155 @@ def kernel_edge(pin: Any, ticks_s: float, level: bool) -> None:
     PiPin._call_when_changed(pin, ticks_s, level)
 
 
-def bench_race(trials: int, work_ns: int, rng: random.Random, link: str) -> dict[str, Any]:
+class SlowLink:
+    """A source whose presses (and clock promises) reach the merger `delay()` seconds after the source
+    delivered them, in the order delivered, as over a long or noisy link: a sprinting runner's pad."""
+
+    def __init__(self, source: SerialSource, delay: Any) -> None:
+        self.source = source
+        self.name = source.name
+        self.latency_ns = source.latency_ns  # what the merger is told: it does not know the link is slow
+        self.delay = delay
+        self._sink: PressSink | None = None
+        self._queue: list[tuple[int, int, Press | int]] = []
+        self._seq = 0
+        self._last_due = 0
+        self._wake = threading.Condition()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._deliver, name="slow link", daemon=True)
+
+    def start(self, sink: PressSink) -> None:
+        self._sink = sink
+        self._thread.start()
+        self.source.start(self)
+
+    def stop(self) -> None:
+        self.source.stop()
+        with self._wake:
+            self._stopping = True
+            self._wake.notify_all()
+        self._thread.join(timeout=2)
+
+    def poll(self, now_ns: int) -> None:
+        self.source.poll(now_ns)
+
+    def status(self, now_ns: int) -> SourceStatus:
+        return self.source.status(now_ns)
+
+    def _later(self, item: Press | int) -> None:
+        with self._wake:
+            due = max(self._last_due, time.monotonic_ns() + int(self.delay() * 1e9))
+            self._last_due = due
+            heapq.heappush(self._queue, (due, self._seq, item))
+            self._seq += 1
+            self._wake.notify_all()
+
+    def put(self, press: Press) -> None:
+        self._later(press)
+
+    def advance(self, source: str, t_ns: int) -> None:
+        self._later(t_ns)
+
+    def _deliver(self) -> None:
+        while True:
+            with self._wake:
+                while not self._stopping and (not self._queue or self._queue[0][0] > time.monotonic_ns()):
+                    wait = (self._queue[0][0] - time.monotonic_ns()) / 1e9 if self._queue else 0.1
+                    self._wake.wait(max(wait, 0.0))
+                if self._stopping:
+                    return
+                _, _, item = heapq.heappop(self._queue)
+            sink = self._sink
+            if sink is None:
+                continue
+            if isinstance(item, Press):
+                sink.put(item)
+            else:
+                sink.advance(self.name, item)
+
+
+def race_game() -> Game:
+    """Each player holds an 8 (player 1 8H, player 2 8C) that fits the 9S on spit pile 0: player 1's
+    `left`, player 2's `right`. The first slap plays; the second is `too_late`."""
+    stocks = [["2C", "8H"], ["3C"], ["4C"], ["5C"], ["6C"]], [["2D", "8C"], ["3D"], ["4D"], ["5D"], ["6D"]]
+    used = {card for seat in stocks for pile in seat for card in pile} | {"9S", "KS"}
+    state = {
+        "variant": "classic",
+        "phase": "playing",
+        "spit_piles": [[c for c in deck() if c not in used] + ["9S"], ["KS"]],
+        "players": [
+            {"stock": [{"cards": pile, "up": 1} for pile in seat], "spit_cards": [], "selected": 1}
+            for seat in stocks
+        ],
+    }
+    game = game_from_state(state)
+    assert isinstance(game, Game)
+    return game
+
+
+class RaceConsumer:
+    """The game loop of the race: busy work, then merger.ready(), then `Match.press` for each
+    pressed edge, into the match of the trial being run."""
+
+    def __init__(self, merger: Merger, work_ns: int) -> None:
+        self.merger = merger
+        self.work_ns = work_ns
+        self.applied: queue.SimpleQueue[Applied] = queue.SimpleQueue()
+        self.stopping = threading.Event()
+        self.lock = threading.Lock()
+        self.match: Match | None = None
+        self.thread = threading.Thread(target=self.run, name="race consumer", daemon=True)
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            spin(self.work_ns)
+            for press in self.merger.ready(time.monotonic_ns()):
+                if press.is_game_press:
+                    with self.lock:
+                        if self.match is not None:
+                            self.match.press(press.t_ns, press.player, press.control, press.source)
+                    self.applied.put((press, time.monotonic_ns()))
+
+    def take(self, count: int, timeout_s: float = 5.0) -> list[Applied]:
+        return [self.applied.get(timeout=timeout_s) for _ in range(count)]
+
+    def __enter__(self) -> RaceConsumer:
+        self.merger.start()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.merger.stop()
+
+
+def load_cpus(count: int) -> list[subprocess.Popen[bytes]]:
+    """`count` processes spinning on pure Python, as a loaded machine."""
+    spinner = "import os\nos.nice(0)\nwhile True:\n    pass\n"
+    return [subprocess.Popen([sys.executable, "-c", spinner]) for _ in range(count)]
+
+
+def winner_of(match: Match) -> int | None:
+    """Who played their 8 onto the 9 (the race's decision), as the match has it after any rollback."""
+    return next((e.player for e in match.events if e.kind == "play"), None)  # type: ignore[attr-defined]
+
+
+def bench_race(trials: int, work_ns: int, rng: random.Random, link: str, pad_delay_ms: float = 50.0,
+               load: int = 0, horizon_ms: float | None = None) -> dict[str, Any]:
     pad = PadProcess(link, "--drift-ppm", "-15")
     serial = SerialSource(link, player=2)
+    slow = SlowLink(serial, lambda: rng.uniform(0, pad_delay_ms / 1000))
     gpio = GpioSource([PinControl(13, 1, "left"), PinControl(21, 2, "right")], pin_factory=mock_factory())
     correct = {"gpio-gpio": 0, "pad-gpio": 0}
     done = {"gpio-gpio": 0, "pad-gpio": 0}
     misses: list[dict[str, Any]] = []
+    presses = rollbacks = late = 0
+    depths: list[int] = []
+    loaders = load_cpus(load)
+    merger = Merger([gpio, slow])
     try:
-        with Consumer(Merger([gpio, serial]), work_ns) as consumer:
+        with RaceConsumer(merger, work_ns) as consumer:
             if not serial.wait_for(lambda s: s.link == "up", 5.0):
                 raise RuntimeError(f"pad link never came up: {serial.link}")
             time.sleep(1.0)
@@ -379,6 +527,11 @@ def bench_race(trials: int, work_ns: int, rng: random.Random, link: str) -> dict
                 time.sleep(0.035 + rng.uniform(0, 0.005))  # past the pads' 30 ms lockout
                 t0 = time.monotonic_ns() + 3_000_000  # a moment ahead, so the pad can be told in time
                 t1 = t0 + 1_000_000
+                match = Match(0, t0 - 1_000_000_000, game=race_game())
+                if horizon_ms is not None:
+                    match.horizon_s = horizon_ms / 1000
+                with consumer.lock:
+                    consumer.match = match
                 if kind == "gpio-gpio":
                     a, b = (p1, p2) if first == 1 else (p2, p1)
                     kernel_edge(a, t0 / 1e9, False)
@@ -396,19 +549,27 @@ def bench_race(trials: int, work_ns: int, rng: random.Random, link: str) -> dict
                         pad.send("right", True, at_ns=t1)
                         wait_until(t0)
                         kernel_edge(p1, t0 / 1e9, False)
-                    got = consumer.take(2)
+                    got = consumer.take(2, timeout_s=5.0 + pad_delay_ms / 1000)
                     pad.edge_time()
                     kernel_edge(p1, time.monotonic_ns() / 1e9, True)
                     pad.send("right", False)
                     pad.edge_time()
+                with consumer.lock:
+                    consumer.match = None
                 done[kind] += 1
-                if [press.player for press, _ in got] == [first, 3 - first]:
+                presses += match.presses
+                rollbacks += match.rollbacks
+                late += match.late_presses
+                depths += match.rollback_depths
+                if winner_of(match) == first:
                     correct[kind] += 1
                 else:
                     misses.append(
                         {
                             "kind": kind,
                             "first": first,
+                            "won": winner_of(match),
+                            "rollbacks": match.rollbacks,
                             "got": [
                                 {
                                     "player": p.player,
@@ -421,12 +582,93 @@ def bench_race(trials: int, work_ns: int, rng: random.Random, link: str) -> dict
                     )
     finally:
         pad.close()
+        for loader in loaders:
+            loader.kill()
+            loader.wait()
     return {
         "trials": trials,
         "correct": sum(correct.values()),
         "misses": misses[:5],
         **{f"correct_{k}": v for k, v in correct.items()},
         **{f"trials_{k}": v for k, v in done.items()},
+        "presses": presses,
+        "rollbacks": rollbacks,
+        "rollbacks_per_1000_presses": round(1000 * rollbacks / presses, 1) if presses else None,
+        "rollback_depth_mean": round(sum(depths) / len(depths), 2) if depths else None,
+        "rollback_depth_max": max(depths, default=None),
+        "late_presses": late,
+        "merger_late": merger.late,
+        "pad_delay_max_ms": pad_delay_ms,
+        "load": load,
+    }
+
+
+class PressLog:
+    """A journal that keeps the presses in a list (for `bench_rollback`)."""
+
+    def __init__(self) -> None:
+        self.presses: list[tuple[float, int, str]] = []
+
+    def record(self, t: float, player: int, control: str, **extra: Any) -> float:
+        self.presses.append((t, player, control))
+        return t
+
+    def record_time(self, t: float) -> float:
+        return t
+
+    def sync(self) -> None: ...
+    def finish(self, state: dict[str, Any], **extra: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "running") -> dict[str, Any]:
+    """Rollbacks in whole games, in virtual time: two computer players (level 5) play `variant`; their
+    presses are then handed to a match each 0 to `pad_delay_ms` late (both seats on pads), with a
+    frame every 1/60 s, and the match puts every late one in its place. How often it rolls back, how
+    deep, and what a press costs on this machine, rollbacks included."""
+    from ..bots import make_bot
+
+    rng = random.Random(seed)
+    presses = rollbacks = late = 0
+    depths: list[int] = []
+    busy_ns = 0
+    second = 1_000_000_000
+    for game_number in range(games):
+        log = PressLog()
+        bots: dict[int, Any] = {n: make_bot("5", n, seed + game_number * 2 + n) for n in (1, 2)}
+        original = Match(seed + game_number, 0, log, bots, variant=variant)
+        frame = 0
+        while not original.finished and frame < 60 * 600:
+            frame += 1
+            original.tick(frame * second // 60)
+        arrivals = sorted(
+            (round(t * second) + int(rng.uniform(0, pad_delay_ms) * 1e6), n, round(t * second), player, control)
+            for n, (t, player, control) in enumerate(log.presses)
+        )
+        match = Match(seed + game_number, 0, variant=variant)
+        next_frame = 0
+        for arrival, _, edge, player, control in arrivals:
+            while next_frame <= arrival:
+                match.tick(next_frame)
+                next_frame += second // 60
+            before = time.perf_counter_ns()
+            match.press(edge, player, control, "pad")
+            busy_ns += time.perf_counter_ns() - before
+        presses += match.presses
+        rollbacks += match.rollbacks
+        late += match.late_presses
+        depths += match.rollback_depths
+    return {
+        "games": games,
+        "presses": presses,
+        "rollbacks_per_1000_presses": round(1000 * rollbacks / presses, 1) if presses else None,
+        "depth_mean": round(sum(depths) / len(depths), 2) if depths else None,
+        "depth_p99": pct([float(d) for d in depths], 0.99) if depths else None,
+        "depth_max": max(depths, default=None),
+        "late_presses": late,
+        "press_us_mean": round(busy_ns / presses / 1000, 2) if presses else None,
+        "pad_delay_max_ms": pad_delay_ms,
+        "variant": variant,
     }
 
 
@@ -450,6 +692,14 @@ def main(argv: list[str]) -> int:
         help="the GIL switch interval for the run, as the game sets it with "
         "favour_input_threads() (Python's own default is 5 ms)",
     )
+    parser.add_argument("--pad-delay-ms", type=float, default=50.0,
+                        help="race: each pad press reaches the game 0 to this many ms late (uniform)")
+    parser.add_argument("--load", type=int, default=os.cpu_count() or 1,
+                        help="race: processes spinning on pure Python meanwhile (a loaded machine)")
+    parser.add_argument("--horizon-ms", type=float, default=None,
+                        help="race: the match's rollback horizon (default the match's own, 250 ms; 0: no rollback)")
+    parser.add_argument("--rollback-games", type=int, default=20,
+                        help="rollback: whole computer-vs-computer Running Spit games replayed with late pads")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--corrupt-edges", type=int, default=10_000, help="edges sent over the corrupting line")
     parser.add_argument("--corrupt-rate", type=float, default=0.01, help="share of frames corrupted, each way")
@@ -457,8 +707,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--only",
         type=lambda text: text.split(","),
-        default=["gpio", "serial", "corrupt", "loss", "race"],
-        help="comma-separated subset of gpio,serial,corrupt,loss,race",
+        default=["gpio", "serial", "corrupt", "loss", "race", "rollback"],
+        help="comma-separated subset of gpio,serial,corrupt,loss,race,rollback",
     )
     parser.add_argument(
         "--nice",
@@ -495,10 +745,17 @@ def main(argv: list[str]) -> int:
             else {"silence_ms": None, "garbage_ms": None, "degraded_first": None}
         )
         race = (
-            bench_race(args.trials, work_ns, rng, link)
+            bench_race(args.trials, work_ns, rng, link, args.pad_delay_ms, args.load, args.horizon_ms)
             if "race" in args.only
-            else {"trials": 0, "correct": 0, "misses": [], "correct_gpio-gpio": 0, "correct_pad-gpio": 0}
+            else {"trials": 0, "correct": 0, "misses": [], "correct_gpio-gpio": 0, "correct_pad-gpio": 0,
+                  "rollbacks_per_1000_presses": None, "rollback_depth_mean": None, "rollback_depth_max": None,
+                  "late_presses": None, "merger_late": None, "pad_delay_max_ms": None, "load": None}
         )
+    rollback: dict[str, Any] = (
+        bench_rollback(args.rollback_games, args.pad_delay_ms, args.seed)
+        if "rollback" in args.only
+        else {}
+    )
     result = {
         "gpio_p50_ms": gpio["p50"],
         "gpio_p99_ms": gpio["p99"],
@@ -523,6 +780,14 @@ def main(argv: list[str]) -> int:
         "race_correct_gpio_gpio": race["correct_gpio-gpio"],
         "race_correct_pad_gpio": race["correct_pad-gpio"],
         "race_misses": race["misses"],
+        "race_pad_delay_max_ms": race["pad_delay_max_ms"],
+        "race_load_processes": race["load"],
+        "race_merger_late": race["merger_late"],
+        "race_late_presses": race["late_presses"],
+        "rollbacks_per_1000_presses": race["rollbacks_per_1000_presses"],
+        "rollback_depth_mean": race["rollback_depth_mean"],
+        "rollback_depth_max": race["rollback_depth_max"],
+        **{f"game_rollback_{k}": v for k, v in rollback.items()},
         "presses": args.presses,
         "work_ms": args.work_ms,
         "switch_interval_ms": round(sys.getswitchinterval() * 1000, 3),

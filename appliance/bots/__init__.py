@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..rules.table import MAX_SEATS
 from .opponent import Bot
+from .speed import AnyGameBot
 from .strategy import STRATEGIES, Strategy
 from .timing import TIMINGS, Timing, timing_for
 
@@ -53,11 +54,11 @@ def demo_bots(seed: int) -> tuple[Bot, Bot]:
 
 def make_bot(spec: str, player: int, seed: int, *, keep_log: bool = False) -> Bot:
     """A computer opponent in seat `player` (1 to 4: the game's table says which seats it has), its
-    reaction times seeded by `seed`."""
+    reaction times seeded by `seed`. It plays Speed too (bots/speed.py), told by the game it is given."""
     if isinstance(player, bool) or not isinstance(player, int) or not MIN_SEAT <= player <= MAX_SEATS:
         raise ValueError(f"player must be a seat from {MIN_SEAT} to {MAX_SEATS}, not {player!r}")
     strategy, timing = parse_spec(spec)
-    return Bot(spec.strip(), player, strategy, timing, seed, keep_log=keep_log)
+    return AnyGameBot(spec.strip(), player, strategy, timing, seed, keep_log=keep_log)
 
 
 __all__ = ["BASELINE", "LEVELS", "Bot", "demo_bots", "make_bot", "parse_spec"]

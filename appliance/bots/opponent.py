@@ -10,6 +10,19 @@ while nothing changes, so asking again returns the same plan.
 When the table changes before the planned press, a player whose planned move still works keeps
 going (same time); one whose hand is already on its way (the last `COMMIT` seconds) can't stop and
 presses anyway — it may lose the race, an honest `too_late`; otherwise the bot thinks again.
+
+Mod Spit (V18/V19): each time the spit piles' tops (or the slaps in the open window) change, the bot
+looks once at whether to slap the table (`Strategy.table_slap`, one draw of its RNG: the level's
+chance of noticing) and, if so, slaps a fresh decision's reaction after the moment they changed,
+before anything else it had in mind. Whether a slap would be right is the rules core's judgement of
+the tops in sight (`game.table_slap_right()`, in the view), never the bot's own arithmetic.
+
+Running Spit (V16, `carry`): the runner carries one card from the stock piles to the spit pads,
+`Timing.sprint` seconds each way. A press at the pads (a play) from the stock, or at the stock (a
+pile) from the pads, comes a sprint later. The runner is at the pads after slapping a card down (or
+trying to: a card that no longer fits stays in hand, and the runner runs back and puts it back on
+its pile, the first press of whatever it does next, or slaps it onto another pile it now fits);
+with two or more runners in the team the next runner is already waiting at the stock.
 """
 
 from __future__ import annotations
@@ -18,11 +31,13 @@ import random
 from dataclasses import dataclass
 
 from ..rules import Action, FamilyGame, Game
+from ..rules.table import SIDES
 from .strategy import Strategy
 from .timing import Timing
 from .view import OWN_FIELDS, View, visible_view
 
 COMMIT = 0.1  # seconds before a press when the hand can no longer be stopped
+SLAP_TABLE = Action("slap_table")
 CARRIED = ("play", "move", "stack")  # moves that pick a card up, then put it down
 
 
@@ -63,6 +78,7 @@ class Bot:
         self.timing = timing
         self.rng = random.Random(f"spit-arcade bot {spec} {player} {seed}")
         self.log: list[Reaction] | None = [] if keep_log else None
+        self._watches = strategy.watches_others  # does its view need the others' stock piles?
         # Presses made and their summed reaction times, by kind: {"decision": [n, seconds], ...}
         self.reaction_totals: dict[str, list[float]] = {"decision": [0, 0.0], "continuation": [0, 0.0]}
         self._forget()
@@ -80,6 +96,13 @@ class Bot:
         self._legal_seen: tuple[object, ...] | None = None
         self._legal: list[Action] = []
         self._idle: list[Action] | None = None  # the legal actions among which it found nothing to do
+        # V18/V19: the tops (and slaps) it last looked at for a table slap, when it first saw them, its
+        # one draw for noticing, and how long its reaction would take.
+        self._slap_sight: tuple[object, ...] | None = None
+        self._slap_since = 0.0
+        self._slap_roll = 1.0
+        self._slap_delay = 0.0
+        self._at_pads = False  # V16: the runner stands at the spit pads, not at the stock piles
 
     def __repr__(self) -> str:
         return f"Bot({self.spec!r}, player={self.player}, strategy={self.strategy.name!r})"
@@ -93,12 +116,17 @@ class Bot:
             raise TypeError(f"the computer plays the Spit family's games, not {game.variant!r}")
         if now < self._seen:
             self._forget()  # time went back: a new game (or a replay from the start)
-        view = visible_view(game, self.player)
+        view = visible_view(game, self.player, self._watches)
         if self._stale or view != self._view:
             if view.round != self._round[0]:
                 self._round = (view.round, now)
             self._update(game, view, now)
         return self.take_due(now)
+
+    def sees_nothing_new(self) -> bool:
+        """Has the bot looked since its last press, so that while the table stays as it is (as far as
+        this bot can see) `take_due` answers as `next_press` would?"""
+        return not self._stale and self._view is not None
 
     def take_due(self, now: float) -> tuple[float, str] | None:
         """`next_press` for a caller that knows nothing on the table has changed since its last call
@@ -107,6 +135,11 @@ class Bot:
         if due is not None and due[0] <= now:
             self._due = None
             self._stale = True
+            control = due[1]
+            if control.startswith("pile"):
+                self._at_pads = False
+            elif control in SIDES:
+                self._at_pads = True
             total = self.reaction_totals[self._kind]
             total[0] += 1
             total[1] += due[0] - self._seen
@@ -120,13 +153,20 @@ class Bot:
         """Decide again: only ever one of the rules' `legal_actions`, checked the moment it is pressed."""
         self._view = view
         self._stale = False
-        legal = self._legal_actions(game, view)
         due, action = self._due, self._action
+        if due is not None and due[0] - now <= COMMIT:
+            return  # too late to stop the hand (whether or not the move still works)
+        legal = self._legal_actions(game, view)
+        if game.rules.table_slap is not None and SLAP_TABLE in legal:
+            if self._table_slap(game, view, now):
+                return
+            if action == SLAP_TABLE:  # no longer worth it (the tops changed): think again
+                self._due = None
+                self._action = None
+                due = action = None
         if due is not None:
             if action is not None and action in legal and next_control(game, view, action) == due[1]:
                 return  # the planned move still works: carry on
-            if due[0] - now <= COMMIT:
-                return  # too late to stop the hand
             # Interrupted: the move planned no longer works. Think again (the rest of a planned
             # run too: the article's "adapt", which takes a moment's thought).
             self._due = None
@@ -164,6 +204,23 @@ class Bot:
             delay = max(delay, self._round[1] + game.rules.slap_window + self.timing.floor - now)
         self._schedule(game, view, now, plan.action, delay, kind)
 
+    def _table_slap(self, game: Game, view: View, now: float) -> bool:
+        """V18/V19: slap the table, a human reaction after the tops (or another's slap) came in sight?
+        True when the slap is planned; it goes before anything else the bot had in mind."""
+        sight = (view.round, view.spit, view.spit_sizes, view.table_slaps)
+        if sight != self._slap_sight:
+            self._slap_sight = sight
+            self._slap_since = now
+            self._slap_roll = self.rng.random()
+            self._slap_delay = self.timing.decision(self.rng, 2)  # slap or not: two choices
+        if not self.strategy.table_slap(view, game.rules, self._slap_roll):
+            return False
+        if self._action != SLAP_TABLE or self._due is None:
+            self._follow.clear()
+            since = self._slap_since
+            self._schedule(game, view, since, SLAP_TABLE, max(self._slap_delay, now - since), "decision")
+        return True
+
     def _legal_actions(self, game: Game, view: View) -> list[Action]:
         """`game.legal_actions(player)`, asked again whenever anything it depends on has changed: the
         bot's own part of the view (an opponent turning a card changes nothing the bot can do)."""
@@ -174,7 +231,21 @@ class Bot:
         return self._legal
 
     def _schedule(self, game: Game, view: View, now: float, action: Action, delay: float, kind: str) -> None:
+        control = next_control(game, view, action)
+        if game.rules.moves.carry:
+            delay += self._run(game, view, control)
         self._action = action
         self._seen = now
         self._kind = kind
-        self._due = (round(now + delay, 6), next_control(game, view, action))
+        self._due = (round(now + delay, 6), control)
+
+    def _run(self, game: Game, view: View, control: str) -> float:
+        """V16: how long the runner runs before pressing `control` (0 where it stands already)."""
+        # A card carried stays with its runner; with nothing in hand, a team of two or more has its
+        # next runner waiting at the stock.
+        at_pads = self._at_pads and (bool(view.carried) or game.rules.options.runners[self.player - 1] == 1)
+        if control in SIDES:
+            return 0.0 if at_pads else self.timing.sprint
+        if control.startswith("pile"):
+            return self.timing.sprint if at_pads else 0.0
+        return 0.0  # "Spit!" is called out, wherever the runner stands

@@ -3,12 +3,15 @@
     spit-arcade simulate --games 1000 --bots 5,4 --seed 1 --swap
     spit-arcade simulate --games 1000 --bots 5@3,first@3 --seed 1 --journal-dir /tmp/journals
     spit-arcade simulate --variant four-piles --options '{"alternate_colours": true}' --bots 5,1
+    spit-arcade simulate --options '{"seats": 4}' --bots 5,1,1,1 --games 1000 --seed 1 --swap
 
 Game k is dealt with seed S + k, of the preset `--variant` (default classic) with the house rules
-`--options` (a JSON object) on top. No clock is read while playing: both bots are asked for their
-next press, the earliest is applied (equal times: a seeded coin decides), and so on until the game
-is over. Prints one JSON summary; `wins` counts per bot in `--bots` order; `games_per_s` is wall
-time, `games_per_cpu_s` this process's CPU time (one core, whatever else runs). With `--journal-dir`
+`--options` (a JSON object) on top; `--bots` names one bot per seat (`--swap` moves them round the
+table game by game). No clock is read while playing: every bot is asked for its next press, the
+earliest is applied (equal times: a seeded coin decides), and so on until the game is over. Prints
+one JSON summary; `wins` counts games won (at three or four seats: the player who ends the game
+with no cards at all) per bot in `--bots` order; `games_per_s` is wall time, `games_per_cpu_s`
+this process's CPU time (one core, whatever else runs). With `--journal-dir`
 each game is saved as a journal in the script format, which `spit-arcade replay` plays back to the
 same end: its setup line names the variant, the options given and the bots in each seat.
 """
@@ -22,7 +25,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,18 +33,23 @@ from typing import Any
 from ..journal import Journal
 from ..match import setup_line
 from ..random_play import variant_options
-from ..rules import PRESETS, Event, new_game, read_options
+from ..rules import PRESETS, Event, Game, new_game, read_options
 from ..rules.events import Play, Reject
 from . import Bot, make_bot, parse_spec
 
 MAX_PRESSES = 50_000  # a game still going after this many presses is counted unfinished
 MAX_SECONDS = 4 * 3_600.0  # ... or after four hours of game time (a safety net)
+# Events that change nothing another player sees (a card taken in hand stays on its pile, unless it
+# is carried off: V16), so the other bots need not look at the table again.
+UNSEEN_BY_OTHERS = frozenset({"select", "deselect", "reject"})
+# ... and those that change only the presser's stock piles, which some bots never look at.
+STOCK_ONLY = frozenset({"flip", "move", "stack"})
 
 
 @dataclass
 class GameResult:
     seed: int
-    specs: tuple[str, str]  # the bot in seat 1, in seat 2
+    specs: tuple[str, ...]  # the bot in seat 1, in seat 2, ...
     winner: int | None  # the seat that won; None if unfinished
     rounds: int
     seconds: float  # game time at the end
@@ -49,63 +57,93 @@ class GameResult:
     cards_played: list[int] = field(default_factory=lambda: [0, 0])
     rejects: Counter[str] = field(default_factory=Counter)
     reactions: list[dict[str, list[float]]] = field(default_factory=list)  # per seat: Bot.reaction_totals
-    stuck: bool = False  # neither bot had anything to do in a game that was not over
+    stuck: bool = False  # no bot had anything to do in a game that was not over
 
 
 Watcher = Callable[[float, int, str, list[Event]], None]
 
 
+def _no_deadline() -> float | None:
+    return None
+
+
 def play_game(
-    specs: tuple[str, str],
+    specs: Sequence[str],
     seed: int,
     journal_dir: Path | None = None,
     watch: Watcher | None = None,
-    bots: tuple[Bot, Bot] | None = None,
+    bots: Sequence[Bot] | None = None,
     variant: str = "classic",
     options: Mapping[str, Any] | None = None,
 ) -> GameResult:
-    """One game between `specs[0]` (seat 1) and `specs[1]` (seat 2), dealt with `seed`, of preset
-    `variant` with house rules `options` on top.
+    """One game between `specs[0]` (seat 1), `specs[1]` (seat 2), ... (one per seat the game has),
+    dealt with `seed`, of preset `variant` with house rules `options` on top.
 
-    `watch(t, player, control, events)` is told every press and what it did; `bots` may bring
+    `watch(t, player, control, events)` is told every press and what it did, and every moment time
+    alone decided something (a table slap's window closing: player 0, control ""); `bots` may bring
     ready-made bots (for tests that look at their logs)."""
     game, _ = new_game(variant, seed, options)
-    if bots is None:
-        bots = (make_bot(specs[0], 1, seed), make_bot(specs[1], 2, seed))
+    specs = tuple(specs)
+    seats = game.table.seats
+    if len(specs) != seats:
+        raise ValueError(f"{variant} with these options seats {seats}: give {seats} bots, not {len(specs)}")
+    players = tuple(bots) if bots is not None else tuple(make_bot(spec, n, seed) for n, spec in enumerate(specs, 1))
     coin = random.Random(f"spit-arcade simulate {seed}")
     journal = None
     if journal_dir is not None:
-        name = f"seed{seed}-{specs[0]}-vs-{specs[1]}.jsonl".replace("@", "at")
+        name = f"seed{seed}-{'-vs-'.join(specs)}.jsonl".replace("@", "at")
         path = journal_dir / name
         path.unlink(missing_ok=True)
-        journal = Journal(path, setup_line(seed, variant, options, {1: specs[0], 2: specs[1]}))
-    result = GameResult(seed, specs, None, 1, 0.0)
+        journal = Journal(path, setup_line(seed, variant, options, dict(enumerate(specs, start=1))))
+    result = GameResult(seed, specs, None, 1, 0.0, presses=[0] * seats, cards_played=[0] * seats)
     now = 0.0
-    one, two = bots
+    # Spit games where a card taken in hand stays on its pile: a press that only selects, deselects
+    # or is rejected changes nothing the other bots see, so they answer without looking again.
+    private = isinstance(game, Game) and not game.rules.moves.carry
+    skip_look: list[bool] = [False] * seats  # nothing this bot sees has changed since it last looked
+    deadline_of: Callable[[], float | None] = getattr(game, "deadline", _no_deadline)
     try:
         while game.phase != "over":
-            plan1, plan2 = one.next_press(game, now), two.next_press(game, now)
-            if plan1 is None and plan2 is None:
+            plans: list[tuple[Bot, tuple[float, str]]] = []
+            first = float("inf")
+            for bot in players:
+                seat = bot.player - 1
+                if skip_look[seat]:
+                    plan = bot.take_due(now)
+                    skip_look[seat] = False
+                else:
+                    plan = bot.next_press(game, now)
+                if plan is not None:
+                    plans.append((bot, plan))
+                    if plan[0] < first:
+                        first = plan[0]
+            # Time alone decides something (V18/V19: a table slap's window closes) before any press.
+            deadline = deadline_of()
+            if deadline is not None and first > deadline:
+                now = max(now, round(deadline + 1e-6, 6))
+                events = game.advance(now)
+                if journal is not None and events:
+                    journal.record_time(game.now)
+                if watch is not None:
+                    watch(now, 0, "", events)  # a time line: no player, no press
+                continue
+            if not plans:
                 result.stuck = True
                 break
             # The earliest intended press happens next (nothing else can happen before it).
-            due: list[tuple[Bot, tuple[float, str]]]
-            if plan1 is not None and (plan2 is None or plan1[0] < plan2[0]):
-                due = [(one, plan1)]
-            elif plan2 is not None and (plan1 is None or plan2[0] < plan1[0]):
-                due = [(two, plan2)]
-            else:
-                assert plan1 is not None and plan2 is not None
-                due = [(one, plan1), (two, plan2)]
+            due = plans if len(plans) == 1 else [(bot, plan) for bot, plan in plans if plan[0] == first]
+            if len(due) == 2:
                 if coin.random() < 0.5:
                     due.reverse()  # both at once: a seeded coin says whose hand lands first
-            if due[0][1][0] > now:
-                now = due[0][1][0]
+            elif len(due) > 2:
+                coin.shuffle(due)
+            if first > now:
+                now = first
                 # Nothing has changed since the bots were asked: at that time the press is due, and
                 # the bot counts it as made (the same plan, handed out again).
                 due = [(bot, made) for bot, _ in due if (made := bot.take_due(now)) is not None]
+            unseen = stock_only = private
             for bot, plan in due:
-                assert plan is not None
                 player = bot.player
                 if journal is not None:
                     journal.record(plan[0], player, plan[1], source="bot")
@@ -118,6 +156,16 @@ def play_game(
                         result.cards_played[player - 1] += 1
                     elif isinstance(event, Reject):
                         result.rejects[event.reason] += 1
+                    if event.kind not in UNSEEN_BY_OTHERS:
+                        unseen = False
+                        if event.kind not in STOCK_ONLY:
+                            stock_only = False
+            if (unseen or stock_only) and len(due) == 1:
+                # Only the presser's own hands changed (or only their stock piles, which bots that
+                # never look at the others' stock can't see): those bots' answers stand as they were.
+                presser = due[0][0]
+                skip_look = [bot is not presser and (unseen or not bot.strategy.watches_others)
+                             and bot.sees_nothing_new() for bot in players]
             if sum(result.presses) >= MAX_PRESSES or now >= MAX_SECONDS:
                 break
     finally:
@@ -128,7 +176,7 @@ def play_game(
                 journal.close()
     result.winner = game.winner
     result.rounds = game.round
-    result.reactions = [bot.reaction_totals for bot in bots]
+    result.reactions = [bot.reaction_totals for bot in players]
     result.seconds = now
     return result
 
@@ -146,7 +194,7 @@ def _spread(values: list[float]) -> dict[str, float]:
 
 
 def simulate(
-    bots: tuple[str, str],
+    bots: Sequence[str],
     games: int,
     seed: int,
     swap: bool = False,
@@ -154,35 +202,40 @@ def simulate(
     variant: str = "classic",
     options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games and sum them up; `wins` in the order of `bots`."""
-    wins = [0, 0]
-    seat_wins = [0, 0]
+    """Play `games` games and sum them up; `bots` one per seat, `wins` in their order. With `swap`
+    the bots move round the table game by game (game k seats bot i in seat (i + k) mod N + 1), so
+    each sits in every seat equally often."""
+    bots = tuple(bots)
+    n = len(bots)
+    wins = [0] * n
+    seat_wins = [0] * n
     unfinished = stuck = 0
     rounds: list[float] = []
     seconds: list[float] = []
     presses: list[float] = []
-    cards = [0, 0]
+    cards = [0] * n
     reactions: list[dict[str, list[float]]] = [{"decision": [0, 0.0], "continuation": [0, 0.0]} for _ in bots]
     rejects: Counter[str] = Counter()
     started, cpu_started = time.perf_counter(), time.process_time()
     for k in range(games):
-        swapped = swap and k % 2 == 1
-        specs = (bots[1], bots[0]) if swapped else (bots[0], bots[1])
+        turn = k % n if swap else 0
+        # bot i sits in seat (i + turn) mod n; seat s holds bot (s - turn) mod n
+        owner = [(s - turn) % n for s in range(n)]
+        specs = tuple(bots[i] for i in owner)
         result = play_game(specs, seed + k, journal_dir, variant=variant, options=options)
         rejects.update(result.rejects)
-        for seat in (0, 1):
-            side = 1 - seat if swapped else seat
+        for seat in range(n):
+            side = owner[seat]
             cards[side] += result.cards_played[seat]
-            for kind, (n, total) in result.reactions[seat].items():
-                reactions[side][kind][0] += n
+            for kind, (count, total) in result.reactions[seat].items():
+                reactions[side][kind][0] += count
                 reactions[side][kind][1] += total
         if result.winner is None:
             unfinished += 1
             stuck += result.stuck
             continue
         seat_wins[result.winner - 1] += 1
-        side = result.winner - 1
-        wins[1 - side if swapped else side] += 1
+        wins[owner[result.winner - 1]] += 1
         rounds.append(result.rounds)
         seconds.append(result.seconds)
         presses.append(sum(result.presses))
@@ -210,7 +263,8 @@ def simulate(
         "presses": _spread(presses),
         "cards_played": [round(c / games, 1) if games else 0 for c in cards],
         "reaction_s": [
-            {kind: round(total / n, 3) if n else None for kind, (n, total) in side.items()} for side in reactions
+            {kind: round(total / count, 3) if count else None for kind, (count, total) in side.items()}
+            for side in reactions
         ],
         "rejects": dict(sorted(rejects.items())),
     }
@@ -225,24 +279,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--bots",
         default="5,first",
-        help="two bots, comma-separated: 1..5, first, or S@T (strategy S, level T's "
-        "timing), e.g. 5@3,first@3 (default 5,first)",
+        help="one bot per seat, comma-separated: 1..5, first, or S@T (strategy S, level T's "
+        "timing), e.g. 5@3,first@3, or 5,1,1,1 with 4 seats (default 5,first)",
     )
     parser.add_argument("--seed", type=int, default=0, help="game k is dealt with seed SEED+k (default 0)")
-    parser.add_argument("--swap", action="store_true", help="alternate seats game by game")
+    parser.add_argument("--swap", action="store_true",
+                        help="move the bots round the table game by game (two seats: alternate)")
     parser.add_argument("--journal-dir", type=Path, help="save each game as a journal in this directory")
     parser.add_argument("--variant", default="classic", help="the preset to play (default classic)")
     parser.add_argument("--options", default=None, metavar="JSON",
                         help='house rules on top of the preset, a JSON object, e.g. \'{"alternate_colours": true}\'')
     args = parser.parse_args(argv)
     options = variant_options(parser, args.variant, args.options)
-    if PRESETS[args.variant].game != "spit":
-        parser.error(f"the computer plays the Spit family's games, not {args.variant!r} yet")
-    if read_options(args.variant, options).seats != 2:
-        parser.error("simulate seats two bots: the option 'seats' must be 2")
+    if PRESETS[args.variant].game not in ("spit", "speed"):
+        parser.error(f"the computer plays the Spit family's games and Speed, not {args.variant!r} yet")
+    seats = read_options(args.variant, options).seats
     specs = [s.strip() for s in args.bots.split(",")]
-    if len(specs) != 2:
-        parser.error("--bots takes exactly two bots, e.g. 5,first")
+    if len(specs) != seats:
+        parser.error(f"--bots takes one bot per seat: {seats} here, e.g. {','.join(['5', *['first'] * (seats - 1)])}")
     for spec in specs:
         try:
             parse_spec(spec)
@@ -250,7 +304,7 @@ def main(argv: list[str]) -> int:
             parser.error(str(error))
     if args.games < 0:
         parser.error("--games must be 0 or more")
-    summary = simulate((specs[0], specs[1]), args.games, args.seed, args.swap, args.journal_dir,
+    summary = simulate(specs, args.games, args.seed, args.swap, args.journal_dir,
                        variant=args.variant, options=options)
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0

@@ -29,6 +29,15 @@ One `Strategy` type; each level switches on more of the strategy notes of the en
   turns up all its face-down cards first, then plans the run that keeps the opponent stuck longest;
   as a lone spitter it spits onto the larger pile (the smaller stays small for the slap; in Reverse
   Spit the larger grows).
+
+Every level plays every spit pile it can reach: at a table of three or four (V17) the far piles are
+in its runs like its own two (scanned after them), and a player who goes out takes the pile the
+goal wants (the smallest; the largest in Reverse Spit; level 1 any). Mod Spit's table slap (V18/V19,
+`table_slap`): each sight of new tops, a level notices a right slap with its chance (`notice_slap`:
+0.25 for level 1 up to always for level 5) and slaps wrongly with another (`wrong_slap`: level 1
+now and then, never from level 4); after another's slap the casual levels join in by chance
+(`herd_slap`), the thinking ones (3-5) only when it helps (see `Strategy.table_slap`); `first`
+never slaps the table. After two wrong slaps the later slapper chooses a pile as it slaps for one.
 """
 
 from __future__ import annotations
@@ -78,6 +87,16 @@ def scan_order(rules: Ruleset, player: int) -> tuple[int, ...]:
 
 
 _SCAN_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
+_SCAN_RANK: dict[tuple[int, int], dict[int, int]] = {}
+
+
+def _scan_rank(rules: Ruleset, player: int) -> dict[int, int]:
+    """Each spit pile's place in the player's `scan_order`."""
+    key = (rules.table.seats, player)
+    found = _SCAN_RANK.get(key)
+    if found is None:
+        found = _SCAN_RANK[key] = {index: n for n, index in enumerate(scan_order(rules, player))}
+    return found
 
 
 @dataclass(frozen=True)
@@ -94,6 +113,44 @@ class Strategy:
     watch_slap: bool = False  # saw the opponent's last card go too: ready to slap as if it were its own
     hide_last: bool = False  # V9: picks up its last cards when it has nothing to play
     hold_back: bool = False  # Reverse Spit: lets the others play out first
+    # V18/V19, the table slap: each time the spit piles' tops change, the chance it notices that
+    # they meet the rule (and slaps), and the chance it slaps when they don't (a wrong slap);
+    # after another player's slap, the chance it slaps too without thinking (the levels that think
+    # follow only when it helps: `follow_table_slap`).
+    notice_slap: float = 0.0
+    wrong_slap: float = 0.0
+    herd_slap: float = 0.0
+
+    @property
+    def thinks(self) -> bool:
+        """Plans runs, and thinks about what a table slap would bring before slapping (levels 3-5)."""
+        return self.chooser == "run"
+
+    def table_slap(self, view: View, rules: Ruleset, roll: float) -> bool:
+        """V18/V19: slap the table now? `roll` is the bot's one draw (0..1) for this sight of the tops
+        (and of who has slapped): it notices, or slaps wrongly, when it falls below the level's chance.
+
+        Whether the tops meet the rule is `view.slap_right`, the rules core's own judgement of the
+        tops in sight. What a slap brings (V18, seeds/README.md): a right slap alone makes the other
+        take both piles; a wrong one, both yourself. After another's slap, slapping too changes
+        nothing if theirs was right (the slower of two right slaps takes both, as does the one who
+        did not slap), and if theirs was wrong it turns "the wrong slapper takes both" into "two
+        wrong: the later chooses one pile and the other takes the other". So a thinking player
+        follows only a wrong slap, and only when it wants cards (Reverse Spit); in Reverse Spit it
+        never slaps first either (a right slap gives the other cards)."""
+        wants_cards = rules.goal.larger_pile_wanted
+        if view.table_slaps:
+            if self.thinks:
+                return wants_cards and not view.slap_right
+            return roll < self.herd_slap
+        if wants_cards and self.thinks:
+            return False
+        return roll < (self.notice_slap if view.slap_right else self.wrong_slap)
+
+    @property
+    def watches_others(self) -> bool:
+        """Does it ever look at the other players' stock piles? (If not, its view leaves them out.)"""
+        return self.exposure > 0 or self.leave_penalty > 0 or self.patient or self.watch_slap or self.hold_back
 
     def choose(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
         """What to do in this position, one of `legal` (the rules' `legal_actions`), or None to wait.
@@ -155,11 +212,12 @@ class Strategy:
     # ---------------------------------------------------------------- playing
 
     def _play(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
-        order = scan_order(rules, view.player)
-        rank = {index: n for n, index in enumerate(order)}
-        plays = sorted((a for a in legal if a.kind == "play"), key=lambda a: (a.pile, rank.get(a.target, 9)))
-        flips = [a for a in legal if a.kind == "flip"]
-        n = sum(1 for a in legal if a.kind != "pick_up")
+        rank = _scan_rank(rules, view.player)
+        plays = [a for a in legal if a.kind == "play"]
+        if len(plays) > 1:
+            plays.sort(key=lambda a: (a.pile, rank.get(a.target, 9)))
+        flips = [a for a in legal if a.kind in ("flip", "lift")]  # lift: V16, carry the top off, turn the card under it
+        n = len(legal) - (PICK_UP in legal)
         if plays:
             if self.chooser == "random":
                 return Plan(plays[rng.randrange(len(plays))], n)
@@ -184,7 +242,7 @@ class Strategy:
             return Plan(PICK_UP, n)
         if any(a.kind in REARRANGE for a in legal):
             path = uncover(view, rules)
-            if path:
+            if path and path[0] in legal:  # (it always is where legal_actions searches the same moves)
                 return Plan(path[0], n, follow=tuple(path[1:]) if self.pairs else ())
         return None
 
@@ -306,8 +364,9 @@ def uncover(view: View, rules: Ruleset) -> list[Action]:
     """The shortest series of stock rearrangements (moves into spaces, V7 stacking) after which a
     face-down card can be turned or a card showing fits a spit pile; [] if there is none.
 
-    Searched over the bot's own stock as it sees it (face-down cards unknown), with the ruleset's
-    own `moves` and `fits`: the same moves `legal_actions` offers, so the first step is one of them.
+    Searched over the bot's own stock as it sees it (face-down cards unknown; a card carried off a
+    pile, V16, counted back on it, as the rules' stalemate test counts it), with the ruleset's own
+    `moves` and `fits`: the same moves `legal_actions` offers, so the first step is one of them.
     """
     fits = fits_of(rules)
     moves = rules.moves
@@ -325,6 +384,8 @@ def uncover(view: View, rules: Ruleset) -> list[Action]:
 
     start = [StockPile([FACE_DOWN] * (size - len(up)) + list(up), len(up))
              for size, up in zip(view.my_sizes, face_up(view), strict=True)]
+    if view.carried:  # V16: the card in the runner's hand can go back on its pile, or into a space
+        start[view.held[0] - 1].put_face_up(view.carried)
     seen = {_key(start)}
     frontier: list[tuple[list[StockPile], list[Action]]] = [(start, [])]
     while frontier:
@@ -350,12 +411,12 @@ def _key(stock: list[StockPile]) -> tuple[tuple[tuple[Card, ...], int], ...]:
 
 STRATEGIES: dict[str, Strategy] = {
     "first": Strategy("first"),
-    "1": Strategy("casual", chooser="random"),
-    "2": Strategy("steady", wise_slap=True),
-    "3": Strategy("runs", chooser="run", wise_slap=True, hold_back=True),
+    "1": Strategy("casual", chooser="random", notice_slap=0.25, wrong_slap=0.05, herd_slap=0.5),
+    "2": Strategy("steady", wise_slap=True, notice_slap=0.5, wrong_slap=0.02, herd_slap=0.25),
+    "3": Strategy("runs", chooser="run", wise_slap=True, hold_back=True, notice_slap=0.7, wrong_slap=0.01),
     "4": Strategy(
         "watchful", chooser="run", wise_slap=True, exposure=0.5, leave_penalty=0.3, pairs=True, anticipate=True,
-        hide_last=True, hold_back=True,
+        hide_last=True, hold_back=True, notice_slap=0.85,
     ),
     "5": Strategy(
         "expert",
@@ -370,5 +431,6 @@ STRATEGIES: dict[str, Strategy] = {
         watch_slap=True,
         hide_last=True,
         hold_back=True,
+        notice_slap=1.0,
     ),
 }

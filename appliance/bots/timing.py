@@ -11,6 +11,11 @@ reacts faster) after the moment the bot saw the position it is answering. On top
 - a continuation (the second press of a move already decided: the spit pile after picking a card,
   or the next card of a run planned ahead) is only the hand's movement: a shorter ex-Gaussian.
 
+In Running Spit (V16, option `carry`) the spit piles are pads about 3 m (the seed's 10 feet) from
+the stock piles, and the runner's legs come on top of the hands: `sprint` seconds for each run one
+way (start, 3 m, stop and bend to slap or to pick up), from 1.5 s for the expert to 3 s for the
+casual player; see `opponent.Bot` for when a runner runs.
+
 Each bot draws from its own seeded `random.Random`, so a seeded game plays the same every time.
 """
 
@@ -35,6 +40,7 @@ class Timing:
     motor_tau: float  # ... plus an exponential tail
     miss_chance: float  # chance a fresh decision is overlooked for a while
     miss_mean: float  # how long, on average, an overlooked chance stays overlooked
+    sprint: float = 2.0  # V16: one run between the stock piles and the spit pads, 3 m, one way
 
     def decision(self, rng: random.Random, choices: int) -> float:
         """Seconds from seeing a position to pressing, for a fresh decision among `choices`."""
@@ -73,6 +79,7 @@ TIMINGS: dict[int, Timing] = {
         motor_tau=0.10,
         miss_chance=0.12,
         miss_mean=1.5,
+        sprint=3.0,
     ),
     2: Timing(
         floor=0.25,
@@ -85,6 +92,7 @@ TIMINGS: dict[int, Timing] = {
         motor_tau=0.08,
         miss_chance=0.08,
         miss_mean=1.2,
+        sprint=2.6,
     ),
     3: Timing(
         floor=0.20,
@@ -97,6 +105,7 @@ TIMINGS: dict[int, Timing] = {
         motor_tau=0.06,
         miss_chance=0.05,
         miss_mean=1.0,
+        sprint=2.2,
     ),
     4: Timing(
         floor=0.17,
@@ -109,6 +118,7 @@ TIMINGS: dict[int, Timing] = {
         motor_tau=0.04,
         miss_chance=0.03,
         miss_mean=0.8,
+        sprint=1.8,
     ),
     5: Timing(
         floor=0.15,
@@ -121,6 +131,7 @@ TIMINGS: dict[int, Timing] = {
         motor_tau=0.03,
         miss_chance=0.02,
         miss_mean=0.6,
+        sprint=1.5,
     ),
 }
 

@@ -3,7 +3,8 @@
 Every seat's stock piles (the face-up top card, or that the top is face down, and how high each pile
 is), every spit pile's top card and size, how many spit cards each player holds, what the bot itself
 holds in its hands, who has called "Spit!", the pile a lone spitter chose, who chooses the piles
-at this new layout, who is out of the round (V17) and who has slapped the table (V18/V19). Of its
+at this new layout, who is out of the round (V17), who has slapped the table and whether the tops
+meet the slap rule now (V18/V19: the rule is on the screen, the tops in plain sight). Of its
 own stock the bot also sees every face-up card (V7 stacks face-up cards on each other). Never a
 face-down card, never the order of anybody's spit cards, and never the cards an opponent has
 picked up (V9, hidden last cards): those show face down, as the screen shows them.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules import Card, Game, Table
+from ..rules import Card, Game, Seat, Table
 
 EMPTY = ""  # a stock pile space with no cards
 FACE_DOWN = "?"  # a stock pile whose top card is face down (or hidden: V9)
@@ -52,18 +53,20 @@ class View(NamedTuple):
     theirs: tuple[tuple[Card, ...], ...]  # per other player: their stock piles as `mine`
     their_sizes: tuple[tuple[int, ...], ...]
     their_out: tuple[int, ...]  # V17: their places out of this round, 0 while they play
+    slap_right: bool  # V18/V19: the spit piles' tops meet the table slap rule (anybody can see it)
 
 
 # view[OWN_FIELDS]: everything in the view that `game.legal_actions(view.player)` can depend on.
 OWN_FIELDS = slice(1, 20)
 
 
-def visible_view(game: Game, player: int) -> View:
-    """The table as `player` sees it from their seat."""
+def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
+    """The table as `player` sees it from their seat. Without `others_stock` the other players'
+    stock piles are left out (`theirs`, `their_sizes` empty): for a strategy that never looks at
+    them, whose view then changes only when something it looks at does."""
     players = game.players
     me = players[player - 1]
     others = _others(game.table, player)
-    seats = [players[n - 1] for n in others]
     mine: list[Card] = []
     my_sizes: list[int] = []
     stacked: list[tuple[int, tuple[Card, ...]]] = []
@@ -71,26 +74,38 @@ def visible_view(game: Game, player: int) -> View:
         cards = pile.cards
         if cards:
             up = pile.up
-            mine.append(cards[-1][:2] if up else FACE_DOWN)
-            if up > 1:
+            if up == 1:
+                mine.append(cards[-1][:2])
+            elif up:
+                mine.append(cards[-1][:2])
                 stacked.append((number, tuple([card[:2] for card in cards[-up:]])))
+            else:
+                mine.append(FACE_DOWN)
             my_sizes.append(len(cards))
         else:
             mine.append(EMPTY)
             my_sizes.append(0)
-    theirs: list[tuple[Card, ...]] = []
-    their_sizes: list[tuple[int, ...]] = []
-    for seat in seats:
-        stock = seat.stock
-        if seat.hidden:  # V9: picked up, shown face down
-            theirs.append(tuple([FACE_DOWN if pile.cards else EMPTY for pile in stock]))
-        else:
-            theirs.append(tuple([(pile.cards[-1][:2] if pile.up else FACE_DOWN) if pile.cards else EMPTY
-                                 for pile in stock]))
-        their_sizes.append(tuple([len(pile.cards) for pile in stock]))
+    if len(others) == 1:
+        seat = players[others[0] - 1]
+        their_spit: tuple[int, ...] = (len(seat.spit_cards),)
+        they_called: tuple[bool, ...] = (seat.called,)
+        their_out: tuple[int, ...] = (seat.out,)
+        seats: tuple[Seat, ...] = (seat,)
+    else:
+        seats = tuple([players[n - 1] for n in others])
+        their_spit = tuple([len(seat.spit_cards) for seat in seats])
+        they_called = tuple([seat.called for seat in seats])
+        their_out = tuple([seat.out for seat in seats])
+    theirs: tuple[tuple[Card, ...], ...] = ()
+    their_sizes: tuple[tuple[int, ...], ...] = ()
+    if others_stock:
+        theirs = tuple([_their_stock(seat) for seat in seats])
+        their_sizes = tuple([tuple([len(pile.cards) for pile in seat.stock]) for seat in seats])
     spit_piles = game.spit_piles
     selected, second = me.selected, me.second
-    return View(
+    carried = me.carried
+    hits = game.table_hits
+    return _new_view(View, (
         player,
         game.phase,
         game.round,
@@ -100,23 +115,34 @@ def visible_view(game: Game, player: int) -> View:
         tuple([pile[-1][:2] if pile else EMPTY for pile in spit_piles]),
         tuple([len(pile) for pile in spit_piles]),
         len(me.spit_cards),
-        tuple([len(seat.spit_cards) for seat in seats]),
+        their_spit,
         me.called,
-        tuple([seat.called for seat in seats]),
+        they_called,
         -1 if game.lone_pile is None else game.lone_pile,
         game.chooser or 0,
         me.hidden,
         me.out,
-        player in game.choosers_out,
-        tuple([hit.player for hit in game.table_hits]),
+        bool(game.choosers_out) and player in game.choosers_out,
+        tuple([hit.player for hit in hits]) if hits else (),
         game.table_chooser or 0,
-        EMPTY if me.carried is None else me.carried[:2],
+        EMPTY if carried is None else carried[:2],
         () if selected is None else (selected,) if second is None else (selected, second),
         others,
-        tuple(theirs),
-        tuple(their_sizes),
-        tuple([seat.out for seat in seats]),
-    )
+        theirs,
+        their_sizes,
+        their_out,
+        game.rules.table_slap is not None and game.table_slap_right(),
+    ))
+
+
+_new_view = tuple.__new__  # a View from its fields in order, without NamedTuple's keyword handling
+
+
+def _their_stock(seat: Seat) -> tuple[Card, ...]:
+    """Another player's stock piles as they look from across the table."""
+    if seat.hidden:  # V9: picked up, shown face down
+        return tuple([FACE_DOWN if pile.cards else EMPTY for pile in seat.stock])
+    return tuple([(pile.cards[-1][:2] if pile.up else FACE_DOWN) if pile.cards else EMPTY for pile in seat.stock])
 
 
 def face_up(view: View) -> list[tuple[Card, ...]]:

@@ -5,11 +5,25 @@
     spit-arcade play --layout tabletop    # player 2's side turned 180°, for players facing each other
 
 A closed window, a failed audio device or a missing display gives a clear message, never a traceback.
+
+Surviving the bar (the cabinet runs it as a systemd service that restarts whatever ends it):
+
+- A game a crash or a power cut interrupted is resumed at start: the newest unfinished journal is
+  replayed to the position it reached (`Match.resume`; a torn last line left out), "game resumed" is
+  shown to every seat, and play goes on when every person has pressed SPIT! again. A journal that
+  can't be resumed is reported (stderr and screen), left as it is, and the title shows.
+- Mistakes in the settings or the inputs file (`Settings.warnings`), a GPIO chip that isn't there
+  and a serial pad that isn't plugged in are said on stderr and on the screen at start, and the
+  game plays on without what is broken: never an exit that systemd would turn into a restart loop.
+- systemd hears READY=1 once the first frame is on screen, WATCHDOG=1 from every frame and
+  STOPPING=1 on a clean exit (runner.py, appliance/watchdog.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import os
 import sys
 import warnings
@@ -17,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .settings import LAYOUTS, Settings, SettingsError, journal_dir, load_settings
+from .settings import LAYOUTS, Settings, SettingsError, default_config_path, journal_dir, load_settings
 
 WINDOW = (1280, 720)
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -166,19 +180,45 @@ def describe_screen(screen: Any, fullscreen: bool, out: Any = None) -> str:
     return line
 
 
-def open_inputs(args: argparse.Namespace) -> Any:
-    """The cabinet's input sources behind appliance.inputs' Merger, started; None for keyboard only."""
+def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> Any:
+    """The cabinet's input sources behind appliance.inputs' Merger, started; None for keyboard only.
+
+    A source that cannot start (no GPIO chip, no permission on it) is left out with a notice (on
+    stderr and in `notices`, for the screen): the game plays on with the others and the keyboard.
+    A serial pad whose port is not there yet is kept (it joins when plugged in), with a notice.
+    Only a wrong command line (an unknown source) raises."""
     if args.inputs is None and args.sources is None:
         return None
-    from appliance.inputs.config import build_merger, load_config
-    from appliance.inputs.merge import favour_input_threads
+    from appliance.inputs.config import build_sources, load_config
+    from appliance.inputs.merge import Merger, favour_input_threads
+    from appliance.inputs.serial_link import SerialSource
 
     sources = [s.strip() for s in args.sources.split(",") if s.strip()] if args.sources else None
-    config = load_config(args.inputs, sources)
+    config = load_config(args.inputs, sources, strict=False)  # a typo never stops the cabinet
     config.sources = [s for s in config.sources if s != "keyboard"]  # the screen reads the keyboard itself
-    merger = build_merger(config)
+    said = notices if notices is not None else []
+    merger = Merger([], max_window_ns=config.max_window_ns)
+    built: list[Any] = []
+    for backend in config.sources:
+        try:
+            built += build_sources(dataclasses.replace(config, sources=[backend]))
+        except Exception as error:  # a script that can't be read, a wiring gpiozero refuses
+            said.append(f"the {backend} inputs cannot start ({error}); left out")
+    for source in built:
+        try:
+            source.start(merger)
+        except Exception as error:  # no GPIO chip here, no permission on /dev/gpiochip*
+            with contextlib.suppress(Exception):
+                source.stop()
+            said.append(f"the {source.name} inputs cannot start ({type(error).__name__}: {error}); left out")
+            continue
+        if isinstance(source, SerialSource) and not os.path.exists(source.port):
+            said.append(f"no slap pad at {source.port} yet; it joins when it is plugged in")
+        merger.add(source)
+    for notice in said:
+        print(f"spit-arcade play: {notice}", file=sys.stderr)
     favour_input_threads()
-    merger.start()
+    merger.start()  # each source's start is idempotent: this marks the merger running
     return merger
 
 
@@ -190,7 +230,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     if args.inputs is not None or args.sources is not None:
         from appliance.inputs.config import load_config
 
-        settings.warnings += load_config(args.inputs).problems
+        settings.warnings += load_config(args.inputs, strict=False).problems
     for problem in settings.warnings:
         print(f"spit-arcade play: {problem}", file=sys.stderr)
     try:
@@ -208,9 +248,10 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    notices: list[str] = []
     try:
-        merger = open_inputs(args)
-    except Exception as error:  # a missing GPIO chip, a serial port that isn't there, a bad file
+        merger = open_inputs(args, notices)
+    except Exception as error:  # a wrong command line (`--sources carrier-pigeon`)
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
         return 2
     try:
@@ -222,7 +263,8 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
         return 1
     try:
         journals = None if args.no_journal else journal_dir(settings)
-        return run(settings, keymap, screen, journals, clock, args.frames, merger)
+        config_path = args.config if args.config is not None else default_config_path()
+        return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices)
     except KeyboardInterrupt:
         return 130
     except pygame.error as error:
@@ -242,6 +284,8 @@ def run(
     clock: Callable[[], int] | None = None,
     max_frames: int | None = None,
     merger: Any = None,
+    config_path: Path | None = None,
+    notices: list[str] | None = None,
 ) -> int:
     import time
 
@@ -249,7 +293,7 @@ def run(
 
     from .i18n import LANGUAGES, set_language
     from .runner import Runner
-    from .scenes.base import Context, make
+    from .scenes.base import Context, Push
     from .sound import Sound
 
     assert isinstance(screen, pygame.Surface)
@@ -257,6 +301,76 @@ def run(
     language = getattr(settings, "language", "en")  # once settings.py has it; the settings screen too
     set_language(language if language in LANGUAGES else "en")
     sound = Sound.open(settings.volume)
-    ctx = Context(settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns, tidy_memory=True)
-    runner = Runner(ctx, make("title", ctx), screen, merger=merger, log_rate=max_frames is None)
+    ctx = Context(
+        settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns, tidy_memory=True,
+        config_path=config_path,
+    )
+    if config_path is not None and journals is not None:  # the games closed since the last start
+        from appliance.audits import audits_path, refresh_in_background
+
+        refresh_in_background(audits_path(config_path), journals)
+    stack = first_scenes(ctx, [str(p) for p in settings.warnings] + list(notices or []))
+    runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
+    for scene in stack[1:]:
+        runner.apply(Push(scene))
     return runner.run(max_frames)
+
+
+def first_scenes(ctx: Any, notices: list[str]) -> list[Any]:
+    """The scene stack at start, bottom first: the game a crash interrupted, resumed under "game
+    resumed" (else the title); the start's `notices` (settings problems, inputs left out, a journal
+    that can't be resumed, which is added to them) over it, until someone presses a button."""
+    from .scenes.base import make
+
+    stack = resume_scenes(ctx, notices)  # a journal that can't be resumed adds its notice
+    if notices:
+        stack.append(make("notices", ctx, notices))
+    return stack
+
+
+def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
+    """[the play scene, the resumed scene] for the newest unfinished journal in `ctx.journal_dir`,
+    or [the title] when there is none or it cannot be resumed (then said on stderr and in `notices`;
+    the journal is left as it is)."""
+    from appliance.journal import newest_unfinished
+    from appliance.match import Match
+    from appliance.rules import Game
+
+    from . import runner as _registry  # noqa: F401 (registers the operator's scenes)
+    from .scenes.base import SCENES, make, ready_for_play
+
+    path = newest_unfinished(ctx.journal_dir) if ctx.journal_dir is not None else None
+    if path is None:
+        return [make("title", ctx)]
+    try:
+        match = Match.resume(path, ctx.clock())
+    except Exception as error:  # a journal this version can't replay: say so, leave it, play on
+        notice = f"the game in {path.name} cannot be resumed ({error}); it is left as it is"
+        print(f"spit-arcade play: {notice}", file=sys.stderr)
+        notices.append(notice)
+        return [make("title", ctx)]
+    if match.finished:  # the power cut took only the closing line: the game was over, close it as such
+        if match.journal is not None:
+            with contextlib.suppress(OSError, ValueError):
+                match.journal.finish(match.game.state())
+            match.journal = None
+        return [make("title", ctx)]
+    play = "play" if isinstance(match.game, Game) else "speed_play"
+    if play not in SCENES:
+        if match.journal is not None:
+            match.journal.close()  # left as it is: a version with its table resumes it
+        notice = f"the game in {path.name} ({match.variant}) has no table here yet; it is left as it is"
+        print(f"spit-arcade play: {notice}", file=sys.stderr)
+        notices.append(notice)
+        return [make("title", ctx)]
+    try:
+        ready_for_play(ctx)
+        return [make(play, ctx, match), make("resumed", ctx, match, path.name)]
+    except Exception as error:  # never a crash at start (systemd would make it a restart loop)
+        if match.journal is not None:
+            with contextlib.suppress(OSError, ValueError):
+                match.journal.close()
+        notice = f"the game in {path.name} cannot be shown ({type(error).__name__}: {error}); it is left as it is"
+        print(f"spit-arcade play: {notice}", file=sys.stderr)
+        notices.append(notice)
+        return [make("title", ctx)]

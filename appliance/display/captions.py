@@ -141,6 +141,7 @@ def draw_captions(canvas: Canvas, layout: TableLayout, captions: list[Caption]) 
     for place, lines, shade in gathered.values():
         box = place.box
         upright = (box.height, box.width) if place.angle % 180 else (box.width, box.height)
-        image, scale, words, px = fit_block(tuple(lines), layout.card_h, upright, place.angle, shade)
+        text_h = getattr(layout, "text_h", layout.card_h)  # a layout of its own (tests) may size by cards
+        image, scale, words, px = fit_block(tuple(lines), text_h, upright, place.angle, shade)
         rect = canvas.blit(image, (box.x + (box.w - image.get_width()) // 2, box.y + (box.h - image.get_height()) // 2))
         canvas.texts.append(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px))

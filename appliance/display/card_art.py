@@ -270,7 +270,9 @@ class CardArt:
         w, h = self.size
         pad = max(6, w // 14)
         surface = pygame.Surface((w + 2 * pad, h + 2 * pad), pygame.SRCALPHA)
-        rgb = {"select": (255, 220, 40), "assist": (80, 230, 120), "reject": (255, 60, 60)}[colour]
+        rgb = {"select": (255, 220, 40), "second": (255, 120, 240), "assist": (80, 230, 120), "reject": (255, 60, 60)}[
+            colour
+        ]
         full = surface.get_rect()
         for i in range(pad):
             alpha = int(230 * (i + 1) / pad)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from appliance.rules import Event
-from appliance.rules.table import TWO_SEATS
+from appliance.rules.table import TWO_SEATS, Table
 
 
 def kind(event: Event) -> str:
@@ -26,17 +26,46 @@ def detail(event: Event, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
-def side_for(player: int, spit_pile: int) -> str:
-    """The control ("left"/"right") with which `player` reaches `spit_pile` at a two-seat table."""
-    return TWO_SEATS.side_for(player, spit_pile)
+def side_for(player: int, spit_pile: int, seats: int = 2) -> str:
+    """The control ("left", "right", "far_left", "far_right") with which `player` reaches `spit_pile`
+    at a table of `seats`."""
+    table = TWO_SEATS if seats == 2 else Table(seats)
+    return table.side_for(player, spit_pile)
 
 
 class EventReader:
+    """What happened since a scene last looked.
+
+    A match that puts a late press in its place (a rollback) rewrites its events from the first one
+    that changed, in a new list, and counts a correction. The reader then hands out the corrected
+    events from there, and keeps in `taken_back` the ones it had handed out that did not happen after
+    all (the card that was not really played: the screen slides it back, with a "late pad" note);
+    `late` says so, for that one look."""
+
     def __init__(self, match: Any, start: int | None = None) -> None:
         self.match = match
         self.seen = len(match.events) if start is None else start
+        self._read: list[Event] = match.events  # the list the events seen so far were read from
+        self.corrections = getattr(match, "corrections", 0)
+        self.taken_back: list[Event] = []
+        self.late = False
 
     def new_events(self) -> list[Event]:
-        events: list[Event] = list(self.match.events[self.seen :])
+        current: list[Event] = self.match.events
+        self.taken_back = []
+        self.late = False
+        corrections = getattr(self.match, "corrections", 0)
+        if current is not self._read or corrections != self.corrections:
+            rewritten: list[int] = list(getattr(self.match, "rewritten_from", []))[self.corrections :]
+            first = min([self.seen, *rewritten])
+            while first < min(self.seen, len(current)) and (
+                    current[first] is self._read[first] or current[first] == self._read[first]):
+                first += 1  # replayed the same: not rewritten after all
+            self.taken_back = self._read[first : self.seen]
+            self.late = bool(self.taken_back)
+            self.seen = first
+            self._read = current
+            self.corrections = corrections
+        events: list[Event] = list(current[self.seen :])
         self.seen += len(events)
         return events

@@ -235,6 +235,60 @@ def to_pause(h: Harness) -> None:
     h.frame()
 
 
+def to_game_menu(h: Harness) -> None:
+    """The game menu, its third row (a house rule and its explanation) chosen."""
+    from .scenes.base import MenuKey
+
+    to_choose(h)
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.press(1, "spit")
+    h.frame()
+    h.press(1, "pile2")
+    h.press(2, "pile2")
+    h.frame()
+
+
+def _family(h: Harness, game: str, house_rules: dict[str, Any]) -> None:
+    h.settings.game = game
+    h.settings.house_rules = dict(house_rules)
+
+
+def to_family_play(h: Harness) -> None:
+    """Four piles with alternating colours and Shapp, in play."""
+    _family(h, "four-piles", {"alternate_colours": True, "choose": "shapp"})
+    to_play(h)
+
+
+def to_two_decks(h: Harness) -> None:
+    """Two decks (six stock piles), two hands: a card in each hand."""
+    _family(h, "two-decks", {"two_hands": True})
+    to_ready(h)
+    h.press(1, "spit")
+    h.press(2, "spit")
+    h.advance(0.2)
+    h.press(1, "pile1")
+    h.press(1, "pile2")
+    h.frame()
+
+
+def to_mod_spit(h: Harness) -> None:
+    """Mod Spit (a rule drawn at the start), both tops showing: the rule and the two values."""
+    _family(h, "mod-spit-advanced", {})
+    to_ready(h)
+    h.press(1, "spit")
+    h.press(2, "spit")
+    h.advance(0.2)
+
+
+def to_table_slap(h: Harness) -> None:
+    """Mod Spit: both players slap the table, 40 ms apart; the verdict."""
+    to_mod_spit(h)
+    h.press(1, "slap")
+    h.now_ns += 40_000_000
+    h.press(2, "slap")
+    h.frame()
+
+
 KEY_SCENES: dict[str, tuple[str, Any]] = {
     # name: (the scene class name it ends on, how to get there)
     "title": ("TitleScene", to_title),
@@ -248,4 +302,58 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
     "game_over": ("GameOverScene", to_game_over),
     "settings": ("SettingsScene", to_settings),
     "pause": ("PauseScene", to_pause),
+    "game_menu": ("GameMenuScene", to_game_menu),
+    "family_play": ("PlayScene", to_family_play),
+    "two_decks": ("PlayScene", to_two_decks),
+    "mod_spit": ("PlayScene", to_mod_spit),
+    "table_slap": ("PlayScene", to_table_slap),
 }
+
+
+def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> None:
+    """A game of `seats` players (people, or the computer where `computer` says), in play."""
+    from .scenes.base import MenuKey
+    from .scenes.choose import ChooseScene
+
+    h.settings.house_rules = {"seats": seats}
+    to_choose(h)
+    scene = h.scene
+    assert isinstance(scene, ChooseScene)
+    for seat, level in (computer or {}).items():
+        h.runner.send(MenuKey(0, "down", True, h.now_ns))
+        scene.index = seat
+        for _ in range(int(level)):
+            h.runner.send(MenuKey(0, "right", True, h.now_ns))
+    scene.index = 1
+    h.press(1, "spit")
+    h.frame()
+    h.advance(2.2)
+    for player in range(1, seats + 1):
+        h.runner.send(MenuKey(player, "spit", True, h.now_ns))
+    h.advance(0.3)
+
+
+def to_three_seats(h: Harness) -> None:
+    to_seats(h, 3)
+
+
+def to_four_seats(h: Harness) -> None:
+    to_seats(h, 4, {4: "2"})
+
+
+def to_seats_summary(h: Harness) -> None:
+    """Four seats: a round summary (player 2 out first, taking a far pile)."""
+    from appliance.rules.events import Out, Take
+
+    from .scenes.base import make
+
+    to_four_seats(h)
+    scene: Any = h.scene
+    events = [Out(1.0, 2, 1), Take(1.0, 2, 3, 12), Take(1.0, 1, 0, 9)]
+    h.runner.apply_scene(make("round_summary", h.ctx, scene.match, scene.view, events))
+    h.frame()
+
+
+KEY_SCENES["three_seats"] = ("PlayScene", to_three_seats)
+KEY_SCENES["seats_summary"] = ("RoundSummaryScene", to_seats_summary)
+KEY_SCENES["four_seats"] = ("PlayScene", to_four_seats)

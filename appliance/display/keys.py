@@ -12,11 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from appliance.inputs.config import known_key, parse_binding
-from appliance.inputs.keyboard import KeyboardSource, Keymap, check_keymap, default_keymap, legend
+from appliance.inputs.keyboard import KeyboardSource, Keymap, check_keymap, legend
+from appliance.inputs.keyboard import default_keymap as inputs_keymap
 from appliance.inputs.press import CABINET_PLAYER, Press
 
 __all__ = [
     "CABINET_PLAYER",
+    "FAMILY_KEYS",
+    "SEAT_KEYS",
     "Keyboard",
     "Keymap",
     "Press",
@@ -28,7 +31,57 @@ __all__ = [
     "legend",
     "parse_binding",
     "parse_keys",
+    "seat_key",
 ]
+
+
+# The family's further controls for players 1 and 2, on the row under their home keys: the table
+# slap (Mod Spit) in the middle, the far spit piles (a table of three or four) either side of it.
+FAMILY_KEYS: Keymap = {
+    "z": (1, "far_left"),
+    "x": (1, "slap"),
+    "c": (1, "far_right"),
+    "m": (2, "far_left"),
+    ",": (2, "slap"),
+    ".": (2, "far_right"),
+}
+# Players 3 and 4 on the desktop (the cabinet gives them serial panels: hardware/): the number row
+# and the keypad. The inputs layer knows players 1 and 2 only, so the screen reads these keys itself
+# (`seat_key`) and hands the scenes the same typed presses.
+SEAT_KEYS: Keymap = {
+    "1": (3, "pile1"), "2": (3, "pile2"), "3": (3, "pile3"), "4": (3, "pile4"), "5": (3, "pile5"),
+    "6": (3, "pile6"), "7": (3, "far_left"), "8": (3, "left"), "9": (3, "spit"), "0": (3, "right"),
+    "-": (3, "far_right"),
+    "[7]": (4, "pile1"), "[8]": (4, "pile2"), "[9]": (4, "pile3"), "[4]": (4, "pile4"), "[5]": (4, "pile5"),
+    "[6]": (4, "pile6"), "[/]": (4, "far_left"), "[1]": (4, "left"), "[2]": (4, "spit"), "[3]": (4, "right"),
+    "[*]": (4, "far_right"),
+}
+
+
+def default_keymap() -> Keymap:
+    """The default map: the inputs layer's two players, with the family's controls added (a key
+    the inputs layer already uses, or a control it already has a key for, is left as it is)."""
+    keymap = inputs_keymap()
+    taken = set(keymap.values())
+    for key, target in FAMILY_KEYS.items():
+        if key not in keymap and target not in taken:
+            keymap[key] = target
+    return keymap
+
+
+def seat_key(event: Any, keymap: Keymap | None = None) -> tuple[int, str, bool] | None:
+    """(player, control, pressed) for a key of players 3 and 4 (`SEAT_KEYS`), else None."""
+    import pygame
+
+    if event.type not in (pygame.KEYDOWN, pygame.KEYUP):
+        return None
+    name = pygame.key.name(event.key)
+    if keymap is not None and name in keymap:
+        return None  # a key the map gives to players 1 and 2 (the config's [keys]) stays theirs
+    target = SEAT_KEYS.get(name)
+    if target is None:
+        return None
+    return target[0], target[1], event.type == pygame.KEYDOWN
 
 
 def for_desktop(keymap: Keymap) -> Keymap:

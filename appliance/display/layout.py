@@ -18,6 +18,7 @@ Text has places of its own (`PLACE_KINDS`), one of each kind per seat, each turn
     prompt  between the spit piles and the seat's stock: what the seat is asked to do now
     reject  beside the spit piles, on the seat's left: why the seat's last press did nothing
     race    beside the spit piles, on the seat's right: who won a race to a pile
+    info    beside the prompt, on the seat's right: the rules in force (and Mod Spit's rule and values)
 
 A text owned by a seat goes to that seat's place; a text for everybody goes to every seat's place
 of its kind on the tabletop (each copy faces its reader) and to one shared place on the desktop,
@@ -33,7 +34,7 @@ from pygame import Rect
 
 LAYOUTS = ("desktop", "tabletop")
 STOCK_PILES = 5
-PLACE_KINDS = ("panel", "centre", "prompt", "reject", "race")
+PLACE_KINDS = ("panel", "centre", "prompt", "reject", "race", "info")
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,12 @@ class Seat:
     side_label: tuple[int, int]  # where "Player N" is written
     places: dict[str, Rect]  # where this seat's texts go, by kind (PLACE_KINDS)
     angle: int = 0  # how far this seat's text is turned (anticlockwise) to face them
+    stack_dx: int = 0  # pixels each card under the top peeks out sideways (the seats at the sides)
+    card_angle: int | None = None  # how far its cards are turned, where not as its text (`angle`)
+
+    @property
+    def cards_angle(self) -> int:
+        return self.angle if self.card_angle is None else self.card_angle
 
 
 @dataclass(frozen=True)
@@ -68,10 +75,15 @@ class TableLayout:
     size: tuple[int, int]
     card_w: int
     card_h: int
-    spit_piles: tuple[Rect, Rect]
+    spit_piles: tuple[Rect, ...]
     seats: dict[int, Seat]
     shared: dict[str, Rect]  # desktop: the one place of each kind for texts meant for everybody
     pile_counts: tuple[tuple[tuple[tuple[int, int], int], ...], ...]  # by pile: (centre, angle) of each size label
+    text_base: int = 0  # the height texts are sized by (0: the card height), where the cards are smaller
+
+    @property
+    def text_h(self) -> int:
+        return self.text_base or self.card_h
 
     @property
     def centre(self) -> tuple[int, int]:
@@ -81,7 +93,7 @@ class TableLayout:
         return self.seats[player]
 
     def text_size(self, fraction: float) -> int:
-        return max(10, int(self.card_h * fraction))
+        return max(10, int(self.text_h * fraction))
 
     def targets(self, kind: str, owner: int | None) -> list[Place]:
         """The places a text of `kind` goes to: the owner's own, or for everybody (owner None) every
@@ -104,15 +116,21 @@ def _flip_vertically(rect: Rect, size: tuple[int, int]) -> Rect:
     return Rect(rect.x, size[1] - rect.bottom, rect.width, rect.height)
 
 
-def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
+def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOCK_PILES, seats: int = 2) -> TableLayout:
+    """The table for `seats` players with `piles` stock piles each (1 to 6)."""
     if mode not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {mode!r}")
+    if seats > 2:
+        from .round_table import round_layout
+
+        return round_layout(size, mode, piles, seats)
     w, h = size
     card_h = int(h * 0.22)
     card_w = int(card_h * 0.7)
-    # wide enough for spit cards + 5 piles with gaps; shrink cards on narrow screens
-    if 7.5 * card_w > w * 0.8:
-        card_w = int(w * 0.8 / 7.5)
+    # wide enough for spit cards + the piles with gaps; shrink cards on narrow screens
+    span = max(piles, STOCK_PILES) + 2.5
+    if span * card_w > w * 0.8:
+        card_w = int(w * 0.8 / span)
         card_h = int(card_w / 0.7)
     gap = card_w // 4
     margin = max(8, h // 45)
@@ -120,9 +138,9 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
 
     # player 1, at the bottom
     row_y = h - margin - card_h
-    row_w = STOCK_PILES * card_w + (STOCK_PILES - 1) * gap
+    row_w = piles * card_w + (piles - 1) * gap
     left = (w - row_w) // 2
-    stock = tuple(Rect(left + i * (card_w + gap), row_y, card_w, card_h) for i in range(STOCK_PILES))
+    stock = tuple(Rect(left + i * (card_w + gap), row_y, card_w, card_h) for i in range(piles))
     spit_cards = Rect(left - card_w - 2 * gap, row_y, card_w, card_h)
     stack_top = row_y - 4 * step
     labels_y = stack_top - card_h // 14
@@ -142,7 +160,10 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
     count_room = int(card_w * 0.5)
     middle_bottom = spit_piles[0].bottom
     prompt_top = middle_bottom + key_room
-    prompt = Rect(left - card_w, prompt_top, row_w + 2 * card_w, max(8, labels_y - key_room // 2 - prompt_top))
+    prompt_w = max(row_w, 5 * card_w + 4 * gap)
+    prompt = Rect((w - prompt_w) // 2, prompt_top, prompt_w, max(8, labels_y - key_room // 2 - prompt_top))
+    info_left = prompt.right + margin
+    info = Rect(info_left, middle_bottom + 2, max(8, w - margin - info_left), max(8, stack_top - middle_bottom - 4))
     side_top = h // 2 + 2
     reject_w = spit_piles[0].left - count_room - 2 * margin
     reject = Rect(margin, side_top, reject_w, middle_bottom - side_top)
@@ -150,7 +171,7 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
     race = Rect(race_left, side_top, w - margin - race_left, middle_bottom - side_top)
     panel = Rect(margin, side_top, w - 2 * margin, h - margin - side_top)
     centre = Rect(margin, side_top, w - 2 * margin, middle_bottom - side_top)
-    places = {"panel": panel, "centre": centre, "prompt": prompt, "reject": reject, "race": race}
+    places = {"panel": panel, "centre": centre, "prompt": prompt, "reject": reject, "race": race, "info": info}
     seat1 = Seat(1, False, stock, spit_cards, -step, message, labels_y, legend, side_label, places, 0)
     count_off = card_h // 4
 
@@ -205,5 +226,6 @@ def table_layout(size: tuple[int, int], mode: str = "desktop") -> TableLayout:
             ),
             "reject": Rect(margin, spit_piles[0].top, reject_w, card_h),
             "race": Rect(race_left, spit_piles[0].top, race.width, card_h),
+            "info": info,
         }
     return TableLayout(mode, size, card_w, card_h, spit_piles, {1: seat1, 2: seat2}, shared, counts)

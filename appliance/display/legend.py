@@ -9,32 +9,52 @@ from .i18n import _
 from .keys import Keymap, key_label
 
 
-def pile_side(mode: str, player: int, spit_pile: int) -> str:
-    """How a seat names a spit pile: on the desktop by the screen's side (both read the screen the
-    same way), on the tabletop by the player's own left and right (their half is turned to them)."""
-    if mode == "desktop":
+def pile_side(mode: str, player: int, spit_pile: int, seats: int = 2) -> str:
+    """How a seat names a spit pile: at a table of two on the desktop by the screen's side (both read
+    the screen the same way), otherwise by the player's own left and right (their side is turned to
+    them), and "far_left"/"far_right" for the far piles at a table of three or four."""
+    if mode == "desktop" and seats == 2:
         return "left" if spit_pile == 0 else "right"
-    return side_for(player, spit_pile)
+    return side_for(player, spit_pile, seats)
 
 
-def seat_legend(keymap: Keymap, player: int, mode: str, piles: int = 5) -> list[str]:
-    """A seat's keys, as its player reads the screen: only keys that do something in the game."""
+def seat_legend(
+    keymap: Keymap, player: int, mode: str, piles: int = 5, seats: int = 2, slap: bool = False
+) -> list[str]:
+    """A seat's keys, as its player reads the screen: only keys that do something in the game (the far
+    piles at a table of three or four, the table slap where the game has one)."""
+    from .keys import SEAT_KEYS
+
+    def label(control: str) -> str:
+        found = key_label(keymap, player, control)
+        if not found and player > 2:
+            found = key_label(SEAT_KEYS, player, control)
+        return found
+
     lines = []
-    stock = [key_label(keymap, player, f"pile{n}") for n in range(1, piles + 1)]
+    stock = [label(f"pile{n}") for n in range(1, piles + 1)]
     if any(stock):
         lines.append(_("piles {keys}").format(keys=" ".join(k for k in stock if k)))
     sides = {}
-    for index in (0, 1):
-        key = key_label(keymap, player, side_for(player, index))
+    for index in range(seats):
+        key = label(side_for(player, index, seats))
         if key:
-            sides[pile_side(mode, player, index)] = key
+            sides[pile_side(mode, player, index, seats)] = key
     if "left" in sides:
         lines.append(_("left pile {key}").format(key=sides["left"]))
-    spit = key_label(keymap, player, "spit")
+    spit = label("spit")
     if spit:
         lines.append(_("SPIT! {key}").format(key=spit))
     if "right" in sides:
         lines.append(_("right pile {key}").format(key=sides["right"]))
+    far = [sides[side] for side in ("far_left", "far_right") if side in sides]
+    if seats == 3 and far:  # both far keys reach the one pile across
+        far = [" ".join(label(c) for c in ("far_left", "far_right") if label(c))]
+    if far:
+        lines.append(_("far piles {keys}").format(keys=" ".join(far)))
+    slap_key = label("slap")
+    if slap and slap_key:
+        lines.append(_("slap the table {key}").format(key=slap_key))
     return lines
 
 

@@ -25,6 +25,7 @@ from .compositor import Canvas
 from .events import kind
 from .i18n import _
 from .scenes.base import BACK, Context, Input, Quit, Transition
+from .speed_view import SpeedTable
 from .table_view import GOLD, SOFT, WHITE, TableView
 
 END_HOLD_S = 4.0
@@ -45,7 +46,9 @@ class ReplayScene:
         self.game, _ = script.new_game()
         self.presses = script.ordered()
         self.next = 0
-        self.view: TableView = ctx.view(show_keys=False)
+        self.view: TableView | SpeedTable = ctx.view(show_keys=False)
+        if self.game.variant == "speed":  # Speed's own table (speed_view.py)
+            self.view = SpeedTable(*ctx.table_for(None), show_keys=False)
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self.events: list[Any] = []

@@ -6,6 +6,12 @@ benchmark drive it with their own clock and events; `Runner.run()` is the real l
 Scenes are a stack: the top one takes the presses and the time, and every scene is drawn, bottom
 first, so one pushed over a game (the settings) shows the game under it, and popping it goes back
 to the game as it was.
+
+The cabinet's SERVICE button (F2) opens the operator's service menu over whatever is on the stack
+(`service_menu=True`, which the app sets); closing it gives back the scene underneath as it was.
+
+systemd's watchdog (appliance/watchdog.py) is told READY=1 once the first frame is on screen,
+WATCHDOG=1 from every frame, a STATUS line when the scene on top changes, STOPPING=1 on a clean exit.
 """
 
 from __future__ import annotations
@@ -17,9 +23,26 @@ from typing import Any
 
 import pygame
 
+from appliance import watchdog
+
 from .compositor import Canvas, Compositor
-from .keys import Keyboard
-from .scenes.base import BACK, Context, Input, MenuKey, Pop, Push, Quit, Replace, Reset, Scene, Transition
+from .keys import Keyboard, seat_key
+from .scenes.base import (
+    BACK,
+    Context,
+    Input,
+    MenuKey,
+    Pop,
+    Push,
+    Quit,
+    Replace,
+    Reset,
+    Scene,
+    Transition,
+    make,
+)
+
+# The operator's scenes (registered here until scenes/base.py's SCENES lists them).
 
 FPS = 60
 MERGER_POLL_MS = 2
@@ -37,6 +60,8 @@ class Runner:
         present: Callable[[list[pygame.Rect]], None] | None = None,
         merger: Any = None,
         log_rate: bool = False,
+        notifier: watchdog.Notifier | None = None,
+        service_menu: bool = False,
     ) -> None:
         """`merger`: appliance.inputs' Merger of the cabinet's sources (GPIO panels, serial pads);
         the keyboard then joins it, and presses reach the scenes in edge-time order. `log_rate`:
@@ -46,6 +71,7 @@ class Runner:
         self.screen = screen
         self.keyboard = Keyboard(ctx.keymap, ctx.clock)
         self.merger = merger
+        ctx.inputs = merger  # the service menu's switch test reads it
         if merger is not None:
             self.keyboard.join(merger)
         self.compositor = Compositor()
@@ -53,6 +79,10 @@ class Runner:
         self.status: int | None = None  # set when the program should end
         self.frames = 0
         self.log_rate = log_rate
+        self.notifier = notifier or watchdog.notifier()  # systemd's (a no-op outside systemd)
+        self.service_menu = service_menu  # SERVICE opens the service menu here, not in the scenes
+        self._said: str | None = None  # the status line systemd was last told
+        self.ready_said = False  # READY=1 is said once, after the loop's first frame
 
     @property
     def scene(self) -> Scene:
@@ -72,6 +102,15 @@ class Runner:
             self.stack = [transition.scene]
         elif isinstance(transition, Quit):
             self.status = transition.status
+        if transition is not None:
+            self.tell_status()
+
+    def tell_status(self) -> None:
+        """systemd's status line: what the scene on top is (said once each time it changes)."""
+        said = scene_status(self.scene)
+        if said != self._said:
+            self._said = said
+            self.notifier.status(said)
 
     def apply_scene(self, scene: Scene) -> None:
         self.apply(Replace(scene))
@@ -86,13 +125,23 @@ class Runner:
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
             self.compositor.invalidate()
         press = self.keyboard.feed(event, now_ns)
-        if press is None and event.type == pygame.KEYDOWN and event.key in ARROWS:
+        seat = seat_key(event, self.ctx.keymap) if press is None else None
+        if seat is not None:  # players 3 and 4 at the keyboard
+            self.send(MenuKey(seat[0], seat[1], seat[2], now_ns))
+        elif press is None and event.type == pygame.KEYDOWN and event.key in ARROWS:
             self.send(MenuKey(0, ARROWS[event.key], True, now_ns))  # arrow keys nobody mapped: menus
         elif press is not None and self.merger is None:
             self.send(press)
 
     def send(self, press: Input) -> None:
         if self.status is None:
+            if self.service_menu and press.pressed and press.control == "service" and not in_service(self.scene):
+                menu = make("service", self.ctx)  # over whatever runs; it gives it back as it was
+                hold = getattr(menu, "hold", None)
+                if hold is not None and not getattr(self.scene, "holds_clock", False):
+                    hold(getattr(self.scene, "match", None))  # a game's clock stands still meanwhile
+                self.apply(Push(menu))
+                return
             self.apply(self.scene.on_event(press))
 
     def frame(self, events: Iterable[Any], now_ns: int) -> list[pygame.Rect]:
@@ -109,6 +158,7 @@ class Runner:
         if dirty:
             self.present(dirty)
         self.frames += 1
+        self.notifier.ping()  # at most every half watchdog period: cheap
         self.ctx.art.warm(WARM_BUDGET_S)
         return dirty
 
@@ -133,6 +183,10 @@ class Runner:
             if now >= next_frame:  # a scheduled frame (not one woken early by a press)
                 next_frame = max(next_frame + period, now)
             self.frame(events + pygame.event.get(), self.ctx.clock())
+            if not self.ready_said:  # the first frame is on screen: systemd's start job is done
+                self.ready_said = True
+                self._said = scene_status(self.scene)
+                self.notifier.ready(self._said)
             if self.log_rate:
                 done = time.monotonic_ns()
                 costs.append((done - now) / 1e6)
@@ -142,8 +196,10 @@ class Runner:
                     rate = len(costs) / ((done - started) / 1e9)
                     print(f"spit-arcade: {rate:.1f} frames a second, frame p99 {worst:.1f} ms", file=sys.stderr)
             if max_frames is not None and self.frames >= max_frames:
+                self.notifier.stopping()
                 return 0
             events = self.wait(next_frame)
+        self.notifier.stopping()
         return self.status
 
     def wait(self, until_ns: int) -> list[Any]:
@@ -161,3 +217,14 @@ class Runner:
             event = pygame.event.wait(max(1, int(timeout_ms)))
             if event.type != pygame.NOEVENT:
                 return [event]
+
+
+def scene_status(scene: Scene) -> str:
+    """A scene in a word or two, for `systemctl status`: TitleScene -> "title"."""
+    name = type(scene).__name__.removesuffix("Scene")
+    return "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip() or "?"
+
+
+def in_service(scene: Scene) -> bool:
+    """Whether the scene on top is the service menu or one of its pages (SERVICE works inside them)."""
+    return bool(getattr(scene, "service", False))

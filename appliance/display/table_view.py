@@ -26,7 +26,7 @@ from .compositor import Canvas
 from .events import detail, kind, side_for
 from .i18n import _
 from .keys import Keymap, key_label
-from .layout import TableLayout
+from .layout import Seat, TableLayout
 from .legend import seat_legend
 
 SLIDE_S = 0.1  # a card reaches its pile within 120 ms
@@ -42,7 +42,8 @@ WHITE = (255, 255, 255)
 GOLD = (255, 215, 64)
 RED = (255, 90, 90)
 SOFT = (200, 230, 210)
-PLAYER_COLOURS = {1: (120, 200, 255), 2: (255, 170, 90)}
+PLAYER_COLOURS = {1: (120, 200, 255), 2: (255, 170, 90), 3: (190, 150, 255), 4: (150, 235, 130)}
+VERDICT_S = 2.5  # a table slap's verdict stays this long
 
 
 def race_words(winner: int, by_ms: float) -> str:
@@ -63,8 +64,47 @@ def reject_words(reason: str) -> str:
         "choose_pile": _("you spit alone: slap the spit pile you want"),
         "wrong_pile": _("you must keep spitting onto the pile you chose"),
         "game_over": _("the game is over"),
+        "wrong_colour": _("the colours must alternate: red on black, black on red"),
+        "not_your_choice": _("another player chooses the spit pile this time"),
+        "call_first": _("be first to call SPIT! to choose the pile"),
+        "slap_smaller": _("slap the smaller spit pile"),
+        "not_in_this_game": _("that button does nothing in this game"),
+        "cannot_pick_up": _("you may pick up your last 3 to 5 cards once they all lie face up"),
+        "already_slapped": _("you have slapped the table already"),
+        "table_slapped": _("a table slap is being judged"),
+        "sitting_out": _("you are out of this round: press a spit pile to take it"),
     }
     return words.get(reason) or _(REJECT_REASONS.get(reason, reason))
+
+
+def table_slap_words(player: int) -> str:
+    return _("Player {n} slaps the table!").format(n=player)
+
+
+def verdict_lines(
+    reason: str, taker: int | None, chooser: int | None, slaps: list[int], by_ms: float | None
+) -> list[str]:
+    """A table slap judged: right or wrong, who takes the piles, by how many ms the slower hand was late."""
+    ms = "?" if by_ms is None else f"{by_ms:.0f}"
+    if reason == "both_wrong":
+        return [
+            _("Both slaps wrong!"),
+            _("Player {n} slapped {ms} ms later: chooses a pile to take").format(n=chooser, ms=ms),
+        ]
+    if reason == "wrong":
+        return [_("Wrong slap!"), _("Player {n} takes both piles").format(n=taker)]
+    if taker in slaps and by_ms is not None:
+        late = _("Player {n} was {ms} ms late: takes both piles").format(n=taker, ms=ms)
+    else:
+        late = _("Player {n} did not slap: takes both piles").format(n=taker)
+    return [_("Right slap!"), late]
+
+
+@dataclass
+class Verdict:
+    lines: Callable[[], list[str]]
+    until_ns: int
+    colour: tuple[int, int, int] = GOLD
 
 
 @dataclass
@@ -126,6 +166,9 @@ class TableView:
         self.legend_texts: list[Drawn] = []
         self._backgrounds = backgrounds if backgrounds is not None else {}
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
+        self.verdict: Verdict | None = None  # a table slap judged (Mod Spit), big, for everybody
+        self.slap = False  # the game has a table slap: its key is in the legends
 
     # ------------------------------------------------------------------ feedback from events
 
@@ -136,8 +179,20 @@ class TableView:
                 self.slides.clear()
                 self.messages.clear()
                 self.race = None
+                self.verdict = None
                 if what == "deal":
                     self.deal(now_ns)
+                continue
+            if what == "table_slap_judged":
+                slaps = [int(n) for n in detail(event, "slaps", [])]
+                by = detail(event, "by_ms")
+                lines = partial(
+                    verdict_lines, str(detail(event, "reason", "")), detail(event, "taker"), detail(event, "chooser"),
+                    slaps, None if by is None else float(by),
+                )
+                right = detail(event, "reason") == "slower"
+                self.verdict = Verdict(lines, now_ns + int(VERDICT_S * 1e9), GOLD if right else RED)
+                self.race = None
                 continue
             player = detail(event, "player", 0)
             if not isinstance(player, int) or player not in self.layout.seats:
@@ -155,10 +210,13 @@ class TableView:
                 pile = game.spit_piles[spit_pile]
                 under = pile[-2] if len(pile) >= 2 else None
                 self._slide(str(detail(event, "card")), seat.spit_cards.topleft, spit_pile, under, now_ns, False)
+            elif what == "table_slap":
+                words = partial(table_slap_words, player)
+                self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
             elif what == "reject":
                 self.shakes[(player, str(detail(event, "press", "")))] = now_ns
                 reason = str(detail(event, "reason", ""))
-                if reason == "too_late":
+                if reason == "too_late" and detail(event, "by_ms") is not None:
                     by = float(detail(event, "by_ms", 0))
                     winner = int(detail(event, "winner", 0))
                     race = partial(race_words, winner, by)
@@ -167,11 +225,16 @@ class TableView:
             elif what == "flip":
                 self.flips[(player, int(detail(event, "pile", 0)))] = now_ns
                 self.messages.pop(player, None)
-            elif what in ("select", "move", "deselect"):
+            elif what in ("select", "move", "deselect", "stack", "pick_up", "refill"):
                 self.messages.pop(player, None)
 
     def feedback(self, now_ns: int) -> list[Caption]:
-        """Each seat's last reject (its own) and the last race (for everybody), while they last."""
+        """Each seat's last reject (its own) and the last race (for everybody), while they last; a
+        table slap's verdict, big in the middle, instead of them while it lasts."""
+        if self.verdict is not None and self.verdict.until_ns > now_ns:
+            verdict = self.verdict.lines()
+            lines = [Line(verdict[0], 0.22, self.verdict.colour)] + [Line(w, 0.14, WHITE) for w in verdict[1:]]
+            return [Caption("centre", None, tuple(lines), 210)]
         out = []
         for player, flash in sorted(self.messages.items()):
             if flash.until_ns > now_ns and player not in self.computer:
@@ -230,11 +293,34 @@ class TableView:
 
     # ------------------------------------------------------------------ drawing
 
+    def _image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
+        """A card's face ("face"), back, slot or glow, turned to face `seat` (None: upright)."""
+        angle = 0 if seat is None else seat.cards_angle
+        if kind == "face":
+            if angle in (0, 180):
+                return self.art.face(card, angle == 180)
+        elif kind == "back":
+            if angle in (0, 180):
+                return self.art.back(angle == 180)
+        elif kind == "slot" and angle in (0, 180):
+            return self.art.slot()
+        elif kind in ("select", "second", "assist") and angle in (0, 180):
+            return self.art.glow(kind)
+        key = (kind, card, angle)
+        image = self._turned.get(key)
+        if image is None:
+            upright = {"face": lambda: self.art.face(card), "back": self.art.back, "slot": self.art.slot}.get(
+                kind, lambda: self.art.glow(kind)
+            )()
+            image = self._turned[key] = pygame.transform.rotate(upright, angle)
+        return image
+
     def background(self) -> pygame.Surface:
         """The felt, the seats' names, the key labels and legends: everything that never changes."""
         lay = self.layout
         keys = self.show_keys and bool(self.keymap)
-        cache_key = (keys, self.computer, lay.mode, lay.size, _("Player {n}"))
+        shape = (len(lay.seats), len(lay.seat(1).stock))
+        cache_key = (keys, self.computer, lay.mode, lay.size, shape, self.slap, _("Player {n}"))
         found = self._backgrounds.get(cache_key)
         if found is not None:
             self.legend_texts = found[1]
@@ -242,27 +328,34 @@ class TableView:
         w, h = lay.size
         surface = pygame.Surface(lay.size)
         surface.fill(FELT)
-        pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
+        if len(lay.seats) == 2:
+            pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
         small = lay.text_size(0.12)
         self.legend_texts = []
+        piles = len(lay.seat(1).stock)
         for player, seat in lay.seats.items():
             colour = PLAYER_COLOURS[player]
             name = _("Computer") if player in self.computer else _("Player {n}").format(n=player)
-            label = fonts.text(name, lay.text_size(0.12), colour, seat.turned)
+            label = fonts.text(name, lay.text_size(0.12), colour, angle=seat.angle)
             surface.blit(label, label.get_rect(center=seat.side_label))
             for rect in seat.stock:
-                surface.blit(self.art.slot(), rect)
+                surface.blit(self._image("slot", seat), rect)
             if not keys or player in self.computer:
                 continue
             for number, rect in enumerate(seat.stock, start=1):
                 key = key_label(self.keymap, player, f"pile{number}")
                 if key:
-                    image = fonts.text(key, small, SOFT, seat.turned)
-                    surface.blit(image, image.get_rect(center=(rect.centerx, seat.labels_y)))
-            lines = tuple(Line(words, 0.12, SOFT) for words in seat_legend(self.keymap, player, lay.mode))
+                    image = fonts.text(key, small, SOFT, angle=seat.angle)
+                    level = seat.cards_angle in (0, 180)
+                    centre = (rect.centerx, seat.labels_y) if level else (seat.labels_y, rect.centery)
+                    surface.blit(image, image.get_rect(center=centre))
+            legend = seat_legend(self.keymap, player, lay.mode, piles, len(lay.seats), self.slap)
+            size = 0.12 if len(lay.seats) == 2 else 0.1  # the corner of a crowded table
+            lines = tuple(Line(words, size, SOFT) for words in legend)
             if lines:
                 box = seat.legend
-                image, scale, words, px = fit_block(lines, lay.card_h, box.size, seat.angle, 0)
+                upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
+                image, scale, words, px = fit_block(lines, lay.text_h, upright, seat.angle, 0)
                 rect = image.get_rect(center=box.center)
                 surface.blit(image, rect)
                 self.legend_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px))
@@ -271,7 +364,7 @@ class TableView:
             if not keys:
                 continue
             for player, seat in lay.seats.items():
-                if player in self.computer:
+                if player in self.computer or len(lay.seats) > 2:
                     continue
                 key = key_label(self.keymap, player, side_for(player, index))
                 if not key:
@@ -305,7 +398,6 @@ class TableView:
 
     def draw(self, canvas: Canvas, game: Game, now_ns: int) -> None:
         lay = self.layout
-        art = self.art
         step_cards = 4
         lit: set[tuple[int, int]] = set()
         if self.assist and game.phase == "playing":
@@ -314,14 +406,17 @@ class TableView:
                     lit.add((number, pile_number))
         for player, seat in lay.seats.items():
             me = game.player(player)
-            # spit cards
+            dx, dy = seat.stack_dx, seat.stack_step
+            # spit cards (and, at a table of three or four, the pile taken on going out)
             if me.spit_cards:
                 for k in range(min(len(me.spit_cards), step_cards) - 1, -1, -1):
-                    canvas.blit(art.back(seat.turned), seat.spit_cards.move(0, seat.stack_step * k).topleft)
-                count = fonts.text(str(len(me.spit_cards)), lay.text_size(0.14), WHITE, seat.turned)
+                    canvas.blit(self._image("back", seat), seat.spit_cards.move(dx * k, dy * k).topleft)
+                count = fonts.text(str(len(me.spit_cards)), lay.text_size(0.14), WHITE, angle=seat.angle)
                 middle = seat.spit_cards.center
                 canvas.blit_centred(self.shade((count.get_width() + 12, count.get_height() + 4), 200), middle)
                 canvas.blit_centred(count, middle)
+            hidden = bool(getattr(me, "hidden", False))  # V9: picked up, played from memory
+            second = getattr(me, "second", None)  # V8: the second hand's pile
             # stock piles
             for number, rect in enumerate(seat.stock, start=1):
                 if number > len(me.stock):
@@ -334,39 +429,43 @@ class TableView:
                     if dealing > 0:
                         x = seat.spit_cards.x + (rect.x - seat.spit_cards.x) * dealing
                         y = seat.spit_cards.y + (rect.y - seat.spit_cards.y) * dealing
-                        canvas.blit(art.back(seat.turned), (x, y))
+                        canvas.blit(self._image("back", seat), (x, y))
                     continue
                 shake = self._shake(player, f"pile{number}", now_ns)
-                if me.selected == number:
-                    shake += self._shake(player, "left", now_ns) + self._shake(player, "right", now_ns)
+                if me.selected == number or second == number:
+                    for side in ("left", "right", "far_left", "far_right"):
+                        shake += self._shake(player, side, now_ns)
                 under = min(len(pile.cards) - 1, step_cards - 1)
                 for k in range(under, 0, -1):
-                    canvas.blit(art.back(seat.turned), rect.move(0, seat.stack_step * k).topleft)
+                    canvas.blit(self._image("back", seat), rect.move(dx * k, dy * k).topleft)
                 top_rect = rect.move(shake, 0)
-                lifted = me.selected == number
-                if lifted:
-                    top_rect = top_rect.move(0, seat.stack_step * 3)
-                    off = art.glow_offset()
-                    canvas.blit(art.glow("select"), (top_rect.x - off, top_rect.y - off))
+                held = "select" if me.selected == number else "second" if second == number else None
+                if held is not None:
+                    top_rect = top_rect.move(dx * 3, dy * 3)
+                    off = self.art.glow_offset()
+                    canvas.blit(self._image(held, seat), (top_rect.x - off, top_rect.y - off))
                 elif (player, number) in lit:
-                    off = art.glow_offset()
-                    canvas.blit(art.glow("assist"), (top_rect.x - off, top_rect.y - off))
-                image = art.face(pile.cards[-1], seat.turned) if pile.up > 0 else art.back(seat.turned)
+                    off = self.art.glow_offset()
+                    canvas.blit(self._image("assist", seat), (top_rect.x - off, top_rect.y - off))
+                face_up = pile.up > 0 and not hidden
+                image = self._image("face", seat, pile.cards[-1]) if face_up else self._image("back", seat)
                 turning = self._flip_image(player, number, pile.cards[-1], seat.turned, now_ns)
-                if turning is not None:
+                if turning is not None and seat.cards_angle in (0, 180) and not hidden:
                     image = turning
-                    top_rect = top_rect.move((art.width - turning.get_width()) // 2, 0)
+                    top_rect = top_rect.move((self.art.width - turning.get_width()) // 2, 0)
                 canvas.blit(image, top_rect.topleft)
         # spit piles
         sliding = {s.spit_pile: s for s in self.slides if now_ns - s.t0_ns < SLIDE_S * 1e9}
         self.slides = list(sliding.values())
         size_text = lay.text_size(0.14)
         for index, rect in enumerate(lay.spit_piles):
+            if index >= len(game.spit_piles):
+                continue
             spit_pile = game.spit_piles[index]
             slide = sliding.get(index)
             top = slide.under if slide is not None else (spit_pile[-1] if spit_pile else None)
             if top is not None:
-                canvas.blit(art.face(top), rect.topleft)
+                canvas.blit(self.art.face(top), rect.topleft)
             if spit_pile:
                 for centre, angle in lay.pile_counts[index]:  # a copy facing each side of the table
                     label = fonts.text(f"{len(spit_pile)}", size_text, SOFT, angle=angle)
@@ -376,4 +475,4 @@ class TableView:
             # even steps: the least screen changes in any one frame (the band KMSDRM uploads)
             sx = slide.start[0] + (slide.end[0] - slide.start[0]) * f
             sy = slide.start[1] + (slide.end[1] - slide.start[1]) * f
-            canvas.blit(art.face(slide.card, slide.turned and f < 0.5), (sx, sy))
+            canvas.blit(self.art.face(slide.card, slide.turned and f < 0.5), (sx, sy))

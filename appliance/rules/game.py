@@ -292,7 +292,10 @@ class Game:
                 actions += [Action("play", number, i) for i, top in tops if fits(card, top)]
         if me.carried is not None and me.selected is not None and not self.table_hits:
             actions += [Action("play", me.selected, i) for i, top in tops if fits(me.carried, top)]
-        actions += self.rules.moves.rearrangements(me.stock)
+        actions += self.rules.moves.rearrangements(me.stock_in_reach())
+        if self.rules.moves.carry:  # Running Spit: lift a top card off and turn the face-down one under it
+            actions += [Action("lift", n) for n, pile in enumerate(me.stock_in_reach(), start=1)
+                        if pile.up == 1 and len(pile.cards) > 1]
         pick_up = self.rules.moves.pick_up
         if pick_up is not None and not me.hidden and pick_up.allowed(me.stock):
             actions.append(Action("pick_up"))
@@ -307,6 +310,9 @@ class Game:
             return [side] if me.selected == action.pile else [f"pile{action.pile}", side]
         if kind == "flip":
             return [f"pile{action.pile}"]
+        if kind == "lift":  # pick the top card up (if not in hand already), then turn the one under it
+            return [f"pile{action.pile}"] if me.selected == action.pile and me.carried is not None \
+                else [f"pile{action.pile}", f"pile{action.pile}"]
         if kind in ("move", "stack"):
             first = [] if me.selected == action.pile else [f"pile{action.pile}"]
             return [*first, f"pile{action.target}"]
@@ -437,11 +443,13 @@ class Game:
             pile.put_face_up(card)
             events.append(Move(t, player, held, number, card))
             me.release(held)
+            self.after_change(events, t)  # a move can use up the last space that kept a card in reach
         elif held is not None and self.rules.moves.can_stack(me.held_card(held), pile):
             card = me.take_held(held)
             pile.put_face_up(card)
             events.append(Stack(t, player, held, number, card))
             me.release(held)
+            self.after_change(events, t)
         elif pile.cards:
             if me.carried is not None and held is not None:  # one card in hand: the last one goes back
                 me.release(held)

@@ -2,9 +2,10 @@
 
 Stalemate is when no face-up stock card fits a spit pile and no face-down card can be turned, even
 after rearranging the stock: moving cards into empty spaces, (V7) stacking a card on another of
-the same rank, and (V16) carrying the top card off a pile, which uncovers the card under it. Rearranging is not progress by itself; it counts only for what it uncovers. The test
-searches the rearrangements the game's `StockMoves` allows, so a new move is searched without
-changing this module.
+the same rank, and (V16) carrying the top card off a pile, which uncovers the card under it.
+Rearranging is not progress by itself; it counts only for what it uncovers. The test searches the
+rearrangements the game's `StockMoves` allows, so a new move is searched without changing this
+module.
 """
 
 from __future__ import annotations

@@ -94,6 +94,16 @@ SCENES: dict[str, str] = {
     "game_over": "game_over:GameOverScene",
     "settings": "settings_menu:SettingsScene",
     "pause": "pause:PauseScene",
+    "game_menu": "game_menu:GameMenuScene",
+    "speed_play": "speed_play:SpeedPlayScene",
+    "speed_summary": "speed_summary:SpeedSummaryScene",
+    "speed_over": "speed_over:SpeedOverScene",
+    "running_over": "running_over:RunningOverScene",
+    "running_initials": "running_initials:RunningInitialsScene",
+    "running_scores": "running_scores:RunningScoresScene",
+    "service": "service_menu:ServiceMenuScene",
+    "resumed": "resumed:ResumedScene",
+    "notices": "service_notices:NoticesScene",
 }
 
 
@@ -127,27 +137,54 @@ class Context:
     clock: Callable[[], int] = time.monotonic_ns
     seed_source: Callable[[], int] = field(default=lambda: time.time_ns() % 1_000_000)
     tidy_memory: bool = False  # collect and freeze the heap before play (the app and the bench; not tests)
+    config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
+    inputs: Any = None  # the running input sources (the service menu's switch test reads them)
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)
+    tables: dict[tuple[int, int], tuple[TableLayout, CardArt]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.layout = table_layout(self.size, self.settings.layout)
         self.art = CardArt(self.layout.card_w, self.layout.card_h, self.settings.four_colour)
 
+    def table_for(self, game: Any = None) -> tuple[TableLayout, CardArt]:
+        """The layout and card art for a game's table: its seats and stock piles (None: classic)."""
+        if game is None:
+            return self.layout, self.art
+        piles, seats = len(game.players[0].stock), game.table.seats
+        if (piles, seats) == (len(self.layout.seat(1).stock), 2):
+            return self.layout, self.art
+        found = self.tables.get((piles, seats))
+        if found is None:
+            layout = table_layout(self.size, self.settings.layout, piles, seats)
+            art = self.art
+            if (layout.card_w, layout.card_h) != (self.layout.card_w, self.layout.card_h):
+                art = CardArt(layout.card_w, layout.card_h, self.settings.four_colour)
+            found = self.tables[(piles, seats)] = (layout, art)
+        return found
+
     def view(
-        self, assist: bool | None = None, show_keys: bool = True, computer: frozenset[int] = frozenset()
+        self,
+        assist: bool | None = None,
+        show_keys: bool = True,
+        computer: frozenset[int] = frozenset(),
+        game: Any = None,
     ) -> TableView:
-        """The table; `computer`: the seats the computer plays (no keys, no prompts)."""
-        return TableView(
-            self.layout,
-            self.art,
+        """The table (of `game`, default the classic one); `computer`: the seats the computer plays
+        (no keys, no prompts)."""
+        layout, art = self.table_for(game)
+        view = TableView(
+            layout,
+            art,
             self.keymap,
             self.settings.assist if assist is None else assist,
             show_keys,
             computer,
             self.backgrounds,
         )
+        view.slap = game is not None and getattr(getattr(game, "rules", None), "table_slap", None) is not None
+        return view
 
 
 def ready_for_play(ctx: Context) -> None:
@@ -164,5 +201,6 @@ def is_press(press: Input, *controls: str) -> bool:
     return bool(press.pressed) and press.control in controls
 
 
-def draw_scene(canvas: Canvas, ctx: Context, captions: list[Caption]) -> None:
-    draw_captions(canvas, ctx.layout, captions)
+def draw_scene(canvas: Canvas, ctx: Context, captions: list[Caption], layout: TableLayout | None = None) -> None:
+    """The captions in their places: on `layout` (a game's table), or the screen's classic one."""
+    draw_captions(canvas, layout or ctx.layout, captions)

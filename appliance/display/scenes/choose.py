@@ -1,7 +1,13 @@
-"""Choose players and game: two players, or against the computer at a level (when it is installed).
+"""Choose the game and the players.
 
-Either player moves the choice with left/right (the arrow keys too, or a pile button: 1 two
-players, 2..6 computer levels) and confirms with SPIT or START. The game is classic Spit.
+The first row is the game with its house rules in force ("Four piles · alternating colours"): SPIT
+or START on it opens the game menu (scenes/game_menu.py). At a table of two the rows below are "Two
+players" and "Against the computer, level N" (pile buttons: 1 two players, 2..6 the levels); at a
+table of three or four each seat has a row, a person or the computer at a level, changed with
+left/right (pile N moves to seat N's row). Up/down (the arrow keys) or left/right move between rows
+at a table of two; SPIT or START plays. A game the computer cannot play yet offers people only, and
+says so. Speed is played on a table of its own: until its scene is registered ("speed_play"), the
+menu says it is coming instead of starting it.
 """
 
 from __future__ import annotations
@@ -15,10 +21,13 @@ from appliance.match import Match, bots_available, level_words, make_bot, open_j
 from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
-from ..table_view import GOLD, SOFT, WHITE, TableView
-from .base import BACK, Context, Input, Push, Replace, Scene, Transition, draw_scene, is_press, make
+from ..rules_words import GameChoice, game_choice, in_force
+from ..table_view import GOLD, RED, SOFT, WHITE, TableView
+from .base import BACK, SCENES, Context, Input, Push, Replace, Scene, Transition, draw_scene, is_press, make
 
 IDLE_S = 60.0
+GAME_ROW = 0
+SPEED_SCENE = "speed_play"
 
 
 def level_description(level: str) -> str:
@@ -33,22 +42,48 @@ def level_description(level: str) -> str:
     return words.get(level) or level_words(level)
 
 
+def computer_can_play(choice: GameChoice, level: str = "1") -> bool:
+    """Can the computer take a seat in this game? (It is asked to think once about a fresh deal.)"""
+    from appliance.rules import new_game
+
+    try:
+        game, _events = new_game(choice.preset, 0, choice.given)
+        bot = make_bot(level, game.table.seats, 0)
+        bot.next_press(game, 0.0)
+    except Exception:  # a bot that cannot play this variant yet, whatever it raises
+        return False
+    return True
+
+
 class ChooseScene:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.view: TableView = ctx.view(show_keys=False)
-        self.levels: list[str | None] = [None] + [level for level in bots_available() if level.isdigit()]
-        self.index = 0
+        self.game = game_choice(ctx.settings)
+        installed = [level for level in bots_available() if level.isdigit()]
+        self.computer = bool(installed) and computer_can_play(self.game, installed[0])
+        self.levels: list[str | None] = [None] + (installed if self.computer else [])
+        self.installed = bool(installed)
+        self.seats: list[str | None] = [None] * self.game.seats  # per seat: None a person, else a level
+        self.index = 1  # the first row below the game: "Two players", or seat 1
         self.now_ns = ctx.clock()
         self.last_ns = self.now_ns
+        self.notice: str | None = None
+
+    @property
+    def many(self) -> bool:
+        return self.game.seats > 2
 
     @property
     def options(self) -> list[tuple[str, str | None]]:
-        """(words, computer level or None for two players), in the players' language."""
+        """(words, computer level or None for two players), in the players' language (two seats)."""
         return [
             (_("Two players") if level is None else _("Against the computer, level {n}").format(n=level), level)
             for level in self.levels
         ]
+
+    def rows(self) -> int:
+        return 1 + (self.game.seats if self.many else len(self.levels))
 
     def background(self) -> pygame.Surface:
         return self.view.background()
@@ -57,38 +92,73 @@ class ChooseScene:
         if not press.pressed:
             return None
         self.last_ns = press.t_ns
+        self.notice = None
         if press.control == BACK:
             return Replace(make("title", self.ctx))
-        if press.control in ("left", "up"):
-            self.index = (self.index - 1) % len(self.levels)
+        if is_press(press, "service"):
+            return Push(make("settings", self.ctx))
+        if is_press(press, "spit", "start"):
+            if self.index == GAME_ROW:
+                self.ctx.sound.play("select")
+                return Replace(make("game_menu", self.ctx))
+            return self.play()
+        if self.many:
+            self._seat_event(press.control)
+        elif press.control in ("left", "up"):
+            self.index = (self.index - 1) % self.rows()
             self.ctx.sound.play("select")
         elif press.control in ("right", "down"):
-            self.index = (self.index + 1) % len(self.levels)
+            self.index = (self.index + 1) % self.rows()
             self.ctx.sound.play("select")
-        elif press.control.startswith("pile"):
-            self.index = min(int(press.control[4:]) - 1, len(self.levels) - 1)
+        elif press.control.startswith("pile") and press.control[4:].isdigit():
+            self.index = min(int(press.control[4:]), len(self.levels))
             self.ctx.sound.play("select")
-        elif is_press(press, "service"):
-            return Push(make("settings", self.ctx))
-        elif is_press(press, "spit", "start"):
-            return Replace(self.start(self.levels[self.index]))
         return None
 
-    def start(self, level: str | None) -> Scene:
+    def _seat_event(self, control: str) -> None:
+        if control == "up":
+            self.index = (self.index - 1) % self.rows()
+        elif control == "down":
+            self.index = (self.index + 1) % self.rows()
+        elif control.startswith("pile") and control[4:].isdigit():
+            self.index = min(int(control[4:]), self.game.seats + 1) % self.rows()
+        elif control in ("left", "right", "far_left", "far_right") and self.index != GAME_ROW:
+            step = -1 if control in ("left", "far_left") else 1
+            seat = self.index - 1
+            now = self.levels.index(self.seats[seat])
+            self.seats[seat] = self.levels[(now + step) % len(self.levels)]
+        elif control in ("left", "right", "far_left", "far_right"):
+            self.index = 1
+        else:
+            return
+        self.ctx.sound.play("select")
+
+    def computer_seats(self) -> dict[int, str]:
+        """The seats the computer plays, and at which level."""
+        if self.many:
+            return {seat: level for seat, level in enumerate(self.seats, start=1) if level is not None}
+        level = self.levels[self.index - 1] if self.index >= 1 else None
+        return {} if level is None else {2: level}
+
+    def play(self) -> Transition | None:
+        if self.game.is_speed and SPEED_SCENE not in SCENES:
+            self.notice = _("Speed's table is coming: choose another game for now")
+            return None
+        return Replace(self.start(self.computer_seats()))
+
+    def start(self, computer: dict[int, str]) -> Scene:
         ctx = self.ctx
         seed = ctx.seed_source()
-        bots = {}
-        if level is not None:
-            bot = make_bot(level, 2, seed)
-            if bot is not None:
-                bots[2] = bot
+        bots = {seat: make_bot(level, seat, seed) for seat, level in computer.items()}
         journal = None
         if ctx.journal_dir is not None:
             try:
-                journal = open_journal(ctx.journal_dir, seed)
+                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer)
             except OSError as error:  # a full disk, a read-only card: play on, say so once
                 print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
-        match = Match(seed, ctx.clock(), journal, bots)
+        match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=self.game.given)
+        if self.game.is_speed:
+            return make(SPEED_SCENE, ctx, match)
         return make("countdown", ctx, match)
 
     def update(self, now_ns: int) -> Transition | None:
@@ -97,22 +167,44 @@ class ChooseScene:
             return Replace(make("title", self.ctx))
         return None
 
+    def _row(self, index: int, words: str) -> Line:
+        if index == self.index:
+            return Line(f"▶  {words}  ◀", 0.16, GOLD)
+        return Line(words, 0.14, WHITE)
+
     def captions(self) -> list[Caption]:
-        lines = [Line(_("Choose a game: classic Spit"), 0.24, GOLD)]
-        for i, (words, _level) in enumerate(self.options):
-            if i == self.index:
-                lines.append(Line(f"▶  {words}  ◀", 0.18, GOLD))
-            else:
-                lines.append(Line(words, 0.15, WHITE))
-        level = self.levels[self.index]
-        if level is not None:
-            lines.append(Line(level_description(level), 0.12, SOFT))
-        elif len(self.levels) == 1:
-            lines.append(Line(_("(the computer opponent is not installed)"), 0.12, SOFT))
+        lines = [self._row(GAME_ROW, _("Game: {rules}").format(rules=in_force(self.game)))]
+        if self.many:
+            for seat, level in enumerate(self.seats, start=1):
+                who = _("a person") if level is None else _("the computer, level {n}").format(n=level)
+                lines.append(self._row(seat, _("Player {n}: {who}").format(n=seat, who=who)))
         else:
-            lines.append(Line(_("you two, on one keyboard"), 0.12, SOFT))
-        lines.append(Line(_("left / right or the arrow keys to choose, SPIT or START to play, Esc back"), 0.11, SOFT))
+            for i, (words, _level) in enumerate(self.options, start=1):
+                lines.append(self._row(i, words))
+        lines.append(Line(self.hint(), 0.11, SOFT))
+        if self.notice:
+            lines.append(Line(self.notice, 0.13, RED))
+        lines.append(Line(self.controls(), 0.1, SOFT))
         return [Caption("panel", None, tuple(lines), 210)]
+
+    def hint(self) -> str:
+        if self.index == GAME_ROW:
+            return _("SPIT or START: choose the game and its house rules")
+        if self.installed and not self.computer:
+            return _("the computer cannot play this game yet: people only")
+        level = self.seats[self.index - 1] if self.many else self.levels[self.index - 1]
+        if level is not None:
+            return level_description(level)
+        if not self.installed:
+            return _("(the computer opponent is not installed)")
+        if self.many:
+            return _("left / right: a person or the computer")
+        return _("you two, on one keyboard")
+
+    def controls(self) -> str:
+        if self.many:
+            return _("up / down or a pile button to pick a seat, left / right to change, SPIT or START to play")
+        return _("left / right or the arrow keys to choose, SPIT or START to play, Esc back")
 
     def draw(self, canvas: Canvas) -> None:
         draw_scene(canvas, self.ctx, self.captions())

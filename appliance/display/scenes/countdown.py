@@ -21,7 +21,7 @@ class CountdownScene:
     def __init__(self, ctx: Context, match: Match, view: TableView | None = None) -> None:
         self.ctx = ctx
         self.match = match
-        self.view = view or ctx.view(computer=frozenset(match.bots))
+        self.view = view or ctx.view(computer=frozenset(match.bots), game=match.spit)
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self.shown = -1
@@ -57,4 +57,4 @@ class CountdownScene:
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)

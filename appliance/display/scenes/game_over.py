@@ -32,7 +32,7 @@ class GameOverScene:
         self.ctx = ctx
         self.match = match
         self.view = view
-        self.figures = figures(match.events)
+        self.figures = figures(match.events, match.seats)
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self._leave = False
@@ -59,7 +59,7 @@ class GameOverScene:
         winner = self.match.spit.winner
         head = _("{name} wins!").format(name=self.name(winner)) if winner is not None else _("Game over")
         out = [caption("panel", None, Line(head, 0.3, GOLD), shade=200)]
-        for player in self.ctx.layout.seats:
+        for player in self.view.layout.seats:
             f = self.figures[player]
             if self.ctx.layout.mode == "desktop" or player in self.match.bots:
                 mood = self.name(player)
@@ -73,4 +73,4 @@ class GameOverScene:
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)

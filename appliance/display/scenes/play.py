@@ -22,9 +22,10 @@ from appliance.match import Match
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..events import EventReader, kind
-from ..i18n import _
-from ..legend import pile_side
-from ..table_view import GOLD, PLAYER_COLOURS, TableView
+from ..i18n import _, language
+from ..rules_words import choice_of, in_force, slap_rule_words
+from ..running_view import overlays_for
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Replace, Transition, draw_scene, is_press, leave_game, make
 
 SOUNDS = {
@@ -35,7 +36,18 @@ SOUNDS = {
     "select": "select",
     "flip": "flip",
     "game_over": "win",
+    "table_slap": "slap",
+    "table_slap_judged": "reject",
+    "choose": "select",
+    "out": "win",
 }
+PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def place_words(place: int) -> str:
+    """1st, 2nd ... in the players' language."""
+    words = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th")}
+    return words.get(place, str(place))
 
 
 class PlayScene:
@@ -46,17 +58,21 @@ class PlayScene:
         still to come)."""
         self.ctx = ctx
         self.match = match
-        self.view = view or ctx.view(computer=frozenset(match.bots))
+        self.view = view or ctx.view(computer=frozenset(match.bots), game=match.spit)
         self.now_ns = ctx.clock()
         self.round_events: list[Any] = []
         self.reader = EventReader(match, events_from)
         self._summary_due = False
+        self._in_force: tuple[str, str] | None = None
+        self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
     def _take_events(self) -> None:
         events = self.reader.new_events()
+        if self.reader.taken_back:  # a late pad rolled the game back: these did not happen after all
+            self.round_events = [e for e in self.round_events if all(e is not b for b in self.reader.taken_back)]
         if not events:
             return
         self.view.notice(events, self.now_ns, self.match.spit)
@@ -76,7 +92,7 @@ class PlayScene:
             return Push(make("pause", self.ctx, self.match))
         if is_press(press, "service"):
             return Push(make("settings", self.ctx))
-        if not press.pressed or press.player not in (1, 2) or press.player in self.match.bots:
+        if not press.pressed or press.player not in self.view.layout.seats or press.player in self.match.bots:
             return None
         if press.control in ("start", "service"):
             return None
@@ -99,47 +115,135 @@ class PlayScene:
 
     def _next(self) -> Transition | None:
         if self.match.spit.phase == "over":
-            return Replace(make("game_over", self.ctx, self.match, self.view))
+            ending = "running_over" if self.match.spit.rules.moves.carry else "game_over"
+            return Replace(make(ending, self.ctx, self.match, self.view))
         if self._summary_due:
             self._summary_due = False
             return Replace(make("round_summary", self.ctx, self.match, self.view, list(self.round_events)))
         return None
+
+    def sides(self, player: int) -> tuple[int, int]:
+        """The spit piles on the seat's left and right, as it sees them (the screen's on the desktop)."""
+        game = self.match.spit
+        seats = game.table.seats
+        if self.view.layout.mode == "desktop" and seats == 2:
+            return 0, 1
+        left, right = game.table.spit_pile_for(player, "left"), game.table.spit_pile_for(player, "right")
+        return (left or 0), (right or 0)
 
     def prompt(self, player: int) -> tuple[str, tuple[int, int, int]] | None:
         """What a seat is asked to do now (None: nothing)."""
         game = self.match.spit
         me = game.player(player)
         computer = player in self.match.bots
+        colour = PLAYER_COLOURS[player]
+        out = getattr(me, "out", 0)
+        if out:
+            place = place_words(out)
+            if computer:
+                return _("the computer is out: {place}").format(place=place), GOLD
+            if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
+                return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
+            return _("out — {place}").format(place=place), GOLD
+        table_chooser = getattr(game, "table_chooser", None)
+        if table_chooser is not None:
+            if player == table_chooser and not computer:
+                return _("you choose: press the spit pile you take"), GOLD
+            return _("Player {n} chooses a pile to take").format(n=table_chooser), colour
         if game.phase in ("ready", "stalemate"):
             if me.called:
                 return (_("the computer called SPIT!") if computer else _("you called SPIT!")), GOLD
             if computer:
                 return None
             if not me.spit_cards:
-                return _("no spit cards: wait"), PLAYER_COLOURS[player]
+                return _("no spit cards: wait"), colour
             lone = game.lone_spitter()
             if lone == player and game.lone_pile is None:
-                return _("you spit alone: slap the pile you want"), PLAYER_COLOURS[player]
+                return _("you spit alone: slap the pile you want"), colour
             if game.phase == "stalemate":
-                return _("Nobody can play: press SPIT!"), PLAYER_COLOURS[player]
-            return _("Ready? press SPIT!"), PLAYER_COLOURS[player]
+                return _("Nobody can play: press SPIT!"), colour
+            return _("Ready? press SPIT!"), colour
         if game.phase == "choosing" and not computer:
-            sizes = {pile_side(self.ctx.layout.mode, player, i): len(game.spit_piles[i]) for i in (0, 1)}
-            words = _("SLAP the smaller pile! left {left} cards, right {right} cards").format(
-                left=sizes["left"], right=sizes["right"]
-            )
-            return words, GOLD
+            return self.choosing_prompt(player)
+        if game.phase == "playing" and game.rules.options.hidden_last and not me.hidden and self._may_pick_up(player):
+            return _("press SPIT! to pick up your last cards"), colour
         return None
+
+    def _may_pick_up(self, player: int) -> bool:
+        game = self.match.spit
+        return any(action.kind == "pick_up" for action in game.legal_actions(player))
+
+    def rules_in_force(self) -> str:
+        """The line of the rules in force (worked out once a game, in the language of the moment)."""
+        game = self.match.spit
+        key = language()
+        if self._in_force is None or self._in_force[0] != key:
+            self._in_force = (key, in_force(choice_of(game.variant, game.rules.options.to_json())))
+        return self._in_force[1]
+
+    def choosing_prompt(self, player: int) -> tuple[str, tuple[int, int, int]]:
+        game = self.match.spit
+        left, right = self.sides(player)
+        sizes = {"left": len(game.spit_piles[left]), "right": len(game.spit_piles[right])}
+        rule = game.rules.options.choose
+        chooser = game.chooser
+        if rule == "slap" or (rule == "slap_spit" and sizes["left"] != sizes["right"]):
+            if game.rules.options.goal == "all":  # Reverse Spit: aim for the larger pile
+                words = _("SLAP the larger pile! left {left} cards, right {right} cards")
+            else:
+                words = _("SLAP the smaller pile! left {left} cards, right {right} cards")
+            return words.format(**sizes), GOLD
+        if chooser is None:  # first_call, or slap_spit with equal piles
+            return _("call SPIT! first to choose the pile: left {left}, right {right} cards").format(**sizes), GOLD
+        if chooser == player:
+            if rule == "shapp":
+                words = _("you played out: choose a spit pile! left {left} cards, right {right} cards")
+            else:
+                words = _("you called first: choose a spit pile! left {left} cards, right {right} cards")
+            return words.format(**sizes), GOLD
+        if rule == "shapp":
+            return _("Player {n} played out: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
+        return _("Player {n} called first: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
+
+    def info(self, player: int | None) -> list[str]:
+        """The rules in force, and with a table slap its rule and the two top values (never whether
+        they meet it: the players do the arithmetic) and the slaps waiting."""
+        game = self.match.spit
+        lines = [self.rules_in_force()]
+        slap = game.rules.table_slap
+        if slap is not None:
+            rule = slap.rule(game.slap_rule).name
+            lines.append(_("slap when {rule}").format(rule=slap_rule_words(rule, game.slap_modulus)))
+            values = game.spit_values()
+            if values is not None:
+                if player is not None:
+                    left, right = self.sides(player)
+                    values = [values[left], values[right]]
+                lines.append(_("tops: {a} and {b}").format(a=values[0], b=values[1]))
+            waiting = [hit.player for hit in game.table_hits]
+            if waiting:
+                names = ", ".join(str(n) for n in waiting)
+                lines.append(_("slapped: player {names}").format(names=names))
+        return lines
 
     def captions(self) -> list[Caption]:
         out = []
-        for player in self.ctx.layout.seats:
+        layout = self.view.layout
+        for player in layout.seats:
             said = self.prompt(player)
             if said is not None:
                 out.append(caption("prompt", player, Line(said[0], 0.13, said[1]), shade=150))
+        owners: list[int | None] = [None] if layout.mode == "desktop" else list(layout.seats)
+        for owner in owners:
+            lines = self.info(owner)
+            shown = (Line(lines[0], 0.1, SOFT), *(Line(w, 0.11, WHITE) for w in lines[1:]))
+            out.append(Caption("info", owner, shown, 130))
         out += self.view.feedback(self.now_ns)
+        out += [c for overlay in self.overlays for c in overlay.captions(self.now_ns)]
         return out
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
-        draw_scene(canvas, self.ctx, self.captions())
+        for overlay in self.overlays:
+            overlay.draw(canvas, self.now_ns)
+        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)

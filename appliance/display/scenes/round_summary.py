@@ -20,7 +20,7 @@ from .base import BACK, Context, Input, Replace, Transition, draw_scene, leave_g
 SHOW_S = 4.0
 
 
-def summary_lines(events: list[Any], layout_mode: str = "tabletop") -> list[tuple[str, int | None]]:
+def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int = 2) -> list[tuple[str, int | None]]:
     """(words, player whose colour it is in) for the round that just ended."""
     lines: list[tuple[str, int | None]] = []
     for event in events:
@@ -33,11 +33,19 @@ def summary_lines(events: list[Any], layout_mode: str = "tabletop") -> list[tupl
                 lines.append((words.format(round=number, n=player), player))
             else:
                 lines.append((_("Round {round}: blocked, nobody can play").format(round=number), None))
+        elif what == "out" and player is not None:
+            place = int(detail(event, "place", 0))
+            lines.append((_("Player {n} is out: place {place}").format(n=player, place=place), player))
+        elif what == "table_slap_judged":
+            taker = detail(event, "taker") or detail(event, "chooser")
+            lines.append((_("Table slap: player {n} takes the piles").format(n=taker), taker))
         elif what == "slap":
             lines.append((_("Player {n} slapped first").format(n=player), player))
         elif what == "take" and player is not None:
-            side = pile_side(layout_mode, player, int(detail(event, "spit_pile")))
-            if layout_mode == "desktop":  # both read the screen the same way: the screen's sides
+            side = pile_side(layout_mode, player, int(detail(event, "spit_pile")), seats)
+            if side not in ("left", "right"):  # a far pile, at a table of three or four
+                words = _("Player {n} takes a far pile: {cards} cards")
+            elif layout_mode == "desktop" and seats == 2:  # both read the screen the same way: the screen's sides
                 words = (
                     _("Player {n} takes the left pile: {cards} cards")
                     if side == "left"
@@ -58,7 +66,7 @@ class RoundSummaryScene:
         self.ctx = ctx
         self.match = match
         self.view = view
-        self.lines = summary_lines(events, ctx.layout.mode)
+        self.lines = summary_lines(events, view.layout.mode, len(view.layout.seats))
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
         self._leave = False
@@ -74,7 +82,7 @@ class RoundSummaryScene:
             return None
         if press.control == "start":
             self._leave = True
-        elif press.player in (1, 2) and press.control in CONTROLS:
+        elif press.player in self.view.layout.seats and press.control in CONTROLS:
             # a player who goes on (calls Spit! for the new layout, picks a card) ends the summary,
             # and the press counts
             self.match.press(press.t_ns, press.player, press.control, press.source)
@@ -101,4 +109,4 @@ class RoundSummaryScene:
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)

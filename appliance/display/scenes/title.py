@@ -17,10 +17,12 @@ from ..compositor import Canvas
 from ..events import EventReader
 from ..i18n import _
 from ..legend import cabinet_legend, seat_legend
+from ..rules_words import game_choice, in_force, rules_help
 from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
 
-ATTRACT_GAME_S = 600.0  # a demo game still going after ten minutes is dealt again
+ATTRACT_GAME_S = 600.0
+RULE_LINE_S = 5.0  # each line of the chosen rules is shown this long
 
 
 def how_to_play() -> list[str]:
@@ -37,6 +39,7 @@ class TitleScene:
         self.ctx = ctx
         self.view: TableView = ctx.view(assist=False, show_keys=False)
         self.now_ns = ctx.clock()
+        self.start_ns = self.now_ns
         self.deals = 0
         self.match = self._attract_match(self.now_ns)
 
@@ -71,17 +74,32 @@ class TitleScene:
             self.match = self._attract_match(now_ns)
         return None
 
+    def rules_lines(self) -> list[str]:
+        """The chosen game in one line, and its rules' lines, one at a time (a new one every few
+        seconds: a steady line, not a blink)."""
+        chosen = game_choice(self.ctx.settings)
+        explained = rules_help(chosen)
+        shown = explained[int((self.now_ns - self.start_ns) / (RULE_LINE_S * 1e9)) % len(explained)]
+        return [_("Playing: {rules}").format(rules=in_force(chosen)), shown]
+
     def captions(self) -> list[Caption]:
         lines = [Line("SPIT ARCADE", 0.42, GOLD)]
         lines += [Line(words, 0.13, WHITE) for words in how_to_play()]
+        playing, explained = self.rules_lines()
+        lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
         lines.append(Line(_("press SPIT or START to play"), 0.14, GOLD))
         out = [Caption("panel", None, tuple(lines), 200)]
-        for player in self.ctx.layout.seats:
-            keys = seat_legend(self.ctx.keymap, player, self.ctx.layout.mode)
+        chosen = game_choice(self.ctx.settings)
+        piles, seats = len(chosen.options.stock_piles), chosen.seats
+        slap = chosen.options.table_slap is not None
+        mode = self.ctx.layout.mode
+        for player in range(1, seats + 1):
+            keys = seat_legend(self.ctx.keymap, player, mode, piles, seats, slap)
             if keys:
                 words = _("Player {n}").format(n=player) + ":  " + "   ".join(keys)
-                out.append(caption("panel", player, Line(words, 0.11, PLAYER_COLOURS[player])))
+                owner = player if player in self.ctx.layout.seats else None  # players 3 and 4: the keyboard's map
+                out.append(caption("panel", owner, Line(words, 0.11, PLAYER_COLOURS[player])))
         out.append(caption("panel", None, Line("   ".join(cabinet_legend(self.ctx.keymap)), 0.11, SOFT)))
         return out
 

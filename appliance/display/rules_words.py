@@ -1,0 +1,228 @@
+"""The game and its house rules in the players' words: names, the line saying which rules are in
+force, the how-to-play lines of the chosen rules, and the game menu's rows.
+
+The one-line explanations are the rules core's own (`PRESETS[name].explain`, `OPTIONS[name].explain`,
+the slap rules' words), put through gettext at the moment they are shown, so the catalogues carry
+them (tests/test_display_rules_words.py checks every one has a translation). What a game is played
+with comes from `game_choice(settings)`: the preset and the house rules the settings remember, those
+that do not apply to the preset left out, and any combination the core refuses dropped one rule at a
+time (so a remembered choice can never stop a game from starting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from appliance.rules import OPTIONS, PRESETS, OptionError, Options, read_options
+from appliance.rules.table_slap import RULE_DECK
+
+from .i18n import _
+
+SPEED = "speed"
+
+
+def preset_name(name: str) -> str:
+    names = {
+        "classic": _("Classic Spit"),
+        "four-piles": _("Four piles"),
+        "eleven-middle": _("Eleven in the middle"),
+        "threes": _("Threes"),
+        "two-decks": _("Two decks"),
+        "refill": _("Refill"),
+        "reverse": _("Reverse Spit"),
+        "running": _("Running Spit"),
+        "mod-spit": _("Mod Spit"),
+        "mod-spit-advanced": _("Mod Spit, advanced"),
+        "speed": _("Speed"),
+    }
+    return names.get(name, name)
+
+
+def preset_explain(name: str) -> str:
+    return _(PRESETS[name].explain) if name in PRESETS else name
+
+
+def option_explain(name: str) -> str:
+    return _(OPTIONS[name].explain) if name in OPTIONS else name
+
+
+def option_label(name: str) -> str:
+    """The option's name as the menu shows it."""
+    labels = {
+        "seats": _("Players"),
+        "decks": _("Decks"),
+        "stock_piles": _("Stock piles"),
+        "alternate_colours": _("Alternating colours"),
+        "same_rank_stacking": _("Same-rank stacking"),
+        "choose": _("Choosing the spit pile"),
+        "goal": _("Goal"),
+        "refill": _("Refill the stock"),
+        "two_hands": _("Two hands"),
+        "hidden_last": _("Hide your last cards"),
+        "table_slap": _("Table slap"),
+        "target": _("Winning score"),
+        "side_stacks": _("Side stacks"),
+    }
+    return labels.get(name, name)
+
+
+def value_words(name: str, value: Any) -> str:
+    """An option's value as the menu shows it."""
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if name == "choose":
+        return {
+            "slap": _("slap"),
+            "shapp": _("Shapp: who played out chooses"),
+            "first_call": _("first to call Spit! chooses"),
+            "slap_spit": _("slap, then call Spit!"),
+        }.get(str(value), str(value))
+    if name == "goal":
+        return _("get rid of your cards") if value == "fewest" else _("win all the cards")
+    if name == "table_slap":
+        return {None: _("off"), "mod7": _("mod 7"), "rule_deck": _("a rule drawn at the start")}.get(value, str(value))
+    if name == "stock_piles":
+        return "-".join(str(n) for n in value)
+    return str(value)
+
+
+def in_force_words(name: str, value: Any) -> str:
+    """One house rule in force, as a few words for the line shown during play."""
+    if name == "choose":
+        return {
+            "slap": _("slap for the piles"),
+            "shapp": _("Shapp"),
+            "first_call": _("first call chooses"),
+            "slap_spit": _("slap and Spit!"),
+        }.get(str(value), str(value))
+    if name == "goal":
+        return _("aim for the larger pile") if value == "all" else _("get rid of your cards")
+    if name == "seats":
+        return _("{n} players").format(n=value)
+    if name == "decks":
+        return _("{n} decks").format(n=value)
+    if name == "stock_piles":
+        return _("stock piles {sizes}").format(sizes=value_words(name, value))
+    if name == "table_slap":
+        return {"mod7": _("table slap mod 7"), "rule_deck": _("table slap, rule drawn")}.get(str(value), "")
+    if name == "target":
+        return _("to {n} points").format(n=value)
+    if name == "side_stacks":
+        return _("side stacks of {n}").format(n=value)
+    words = {
+        "alternate_colours": _("alternating colours"),
+        "same_rank_stacking": _("same-rank stacking"),
+        "refill": _("refill"),
+        "two_hands": _("two hands"),
+        "hidden_last": _("hidden last cards"),
+    }
+    return words.get(name, name) if value else ""
+
+
+def slap_rule_words(rule: str, modulus: int) -> str:
+    """A Mod Spit slap rule (by its name) in the players' language."""
+    for slap_rule in RULE_DECK:
+        if slap_rule.name == rule:
+            return _(slap_rule.words).format(m=modulus)
+    return rule
+
+
+# ---------------------------------------------------------------------- what is played
+
+# The values the menu offers for each option (the core's, in a sensible order); `stock_piles` comes
+# with the preset and is not changed in the menu.
+MENU_VALUES: dict[str, tuple[Any, ...]] = {
+    "seats": (2, 3, 4),
+    "decks": (1, 2),
+    "alternate_colours": (False, True),
+    "same_rank_stacking": (False, True),
+    "choose": ("slap", "shapp", "first_call", "slap_spit"),
+    "goal": ("fewest", "all"),
+    "refill": (False, True),
+    "two_hands": (False, True),
+    "hidden_last": (False, True),
+    "table_slap": (None, "mod7", "rule_deck"),
+    "target": (10, 25, 50, 100),
+    "side_stacks": (10, 5),
+}
+TWO_SEATS_ONLY = ("choose", "goal", "table_slap")
+
+
+def menu_options(preset: str, seats: int = 2) -> list[str]:
+    """The options the menu offers for `preset` at a table of `seats`."""
+    game = PRESETS[preset].game if preset in PRESETS else "spit"
+    out = []
+    for name in MENU_VALUES:
+        if game not in OPTIONS[name].games:
+            continue
+        if seats > 2 and name in TWO_SEATS_ONLY:
+            continue
+        out.append(name)
+    return out
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """The game to play: a preset, the house rules given on top (only those that differ from the
+    preset), and every option in force."""
+
+    preset: str
+    given: dict[str, Any]
+    options: Options
+
+    @property
+    def seats(self) -> int:
+        return self.options.seats
+
+    @property
+    def is_speed(self) -> bool:
+        return PRESETS[self.preset].game == SPEED
+
+
+def choice_of(preset: str, house_rules: Mapping[str, Any] | None) -> GameChoice:
+    """The game `preset` with those `house_rules` that apply to it and that the core accepts."""
+    if preset not in PRESETS:
+        preset = "classic"
+    base = read_options(preset)
+    base_json = base.to_json(PRESETS[preset].game)
+    wanted = dict(house_rules or {})
+    seats = wanted.get("seats", base.seats)
+    seats = seats if isinstance(seats, int) and not isinstance(seats, bool) else 2
+    applies = set(menu_options(preset, seats))
+    given = {k: v for k, v in wanted.items() if k in applies and base_json.get(k) != v}
+    while True:
+        try:
+            options = read_options(preset, given)
+        except OptionError:
+            given.popitem()  # the last rule added is the one left out
+            continue
+        return GameChoice(preset, given, options)
+
+
+def game_choice(settings: Any) -> GameChoice:
+    """What the settings say to play (`game` and `house_rules`, default classic)."""
+    return choice_of(getattr(settings, "game", "classic"), getattr(settings, "house_rules", None))
+
+
+def in_force(choice: GameChoice) -> str:
+    """The rules in force in one line: "Four piles · alternating colours · Shapp"."""
+    parts = [preset_name(choice.preset)]
+    given = sorted(choice.given.items(), key=lambda item: list(OPTIONS).index(item[0]))  # the core's order
+    parts += [w for name, value in given if (w := in_force_words(name, value))]
+    if choice.options.goal == "all" and "goal" not in choice.given:  # Reverse Spit's own goal, said too
+        parts.append(in_force_words("goal", "all"))
+    return " · ".join(parts)
+
+
+def rules_help(choice: GameChoice) -> list[str]:
+    """The chosen game's lines: the preset's, then each house rule's given on top."""
+    lines = [preset_explain(choice.preset)]
+    defaults = Options()
+    for name, value in sorted(choice.given.items(), key=lambda item: list(OPTIONS).index(item[0])):
+        if value != getattr(defaults, name, None) and name not in ("seats", "target", "side_stacks"):
+            lines.append(option_explain(name))
+    if choice.is_speed:  # how a shared screen shows the hands (seeds/README.md, "Speed")
+        lines.append(_("Hands lie open, each facing its owner; the computer never looks at yours."))
+    return lines

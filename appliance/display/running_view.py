@@ -1,0 +1,245 @@
+"""Over the play scene's table: Running Spit's runner board, and the "late pad" note of any game.
+
+`overlays_for(match, view)` gives what a game needs over its table; the play scene draws each after
+its own captions (`overlay.draw(canvas, now_ns)`) and adds their texts to its captions
+(`overlay.captions(now_ns)`), so texts meeting in a place are stacked, never on top of each other.
+Each overlay keeps its own `EventReader` on the match: nothing in the play scene feeds it.
+
+- `RunningBoard` (Running Spit, V16): beside each team's stock piles, in letters readable from the
+  pads 3 m away (the runner's letter 90% of a card high: some 200 px, about 5 cm, on a 24-inch
+  1080p table; a rule of thumb asks 2.5 cm for 3 m), who runs next ("NEXT" A) and the sprint under
+  way as a split time from the pick-up, counting; after the slap, the split it ran, for a few seconds.
+- `LatePadNote`: when the match put a late pad's press in its place (a rollback), the card that was
+  not really played slides back from the spit pile to its stock pile, and everybody is told
+  "late pad" in the race place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pygame
+
+from appliance.running_stats import SprintClock, runner_name
+
+from .captions import Caption, Drawn, Line, fit_block
+from .compositor import Canvas
+from .events import EventReader, detail, kind
+from .i18n import _
+from .layout import TableLayout
+from .table_view import GOLD, PLAYER_COLOURS, WHITE
+
+SPLIT_SHOWN_S = 4.0  # how long the last split stays up after the slap
+LATE_NOTE_S = 2.5
+SLIDE_BACK_S = 0.4
+NEXT_SIZE = 0.18  # line sizes, as a share of the card height
+RUNNER_SIZE = 0.9
+SPLIT_SIZE = 0.24
+
+
+class Overlay(Protocol):
+    def captions(self, now_ns: int) -> list[Caption]: ...
+    def draw(self, canvas: Canvas, now_ns: int) -> None: ...
+    def busy(self, now_ns: int) -> bool: ...
+
+
+def split_words(ms: float) -> str:
+    """A split time as the board shows it: 4.21 s (tenths past a minute: 1:02.4), kept on one line."""
+    seconds = max(0.0, ms / 1000)
+    if seconds >= 60:
+        return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+    return f"{seconds:.2f}\u00a0s"  # a space no line is broken at
+
+
+def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], depth: int = 6) -> pygame.Rect:
+    """The largest part of `rect` clear of every obstacle, cutting it by each obstacle it meets along
+    one of the obstacle's four sides (every way tried: a handful of obstacles meet a board)."""
+    hit = rect.collidelist(list(obstacles))
+    if hit < 0:
+        return pygame.Rect(rect)
+    if depth == 0:
+        return pygame.Rect(rect.left, rect.top, 0, 0)
+    ob = obstacles[hit]
+    parts = [
+        pygame.Rect(rect.left, rect.top, rect.width, ob.top - rect.top),
+        pygame.Rect(rect.left, ob.bottom, rect.width, rect.bottom - ob.bottom),
+        pygame.Rect(rect.left, rect.top, ob.left - rect.left, rect.height),
+        pygame.Rect(ob.right, rect.top, rect.right - ob.right, rect.height),
+    ]
+    cleared = [_clear(part, obstacles, depth - 1) for part in parts if part.width > 0 and part.height > 0]
+    return max(cleared, key=lambda r: r.width * r.height, default=pygame.Rect(rect.left, rect.top, 0, 0))
+
+
+def obstacles_of(layout: TableLayout) -> list[pygame.Rect]:
+    """Everything on the table a board must not cover: cards, key legends, the places of texts."""
+    out = [pygame.Rect(r) for r in layout.spit_piles]
+    for seat in layout.seats.values():
+        out += [pygame.Rect(r) for r in (*seat.stock, seat.spit_cards, seat.legend)]
+        out += [pygame.Rect(r) for kind, r in seat.places.items() if kind not in ("panel", "centre")]
+    return out
+
+
+def runner_boxes(layout: TableLayout) -> dict[int, pygame.Rect]:
+    """Each seat's runner board, in screen coordinates: the free space beside its stock piles (on
+    the seat's own left where that is wide enough), reaching toward the middle of the table, clear
+    of every card, legend, text place and the other boards."""
+    taken = obstacles_of(layout)
+    out: dict[int, pygame.Rect] = {}
+    for player in layout.seats:
+        out[player] = box = runner_box(layout, player, taken)
+        taken.append(box)
+    return out
+
+
+def runner_box(layout: TableLayout, player: int, obstacles: Sequence[pygame.Rect] | None = None) -> pygame.Rect:
+    """One seat's runner board (see `runner_boxes`), clear of `obstacles` (default: the table's)."""
+    obstacles = obstacles_of(layout) if obstacles is None else obstacles
+    seat = layout.seat(player)
+    row = seat.stock[0].unionall(list(seat.stock[1:]))
+    width, height = layout.size
+    margin = max(4, layout.card_w // 10)
+    if row.width >= row.height:  # a seat at the top or bottom edge: the gaps left and right of the row
+        top, bottom = (row.top, height // 2) if row.centery < height // 2 else (height // 2, row.bottom)
+        left = pygame.Rect(margin, top, max(0, row.left - 2 * margin), bottom - top)
+        right = pygame.Rect(row.right + margin, top, max(0, width - row.right - 2 * margin), bottom - top)
+        own_left = right if seat.turned else left
+    else:  # a seat at a side: above and below the column
+        lo, hi = (row.left, width // 2) if row.centerx < width // 2 else (width // 2, row.right)
+        left = pygame.Rect(lo, margin, hi - lo, max(0, row.top - 2 * margin))
+        right = pygame.Rect(lo, row.bottom + margin, hi - lo, max(0, height - row.bottom - 2 * margin))
+        own_left = left if seat.angle == 90 else right
+    other = right if own_left is left else left
+    own_left, other = _clear(own_left, obstacles), _clear(other, obstacles)
+    return own_left if own_left.width * own_left.height >= 0.6 * other.width * other.height else other
+
+
+def _block(canvas: Canvas, layout: TableLayout, lines: tuple[Line, ...], box: pygame.Rect, angle: int,
+           seat: int | None, shade: int = 170) -> None:
+    """Lines fitted into `box` (screen coordinates), turned `angle` to face their reader, recorded
+    on the canvas as text for the tests."""
+    upright = (box.width, box.height) if angle % 180 == 0 else (box.height, box.width)
+    image, scale, words, px = fit_block(lines, layout.text_h, upright, angle, shade)
+    rect = canvas.blit_centred(image, box.center)
+    canvas.texts.append(Drawn("running", seat, words, rect, pygame.Rect(box), angle, scale, px))
+
+
+class RunningBoard:
+    """Who runs next for each team, and the split time of the sprint under way (Running Spit)."""
+
+    def __init__(self, match: Any, layout: TableLayout, computer: Sequence[int] = ()) -> None:
+        self.match = match
+        self.layout = layout
+        self.computer = frozenset(computer)
+        self.reader = EventReader(match, 0)
+        self.runners = list(match.spit.rules.options.runners)
+        self.clock = SprintClock(self.runners)
+        self.clock.feed(self.reader.new_events())
+        self.boxes = runner_boxes(layout)
+
+    def take(self) -> None:
+        events = self.reader.new_events()
+        if self.reader.taken_back:  # history rewritten by a late pad: count it all again
+            self.clock = SprintClock(self.runners)
+            self.clock.feed(self.match.events)
+        else:
+            self.clock.feed(events)
+
+    def lines(self, player: int, now_ns: int) -> tuple[Line, ...]:
+        """What a team's board says now: next runner, and the split running (or the last one)."""
+        colour = PLAYER_COLOURS.get(player, WHITE)
+        running = self.clock.running.get(player)
+        now = self.match.game_time(now_ns)
+        if running is not None:
+            picked_t, _card, runner = running
+            return (Line(_("RUNNING"), NEXT_SIZE, WHITE), Line(runner_name(runner), RUNNER_SIZE, colour),
+                    Line(split_words((now - picked_t) * 1000), SPLIT_SIZE, GOLD))
+        lines = [Line(_("NEXT"), NEXT_SIZE, WHITE),
+                 Line(runner_name(self.clock.next_runner[player]), RUNNER_SIZE, colour)]
+        last = self.clock.last(player)
+        if last is not None and now - last.landed_t <= SPLIT_SHOWN_S:
+            lines.append(Line(split_words(last.ms), SPLIT_SIZE, WHITE))  # the split the last runner ran
+        return tuple(lines)
+
+    def captions(self, now_ns: int) -> list[Caption]:
+        return []
+
+    def draw(self, canvas: Canvas, now_ns: int) -> None:
+        self.take()
+        for player in self.layout.seats:
+            if player in self.computer:
+                continue
+            box = self.boxes[player]
+            if box.width > 0 and box.height > 0:
+                _block(canvas, self.layout, self.lines(player, now_ns), box, self.layout.seat(player).angle, player)
+
+    def busy(self, now_ns: int) -> bool:
+        return bool(self.clock.running)  # the split counts: every frame changes
+
+
+@dataclass
+class SlideBack:
+    card: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+    t0_ns: int
+    turned: bool
+
+
+class LatePadNote:
+    """A late pad's press put in its place: the card not really played slides back, and a note."""
+
+    def __init__(self, match: Any, layout: TableLayout, art: Any) -> None:
+        self.match = match
+        self.layout = layout
+        self.art = art
+        self.reader = EventReader(match)
+        self.slides: list[SlideBack] = []
+        self.note_until_ns = 0
+        self.corrections = 0  # notes shown (for tests and the bench)
+
+    def take(self, now_ns: int) -> None:
+        self.reader.new_events()
+        if not self.reader.late:
+            return
+        self.corrections += 1
+        self.note_until_ns = now_ns + int(LATE_NOTE_S * 1e9)
+        for event in self.reader.taken_back:
+            player = detail(event, "player")
+            if kind(event) != "play" or player not in self.layout.seats:
+                continue
+            seat = self.layout.seat(player)
+            pile = int(detail(event, "pile", 1)) - 1
+            spit = self.layout.spit_piles[int(detail(event, "spit_pile", 0))]
+            if 0 <= pile < len(seat.stock):
+                self.slides.append(SlideBack(str(detail(event, "card")), spit.topleft, seat.stock[pile].topleft,
+                                             now_ns, seat.turned))
+
+    def captions(self, now_ns: int) -> list[Caption]:
+        self.take(now_ns)
+        if now_ns >= self.note_until_ns:
+            return []
+        return [Caption("race", None, (Line(_("LATE PAD: put right"), 0.13, GOLD),), 190)]
+
+    def draw(self, canvas: Canvas, now_ns: int) -> None:
+        self.take(now_ns)
+        self.slides = [s for s in self.slides if now_ns - s.t0_ns < SLIDE_BACK_S * 1e9]
+        for slide in self.slides:
+            share = min(1.0, max(0.0, (now_ns - slide.t0_ns) / (SLIDE_BACK_S * 1e9)))
+            x = slide.start[0] + (slide.end[0] - slide.start[0]) * share
+            y = slide.start[1] + (slide.end[1] - slide.start[1]) * share
+            canvas.blit(self.art.face(slide.card, slide.turned), (x, y))
+
+    def busy(self, now_ns: int) -> bool:
+        return bool(self.slides) or now_ns < self.note_until_ns
+
+
+def overlays_for(match: Any, view: Any) -> list[Overlay]:
+    """What the play scene draws over a game's table: the late-pad note always, the runner board in
+    Running Spit (a game whose cards are carried)."""
+    out: list[Overlay] = [LatePadNote(match, view.layout, view.art)]
+    game = match.game
+    if getattr(getattr(getattr(game, "rules", None), "moves", None), "carry", False):
+        out.append(RunningBoard(match, view.layout, tuple(getattr(view, "computer", ()))))
+    return out

@@ -1,0 +1,68 @@
+"""Running Spit's high-score table: the fastest sprints, with their initials (attract mode too).
+
+Registered as "running_scores", made with the places to light (just entered) or none. Shown for
+`SHOW_S`, then the title; START or SPIT! goes to the title at once. The title's attract cycle can
+show it between its demo games: `make("running_scores", ctx)`.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from appliance import high_scores
+from appliance.running_stats import runner_name
+
+from ..captions import Caption, Line, caption
+from ..compositor import Canvas
+from ..i18n import _
+from ..running_view import split_words
+from ..table_view import GOLD, PLAYER_COLOURS, WHITE
+from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
+
+SHOW_S = 12.0
+MIN_S = 0.5
+
+
+def table_lines(table: high_scores.HighScores, lit: tuple[int, ...] = ()) -> list[Line]:
+    if not table.entries:
+        return [Line(_("no sprints yet: be the first"), 0.14, WHITE)]
+    lines = []
+    for place, entry in enumerate(table.entries, start=1):
+        words = f"{place:>2}. {entry.initials}  {split_words(entry.sprint_ms)}"
+        if entry.team:
+            words += "  " + _("team {n} {runner}").format(n=entry.team, runner=runner_name(entry.runner))
+        colour = GOLD if place in lit else PLAYER_COLOURS.get(entry.team, WHITE)
+        lines.append(Line(words, 0.13, colour))
+    return lines
+
+
+class RunningScoresScene:
+    def __init__(self, ctx: Context, lit: tuple[int, ...] = ()) -> None:
+        self.ctx = ctx
+        self.lit = tuple(lit)
+        path = ctx.config_path
+        self.table = high_scores.load(high_scores.high_scores_path(path)) if path is not None \
+            else high_scores.HighScores()
+        self.start_ns = ctx.clock()
+        self._leave = False
+
+    def background(self) -> pygame.Surface:
+        return self.ctx.view().background()
+
+    def on_event(self, press: Input) -> Transition | None:
+        late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
+        if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
+            self._leave = True
+        return None
+
+    def update(self, now_ns: int) -> Transition | None:
+        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
+            return Replace(make("title", self.ctx))
+        return None
+
+    def captions(self) -> list[Caption]:
+        head = caption("panel", None, Line(_("RUNNING SPIT — FASTEST SPRINTS"), 0.2, GOLD), shade=200)
+        return [head, Caption("panel", None, tuple(table_lines(self.table, self.lit)), 200)]
+
+    def draw(self, canvas: Canvas) -> None:
+        draw_scene(canvas, self.ctx, self.captions())

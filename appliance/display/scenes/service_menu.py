@@ -1,0 +1,536 @@
+"""The operator's service menu, as pinball and arcade machines have it: the SERVICE button (F2 on a
+keyboard) opens it over whatever is running (the runner pushes it), and closing it gives that back.
+
+    Diagnostics   switch test (every control's edges, stuck flags, serial links, clock offsets),
+                  screen test, sound test, the start's notices
+    Audits        games per variant, play time, average game length, races decided and their
+                  margins: the lifetime totals beside the resettable ones, with the date last cleared
+    Adjustments   default game, house rules, computer level, attract mode, idle timeout, volume,
+                  language, free play or credits
+    Utilities     reset audits, factory settings (each asks for a second press)
+
+Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
+steps a value (the arrow keys left/right step either way); SERVICE or Escape goes back a page, and
+out of the menu from its first page. In the switch test every control is shown, START and SPIT
+included: only SERVICE (or Escape) leaves it.
+
+Adjustments are written to the settings file at once, atomically (settings.write_settings): a
+power cut leaves the old file or the new one. Nothing here runs a program or reaches a shell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from appliance import audits as audit
+
+from ..captions import Caption, Line
+from ..compositor import Canvas
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
+from ..settings import COMPUTER_LEVELS, CREDITS, Settings, write_settings
+from ..table_view import GOLD, RED, SOFT, WHITE
+from .base import BACK, Context, Input, Pop, Transition, draw_scene
+from .service_notices import startup_notices
+
+IDLE_CHOICES = (30.0, 60.0, 90.0, 120.0, 180.0, 300.0, 600.0, 1800.0)
+VOLUMES = tuple(round(v / 10, 1) for v in range(11))
+STUCK_S = 5.0  # a control held down this long in the switch test is flagged
+SCREEN_PATTERNS = ("white", "red", "green", "blue", "black", "grid")
+ROWS_SHOWN = 8  # lines of a page shown at once (the rest scroll with the cursor)
+AUDIT_STEP = 16  # journals counted a frame at most (thousands of old games never stall a frame)
+
+
+@dataclass
+class Item:
+    words: Callable[[], str]
+    act: Callable[[int], Transition | None] | None = None  # step +1 (select, right) or -1 (left)
+
+
+class ServiceMenuScene:
+    service = True  # the runner sends SERVICE here instead of opening another menu
+
+    def __init__(self, ctx: Context, page: str = "main") -> None:
+        self.ctx = ctx
+        self.pages: list[list[Any]] = []  # [name, cursor] from the first page to the one showing
+        self.now_ns = ctx.clock()
+        self.opened_ns = self.now_ns
+        self.message = ""  # the last thing an action said (written, could not be written, ...)
+        self.confirm: str | None = None  # the utility waiting for its second press
+        self.pattern = 0
+        # the switch test: (player, control) -> [edges, pressed at (None: up), source]
+        self.seen: dict[tuple[int, str], list[Any]] = {}
+        self.recent: list[str] = []
+        self.audits: audit.Audits | None = None
+        self.counting = False
+        self.held: Any = None  # the match under the menu: its clock stands still while the menu is open
+        self.open(page)
+
+    def hold(self, match: Any) -> None:
+        """Stop `match`'s clock while the menu is open (the menu gives it back where it was)."""
+        self.held = match
+
+    def close(self) -> Transition:
+        """Out of the menu: the game under it goes on from the moment it was left."""
+        match, self.held = self.held, None
+        if match is not None and not getattr(match, "finished", True):
+            waited = max(0, self.ctx.clock() - self.opened_ns)
+            match.start_ns += waited
+            match.last_human_ns += waited
+        return Pop()
+
+    # ------------------------------------------------------------------ pages
+    @property
+    def page(self) -> str:
+        return str(self.pages[-1][0])
+
+    @property
+    def cursor(self) -> int:
+        return int(self.pages[-1][1])
+
+    def open(self, page: str) -> None:
+        self.pages.append([page, 0])
+        self.message = ""
+        self.confirm = None
+        if page == "audits":
+            path = self.audits_file()
+            with audit.LOCK:
+                self.audits = audit.load_audits(path) if path is not None else audit.Audits()
+            self.counting = True
+        elif page == "switch_test":
+            self.seen.clear()
+            self.recent.clear()
+        elif page == "screen_test":
+            self.pattern = 0
+
+    def back(self) -> Transition | None:
+        if self.counting:
+            self.finish_counting()
+        if len(self.pages) == 1:
+            return self.close()
+        self.pages.pop()
+        self.message = ""
+        self.confirm = None
+        return None
+
+    def items(self) -> list[Item]:
+        page = self.page
+        if page == "main":
+            return [
+                Item(lambda: _("Diagnostics"), self.go("diagnostics")),
+                Item(lambda: _("Audits"), self.go("audits")),
+                Item(lambda: _("Adjustments"), self.go("adjustments")),
+                Item(lambda: _("Utilities"), self.go("utilities")),
+                Item(lambda: _("Exit"), lambda step: self.close()),
+            ]
+        if page == "diagnostics":
+            return [
+                Item(lambda: _("Switch test"), self.go("switch_test")),
+                Item(lambda: _("Screen test"), self.go("screen_test")),
+                Item(lambda: _("Sound test"), self.go("sound_test")),
+                Item(lambda: _("Start-up notices ({n})").format(n=len(startup_notices(self.ctx))), self.go("notices")),
+            ]
+        if page == "sound_test":
+            from ..sound import TUNES
+
+            return [Item(self.sound_words(name), self.sound(name)) for name in TUNES]
+        if page == "adjustments":
+            return self.adjustments()
+        if page == "utilities":
+            return [
+                Item(lambda: self.confirming("reset_audits", _("Reset audits")), self.utility("reset_audits")),
+                Item(lambda: self.confirming("factory", _("Factory settings")), self.utility("factory")),
+            ]
+        return []
+
+    def go(self, page: str) -> Callable[[int], Transition | None]:
+        def act(step: int) -> Transition | None:
+            if step > 0:
+                self.open(page)
+            return None
+
+        return act
+
+    # ------------------------------------------------------------------ inputs
+    def on_event(self, press: Input) -> Transition | None:
+        if not press.pressed:
+            if self.page == "switch_test":
+                self.note(press)
+            return None
+        if press.control in (BACK, "service"):
+            return self.back()
+        if self.page == "switch_test":
+            self.note(press)
+            return None
+        if self.page == "screen_test":
+            if press.control in ("start", "spit", "right", "down"):
+                self.pattern = (self.pattern + 1) % len(SCREEN_PATTERNS)
+            elif press.control in ("left", "up"):
+                self.pattern = (self.pattern - 1) % len(SCREEN_PATTERNS)
+            return None
+        items = self.items()
+        arrow = press.player == 0 and press.control in ("left", "right")  # the keyboard's arrows
+        if press.control == "up" or (press.control == "left" and not arrow):
+            self.move(-1, items)
+        elif press.control == "down" or (press.control == "right" and not arrow):
+            self.move(1, items)
+        elif press.control in ("start", "spit") or arrow:
+            step = -1 if press.control == "left" else 1
+            if items and items[self.cursor].act is not None:
+                act = items[self.cursor].act
+                assert act is not None
+                return act(step)
+        return None
+
+    def move(self, step: int, items: list[Item]) -> None:
+        if items:
+            self.pages[-1][1] = (self.cursor + step) % len(items)
+            self.confirm = None
+
+    def note(self, press: Input) -> None:
+        """The switch test: every edge of every control, from whichever source."""
+        key = (press.player, press.control)
+        if not press.pressed and key not in self.seen:
+            return  # the release of the button that opened this page
+        entry = self.seen.setdefault(key, [0, None, press.source])
+        entry[2] = press.source
+        if press.pressed:
+            entry[0] += 1
+            entry[1] = press.t_ns
+        else:
+            entry[1] = None
+        what = _("pressed") if press.pressed else _("released")
+        self.recent.append(f"{seat_name(press.player)} {press.control} {what} ({press.source})")
+        del self.recent[:-3]
+
+    def update(self, now_ns: int) -> Transition | None:
+        self.now_ns = now_ns
+        if self.counting and self.audits is not None:
+            self.count_some()
+        return None
+
+    # ------------------------------------------------------------------ audits
+    def audits_file(self) -> Path | None:
+        path = self.ctx.config_path
+        return audit.audits_path(path) if path is not None else None
+
+    def count_some(self) -> None:
+        """Count a few more closed journals into the audits (a frame at a time); save when done."""
+        assert self.audits is not None
+        counted, done = self.step_audits()
+        if done:
+            self.finish_counting(save=True)
+        elif counted == 0:
+            pass
+
+    def step_audits(self) -> tuple[int, bool]:
+        assert self.audits is not None
+        with audit.LOCK:
+            return audit.update_some(self.audits, self.ctx.journal_dir, AUDIT_STEP)
+
+    def finish_counting(self, save: bool = True) -> None:
+        self.counting = False
+        path = self.audits_file()
+        if save and path is not None and self.audits is not None:
+            with audit.LOCK:
+                failed = audit.save_audits(path, self.audits)
+            if failed:
+                self.message = _("audits not saved: {why}").format(why=failed)
+
+    def audit_lines(self) -> list[Line]:
+        a = self.audits or audit.Audits()
+        cleared = a.cleared or _("never")
+        rows = [
+            Line(_("lifetime  |  since cleared ({date})").format(date=cleared), 0.12, GOLD),
+            self.pair(_("games"), a.lifetime.games, a.since.games),
+            self.pair(_("finished / abandoned"), f"{a.lifetime.finished}/{a.lifetime.abandoned}",
+                      f"{a.since.finished}/{a.since.abandoned}"),
+            self.pair(_("play time"), clock(a.lifetime.play_s), clock(a.since.play_s)),
+            self.pair(_("average game"), clock(a.lifetime.average_game_s), clock(a.since.average_game_s)),
+            self.pair(_("races decided"), a.lifetime.races, a.since.races),
+            self.pair(_("average margin"), f"{a.lifetime.average_margin_ms:.0f} ms",
+                      f"{a.since.average_margin_ms:.0f} ms"),
+        ]  # fmt: skip
+        buckets = [f"<{edge}" for edge in audit.MARGIN_BUCKETS] + [f"{audit.MARGIN_BUCKETS[-1]}+"]
+        margins = "  ".join(f"{key}: {a.lifetime.margins[key]}" for key in buckets if key in a.lifetime.margins)
+        if margins:
+            rows.append(Line(_("margins, ms (lifetime): {margins}").format(margins=margins), 0.11, WHITE))
+        most = sorted(a.lifetime.variants.items(), key=lambda item: (-item[1], item[0]))
+        for variant, games in most[:3]:
+            rows.append(self.pair(variant, games, a.since.variants.get(variant, 0)))
+        if len(most) > 3:
+            rows.append(Line(_("and {n} more games").format(n=len(most) - 3), 0.11, SOFT))
+        if self.counting:
+            rows.append(Line(_("counting the journals..."), 0.11, SOFT))
+        return rows
+
+    @staticmethod
+    def pair(label: str, lifetime: Any, since: Any) -> Line:
+        return Line(f"{label}:  {lifetime}  |  {since}", 0.12, WHITE)
+
+    # ------------------------------------------------------------------ adjustments
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    def write(self, **values: Any) -> None:
+        """Apply adjustments now and write them to the settings file (atomically)."""
+        for name, value in values.items():
+            setattr(self.settings, name, value)
+        path = self.ctx.config_path
+        if path is None:
+            self.message = _("changed for now (no settings file)")
+            return
+        failed = write_settings(path, values)
+        self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
+
+    def cycle(
+        self, name: str, choices: tuple[Any, ...], then: Callable[[Any], None] | None = None
+    ) -> Callable[[int], None]:
+        def act(step: int) -> None:
+            now = getattr(self.settings, name)
+            index = choices.index(now) if now in choices else -1
+            value = choices[(index + step) % len(choices)]
+            self.write(**{name: value})
+            if then is not None:
+                then(value)
+
+        return act
+
+    def adjustments(self) -> list[Item]:
+        from appliance.rules.options import PRESETS
+
+        s = self.settings
+        return [
+            Item(lambda: _("default game: {game}").format(game=s.game), self.choose_game(tuple(PRESETS))),
+            Item(lambda: self.house_rules_words(), self.clear_house_rules),
+            Item(lambda: _("computer level: {n}").format(n=s.computer_level),
+                 self.cycle("computer_level", COMPUTER_LEVELS)),
+            Item(lambda: _("attract mode: {on}").format(on=on_off(s.attract)), self.cycle("attract", (True, False))),
+            Item(lambda: _("idle timeout: {s:.0f} s").format(s=s.idle_timeout_s),
+                 self.cycle("idle_timeout_s", IDLE_CHOICES)),
+            Item(lambda: _("volume: {v:.0%}").format(v=s.volume), self.cycle("volume", VOLUMES, self.set_volume)),
+            Item(lambda: _("language: {name}").format(name=LANGUAGE_NAMES.get(s.language, s.language)),
+                 self.cycle("language", LANGUAGES, set_language)),
+            Item(lambda: _("free play: {on}").format(on=on_off(s.free_play)), self.cycle("free_play", (True, False))),
+            Item(lambda: _("credits a game: {n}").format(n=s.credits_per_game),
+                 self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
+        ]  # fmt: skip
+
+    def choose_game(self, presets: tuple[str, ...]) -> Callable[[int], None]:
+        def act(step: int) -> None:
+            index = presets.index(self.settings.game) if self.settings.game in presets else -1
+            game = presets[(index + step) % len(presets)]
+            self.settings.game = game
+            self.remember()
+
+        return act
+
+    def house_rules_words(self) -> str:
+        rules = self.settings.house_rules
+        if not rules:
+            return _("house rules: none (set them in the game menu)")
+        return _("house rules: {n} set (START clears them)").format(n=len(rules))
+
+    def clear_house_rules(self, step: int) -> None:
+        if step > 0 and self.settings.house_rules:
+            self.settings.house_rules = {}
+            self.remember()
+
+    def remember(self) -> None:
+        """The default game and its house rules, written as the game menu writes them."""
+        path = self.ctx.config_path
+        if path is None:
+            self.message = _("changed for now (no settings file)")
+            return
+        from ..remember import remember_game
+
+        failed = remember_game(path, self.settings.game, self.settings.house_rules)
+        self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
+
+    def set_volume(self, volume: Any) -> None:
+        sound = self.ctx.sound
+        sound.volume = float(volume)
+        for each in sound.sounds.values():
+            each.set_volume(float(volume))
+        sound.play("select")
+
+    @staticmethod
+    def sound_words(name: str) -> Callable[[], str]:
+        return lambda: _("play: {name}").format(name=name)
+
+    def sound(self, name: str) -> Callable[[int], None]:
+        def act(step: int) -> None:
+            self.ctx.sound.play(name)
+            silent = self.ctx.sound.silent
+            self.message = _("no sound device: silent") if silent else _("played {name}").format(name=name)
+
+        return act
+
+    # ------------------------------------------------------------------ utilities
+    def confirming(self, name: str, words: str) -> str:
+        return _("{what}: press again (cannot be undone)").format(what=words) if self.confirm == name else words
+
+    def utility(self, name: str) -> Callable[[int], None]:
+        def act(step: int) -> None:
+            if step <= 0:
+                return
+            if self.confirm != name:
+                self.confirm = name
+                return
+            self.confirm = None
+            if name == "reset_audits":
+                self.reset_audits()
+            else:
+                self.factory_settings()
+
+        return act
+
+    def reset_audits(self) -> None:
+        path = self.audits_file()
+        with audit.LOCK:
+            audits = audit.load_audits(path) if path is not None else audit.Audits()
+            audit.update_some(audits, self.ctx.journal_dir, None)  # what was played so far, counted first
+            audits.reset()
+            failed = audit.save_audits(path, audits) if path is not None else None
+        self.message = _("audits reset") if failed is None else _("not saved: {why}").format(why=failed)
+
+    def factory_settings(self) -> None:
+        """Every adjustment back to its built-in value (the layout, keys and journal place kept)."""
+        d = Settings()
+        values = {
+            name: getattr(d, name)
+            for name in ("computer_level", "attract", "idle_timeout_s", "volume", "language", "free_play",
+                         "credits_per_game")
+        }  # fmt: skip
+        self.write(**values)
+        set_language(d.language)
+        self.set_volume(d.volume)
+        self.settings.game, self.settings.house_rules = d.game, {}
+        saved = self.message
+        self.remember()
+        self.message = _("factory settings restored") if saved == self.message == _("saved") else self.message
+
+    # ------------------------------------------------------------------ drawing
+    def background(self) -> pygame.Surface:
+        return self.ctx.view(show_keys=False).background()
+
+    def title(self) -> str:
+        names = {
+            "main": _("Service menu"), "diagnostics": _("Diagnostics"), "switch_test": _("Switch test"),
+            "screen_test": _("Screen test"), "sound_test": _("Sound test"), "notices": _("Start-up notices"),
+            "audits": _("Audits"), "adjustments": _("Adjustments"), "utilities": _("Utilities"),
+        }  # fmt: skip
+        return names.get(self.page, self.page)
+
+    def lines(self) -> tuple[Line, ...]:
+        out = [Line(self.title(), 0.2, GOLD)]
+        page = self.page
+        if page == "switch_test":
+            out += [Line(words, 0.11, RED if "STUCK" in words else WHITE) for words in self.switch_lines()]
+        elif page == "notices":
+            notices = startup_notices(self.ctx) or [_("none: the cabinet started cleanly")]
+            out += [Line(words, 0.11, WHITE) for words in notices[:ROWS_SHOWN]]
+        elif page == "audits":
+            out += self.audit_lines()
+        elif page == "screen_test":
+            out.append(Line(_("pattern: {name}").format(name=SCREEN_PATTERNS[self.pattern]), 0.12, WHITE))
+        else:
+            items = self.items()
+            first = max(0, min(self.cursor - ROWS_SHOWN // 2, len(items) - ROWS_SHOWN))
+            for index in range(first, min(len(items), first + ROWS_SHOWN)):
+                words = items[index].words()
+                if index == self.cursor:
+                    out.append(Line(f"▶  {words}  ◀", 0.16, GOLD))
+                else:
+                    out.append(Line(words, 0.14, WHITE))
+        if self.message:
+            out.append(Line(self.message, 0.11, SOFT))
+        out.append(Line(self.hint(), 0.11, SOFT))
+        return tuple(out)
+
+    def hint(self) -> str:
+        if self.page == "switch_test":
+            return _("press every control; SERVICE: back")
+        if self.page == "screen_test":
+            return _("START: next pattern; SERVICE: back")
+        return _("up/down: move; START: choose; SERVICE: back")
+
+    def switch_lines(self) -> list[str]:
+        """Every control seen (edges, held, stuck), then each cabinet source's state: serial links
+        and their clock offsets, the stuck flags its debouncer raised."""
+        out: list[str] = []
+        for (player, control), (edges, down_since, source) in sorted(self.seen.items()):
+            state = _("up")
+            if down_since is not None:
+                held = (self.now_ns - down_since) / 1e9
+                state = _("STUCK {s:.0f} s").format(s=held) if held >= STUCK_S else _("down")
+            out.append(f"{seat_name(player)} {control}: {edges} {_('edges')}, {state}  ({source})")
+        merger = getattr(self.ctx, "inputs", None)
+        if merger is not None:
+            for status in merger.status(self.now_ns):
+                details = status.details
+                extra = "".join(
+                    f", {k} {details[k]}" for k in ("clock offset", "clock error", "bad frames (1 s)") if k in details
+                )
+                out.append(f"{status.name}: {status.link}{extra}")
+                out += [
+                    f"  {seat_name(c.player)} {c.control} {c.wiring}: STUCK"
+                    for c in status.controls
+                    if c.stuck
+                ]
+        if not out:
+            out.append(_("no control pressed yet"))
+        out += self.recent
+        return out[-ROWS_SHOWN:]
+
+    def captions(self) -> list[Caption]:
+        return [Caption("panel", None, self.lines(), 225)]
+
+    def draw(self, canvas: Canvas) -> None:
+        if self.page == "screen_test":
+            canvas.blit(screen_pattern(canvas.size, SCREEN_PATTERNS[self.pattern]), (0, 0))
+        draw_scene(canvas, self.ctx, self.captions())
+
+
+def seat_name(player: int) -> str:
+    return _("cabinet") if player == 0 else _("P{n}").format(n=player)
+
+
+def on_off(value: bool) -> str:
+    return _("on") if value else _("off")
+
+
+def clock(seconds: float) -> str:
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+_patterns: dict[tuple[tuple[int, int], str], pygame.Surface] = {}
+
+
+def screen_pattern(size: tuple[int, int], name: str) -> pygame.Surface:
+    """A full-screen test pattern: a plain colour (dead pixels, tint), or a grid with a border
+    (geometry, overscan: the border must be seen on every edge)."""
+    key = (size, name)
+    found = _patterns.get(key)
+    if found is not None:
+        return found
+    colours = {"white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255)}
+    surface = pygame.Surface(size)
+    surface.fill(colours.get(name, (0, 0, 0)))
+    if name == "grid":
+        w, h = size
+        step = max(8, min(w, h) // 8)
+        for x in range(0, w, step):
+            pygame.draw.line(surface, (200, 200, 200), (x, 0), (x, h - 1))
+        for y in range(0, h, step):
+            pygame.draw.line(surface, (200, 200, 200), (0, y), (w - 1, y))
+        pygame.draw.rect(surface, (255, 255, 0), surface.get_rect(), 3)
+    _patterns[key] = surface
+    return surface

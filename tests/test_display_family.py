@@ -1,0 +1,419 @@
+"""The screens of the Spit family, as data per seat: the game menu and the settings it writes, the
+rules in force, Mod Spit's rule and values and the table slap's verdict, three and four seats.
+
+Like test_display_captions.py these read `scene.captions()` (what each seat is told) and
+`Canvas.texts` (where and which way up each text was drawn), never pixels.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from appliance.display.captions import Caption, shown_to
+from appliance.display.headless import (
+    Harness,
+    to_choose,
+    to_family_play,
+    to_four_seats,
+    to_game_menu,
+    to_mod_spit,
+    to_table_slap,
+    to_three_seats,
+    to_two_decks,
+)
+from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
+from appliance.display.remember import remember_game, with_game
+from appliance.display.rules_words import choice_of, in_force, menu_options, preset_name, rules_help
+from appliance.display.scenes.base import SCENES, MenuKey
+from appliance.display.scenes.choose import ChooseScene
+from appliance.display.scenes.game_menu import GameMenuScene
+from appliance.display.scenes.play import PlayScene
+from appliance.display.settings import Settings, load_settings
+from appliance.rules import OPTIONS, PRESETS
+from appliance.rules.table_slap import RULE_DECK
+
+SIZE = (1280, 720)
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def only(captions: list[Caption], place: str) -> list[Caption]:
+    return [c for c in captions if c.place == place]
+
+
+def key(h: Harness, control: str, player: int = 0) -> None:
+    h.runner.send(MenuKey(player, control, True, h.now_ns))
+
+
+# ------------------------------------------------------------------ the game menu and the settings
+
+
+def test_the_game_menu_lists_the_presets_and_the_rules_that_apply_each_with_its_line() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_game_menu(h)
+    menu = h.scene
+    assert isinstance(menu, GameMenuScene)
+    seen = set()
+    for _ in PRESETS:
+        menu.row = 0
+        seen.add(menu.preset)
+        words = shown_to(menu.captions(), 1)
+        assert f"▶  Game: {preset_name(menu.preset)}  ◀" in words
+        assert PRESETS[menu.preset].explain in words  # the chosen row's line of explanation
+        assert shown_to(menu.captions(), 1) == shown_to(menu.captions(), 2)  # both seats read the menu
+        key(h, "right")
+    assert seen == set(PRESETS)
+    # a house rule's row: its explanation, the core's own line
+    menu.preset, menu.rules, menu.row = "classic", {}, menu.rows().index("alternate_colours")
+    assert OPTIONS["alternate_colours"].explain in shown_to(menu.captions(), 1)
+    key(h, "right")
+    assert menu.choice.options.alternate_colours
+    assert "Alternating colours: on" in " ".join(shown_to(menu.captions(), 2))
+
+
+def test_the_game_menu_offers_only_the_rules_that_apply() -> None:
+    assert "table_slap" in menu_options("classic", 2)
+    assert "table_slap" not in menu_options("classic", 4)  # a rule of two seats
+    assert "target" not in menu_options("classic") and "target" in menu_options("speed")
+    assert choice_of("mod-spit", {"seats": 3}).seats == 2  # the core refuses it: never kept
+
+
+def test_the_choice_is_kept_in_the_settings_and_written_back_atomically(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('# mine\nlayout = "tabletop"\n\n[keys]\nz = "1 pile1"\n')
+    h = Harness(SIZE, settings=Settings(layout="tabletop"))
+    h.ctx.config_path = config
+    to_game_menu(h)
+    menu = h.scene
+    assert isinstance(menu, GameMenuScene)
+    menu.row = 0
+    while menu.preset != "four-piles":
+        key(h, "right")
+    menu.row = menu.rows().index("choose")
+    key(h, "right")  # slap -> shapp
+    menu.row = menu.rows().index("alternate_colours")
+    key(h, "right")
+    h.press(1, "spit")
+    h.frame()
+    assert isinstance(h.scene, ChooseScene)
+    assert (h.settings.game, h.settings.house_rules) == ("four-piles", {"choose": "shapp", "alternate_colours": True})
+    text = config.read_text()
+    assert text.startswith("# mine\n") and '[keys]\nz = "1 pile1"' in text
+    data = tomllib.loads(text)
+    assert data["game"] == "four-piles" and data["house_rules"] == {"choose": "shapp", "alternate_colours": True}
+    again = load_settings(config)
+    assert (again.game, again.house_rules, again.layout, again.warnings) == (
+        "four-piles", {"choose": "shapp", "alternate_colours": True}, "tabletop", []
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]  # no temporary file left
+    # choosing players shows it, in one line
+    assert shown_to(h.scene.captions(), 1)[0] == "Game: Four piles · alternating colours · Shapp"
+
+
+def test_a_settings_file_that_cannot_be_written_keeps_the_choice_for_the_session(tmp_path: Path) -> None:
+    assert remember_game(tmp_path, "classic", {}) is not None  # a directory: says why, never raises
+    assert with_game('game = "x"\n[house_rules]\nrefill = true\n', "classic", {}) == 'game = "classic"\n'
+    assert 'table_slap = "off"' in with_game("", "mod-spit", {"table_slap": None})
+
+
+def test_wrong_house_rules_in_the_settings_are_named_and_left_out(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('game = "fourpiles"\n[house_rules]\nchoose = "shap"\nrefill = true\nbogus = 1\n')
+    settings = load_settings(config)
+    assert (settings.game, settings.house_rules) == ("classic", {"refill": True})
+    assert sorted(p.key for p in settings.warnings) == ["game", "house_rules.bogus", "house_rules.choose"]
+
+
+def test_speed_says_its_table_is_coming_unless_its_scene_is_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(SCENES, "speed_play", raising=False)  # before Speed's table is there
+    h = Harness(SIZE, settings=Settings(layout="tabletop", game="speed"))
+    to_choose(h)
+    scene = h.scene
+    assert isinstance(scene, ChooseScene)
+    h.press(1, "spit")
+    h.frame()
+    assert h.scene is scene
+    for seat in (1, 2):
+        assert "Speed's table is coming: choose another game for now" in shown_to(scene.captions(), seat)
+
+
+def test_a_game_the_computer_cannot_play_offers_people_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import appliance.display.scenes.choose as choose
+
+    monkeypatch.setattr(choose, "computer_can_play", lambda game, level="1": False)
+    h = Harness(SIZE, settings=Settings(layout="tabletop", game="threes"))
+    to_choose(h)
+    scene = h.scene
+    assert isinstance(scene, ChooseScene)
+    assert [words for words, _ in scene.options] == ["Two players"]
+    assert "the computer cannot play this game yet: people only" in shown_to(scene.captions(), 2)
+
+
+# ------------------------------------------------------------------ the rules in force
+
+
+def test_each_seat_is_shown_the_rules_in_force() -> None:
+    for layout in ("tabletop", "desktop"):
+        h = Harness(SIZE, layout)
+        to_family_play(h)
+        scene = h.scene
+        assert isinstance(scene, PlayScene)
+        info = only(scene.captions(), "info")
+        owners = [1, 2] if layout == "tabletop" else [None]
+        assert [c.seat for c in info] == owners
+        for seat in (1, 2):
+            assert shown_to(info, seat) == ["Four piles · alternating colours · Shapp"]
+
+
+def test_the_title_explains_the_chosen_rules_line_by_line() -> None:
+    h = Harness(SIZE, settings=Settings(layout="tabletop", game="four-piles", house_rules={"two_hands": True}))
+    chosen = choice_of("four-piles", {"two_hands": True})
+    assert rules_help(chosen) == [PRESETS["four-piles"].explain, OPTIONS["two_hands"].explain]
+    seen = set()
+    for _ in range(3):
+        words = shown_to(h.scene.captions(), 2)
+        assert "Playing: Four piles · two hands" in words
+        seen |= set(words) & set(rules_help(chosen))
+        h.advance(5.0)
+    assert seen == set(rules_help(chosen))
+
+
+def test_the_rules_in_force_and_the_menu_read_in_german_and_esperanto() -> None:
+    chosen = choice_of("threes", {"alternate_colours": True})
+    assert in_force(chosen) == "Threes · alternating colours"
+    set_language("de")
+    assert in_force(chosen) == "Dreier · Farben im Wechsel"
+    chosen = choice_of("reverse", {"alternate_colours": True})
+    assert rules_help(chosen)[0].startswith("Umgekehrtes Spit: gewinn alle Karten")
+    set_language("eo")
+    assert in_force(chosen) == "Inversa Spit · alternaj koloroj · celu la pli grandan stakon"
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_the_rules_cores_lines_have_translations(language: str) -> None:
+    catalogue = read_po(LOCALE_DIR / language / "LC_MESSAGES" / "spit_arcade.po")
+    lines = [p.explain for p in PRESETS.values()] + [o.explain for o in OPTIONS.values()]
+    lines += [rule.words for rule in RULE_DECK]
+    missing = [line for line in lines if not catalogue.get(line)]
+    assert missing == []
+    for line in lines:
+        assert re.findall(r"{\w+}", line) == re.findall(r"{\w+}", catalogue[line]), line
+
+
+# ------------------------------------------------------------------ Mod Spit
+
+
+def test_mod_spit_shows_each_seat_the_rule_and_the_two_values_as_it_sees_them_never_the_answer() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_mod_spit(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    game = scene.match.spit
+    rule = game.rules.table_slap.rule(game.slap_rule).says(game.slap_modulus)
+    a, b = game.spit_values() or []
+    info = only(scene.captions(), "info")
+    one, two = shown_to(info, 1), shown_to(info, 2)
+    assert one == ["Mod Spit, advanced", f"slap when {rule}", f"tops: {a} and {b}"]
+    assert two == ["Mod Spit, advanced", f"slap when {rule}", f"tops: {b} and {a}"]  # player 2 sits opposite
+    for words in (*one, *two):  # the arithmetic is the players' to do
+        assert "=" not in words and "slap!" not in words.lower() and "right" not in words
+
+
+def test_a_table_slap_gets_its_verdict_big_for_everybody() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_table_slap(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    judged = [e for e in scene.match.events if e.kind == "table_slap_judged"]
+    assert len(judged) == 1
+    verdict = only(scene.captions(), "centre")
+    assert [c.seat for c in verdict] == [None]  # for everybody, a copy facing each seat
+    words = shown_to(verdict, 2)
+    if judged[0].reason == "both_wrong":
+        assert words == ["Both slaps wrong!", f"Player {judged[0].chooser} slapped 40 ms later: chooses a pile to take"]
+    elif judged[0].reason == "wrong":
+        assert words == ["Wrong slap!", f"Player {judged[0].taker} takes both piles"]
+    else:
+        assert words == ["Right slap!", f"Player {judged[0].taker} was 40 ms late: takes both piles"]
+    assert only(scene.captions(), "race") == [] and only(scene.captions(), "reject") == []
+    drawn = [d for d in h.canvas().texts if d.place == "centre"]
+    assert sorted((d.seat, d.angle) for d in drawn) == [(1, 0), (2, 180)]
+    h.advance(3.0)
+    assert only(scene.captions(), "centre") == []  # it passes
+
+
+@pytest.mark.parametrize("reason", ["wrong", "slower", "both_wrong"])
+def test_each_verdict_says_who_takes_and_by_how_much(reason: str) -> None:
+    from appliance.display.table_view import verdict_lines
+
+    lines = verdict_lines(reason, 2 if reason != "both_wrong" else None, 1 if reason == "both_wrong" else None,
+                          [1, 2], 84.4)
+    assert lines == {
+        "wrong": ["Wrong slap!", "Player 2 takes both piles"],
+        "slower": ["Right slap!", "Player 2 was 84 ms late: takes both piles"],
+        "both_wrong": ["Both slaps wrong!", "Player 1 slapped 84 ms later: chooses a pile to take"],
+    }[reason]
+    assert verdict_lines("slower", 2, None, [1], None)[1] == "Player 2 did not slap: takes both piles"
+
+
+def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None:
+    from appliance.display.keys import default_keymap, key_label
+    from appliance.display.legend import seat_legend
+
+    keymap = default_keymap()
+    assert (key_label(keymap, 1, "slap"), key_label(keymap, 2, "slap")) == ("X", ",")
+    assert "slap the table X" in seat_legend(keymap, 1, "tabletop", 5, 2, slap=True)
+    assert not any("slap" in line for line in seat_legend(keymap, 1, "tabletop"))
+    h = Harness(SIZE, "tabletop")
+    to_mod_spit(h)
+    legends = {d.seat: d.words for d in h.scene.view.legend_texts}  # type: ignore[attr-defined]
+    assert "slap the table X" in legends[1] and "slap the table ," in legends[2]
+
+
+# ------------------------------------------------------------------ the table's many layouts
+
+
+def test_two_decks_draws_six_piles_and_both_hands() -> None:
+    from appliance.display.card_art import CardArt
+    from appliance.display.headless import headless_display
+
+    headless_display(SIZE)
+    art = CardArt(70, 100)
+    assert art.face("TD1").get_size() == art.face("TD").get_size()
+    h = Harness(SIZE, "tabletop")
+    to_two_decks(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    assert len(scene.view.layout.seat(1).stock) == 6
+    me = scene.match.spit.player(1)
+    assert (me.selected, me.second) == (1, 2)
+
+
+def test_a_seat_that_picked_up_is_drawn_face_down() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_family_play(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    view, game = scene.view, scene.match.spit
+    faces: list[str] = []
+    real_face = view.art.face
+    view.art.face = lambda card, turned=False: faces.append(card) or real_face(card, turned)  # type: ignore[method-assign]
+    canvas = h.canvas()
+    assert canvas is not None
+    mine = {pile.cards[-1] for pile in game.player(1).stock if pile.cards and pile.up}
+    assert mine <= set(faces)
+    faces.clear()
+    game.player(1).hidden = True
+    h.canvas()
+    assert not mine & set(faces) - {top for pile in game.spit_piles for top in pile[-1:]}
+
+
+def test_three_seats_each_reads_its_own_text_the_side_seats_turned_a_quarter() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_three_seats(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    lay = scene.view.layout
+    assert [lay.seat(n).angle for n in (1, 2, 3)] == [0, 90, 270]
+    assert len(lay.spit_piles) == 3
+    drawn = h.canvas().texts
+    for seat in (1, 2, 3):
+        info = [d for d in drawn if d.place == "info" and d.seat == seat]
+        assert len(info) == 1 and info[0].angle == lay.seat(seat).angle
+        assert " ".join(info[0].words) == "Classic Spit · 3 players"
+    side = next(d for d in drawn if d.seat == 3 and d.place == "info")
+    assert side.rect.height > side.rect.width  # running along the left edge, facing the seat there
+    legends = {d.seat: d for d in scene.view.legend_texts}
+    assert legends[3].angle == 270 and "piles 1 2 3" in legends[3].words  # player 3's keys: the number row
+
+
+def test_four_seats_people_and_the_computer_in_any_mix() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_four_seats(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    assert set(scene.match.bots) == {4} and scene.match.seats == 4
+    lay = scene.view.layout
+    assert [lay.seat(n).angle for n in (1, 2, 3, 4)] == [0, 90, 180, 270]
+    assert {d.seat for d in scene.view.legend_texts} == {1, 2, 3}  # the computer's seat shows no keys
+    # player 3 at the keyboard: the number row, through the runner
+    down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_9, mod=0, unicode="9", scancode=0)
+    before = len(scene.match.events)
+    h.frame([down])
+    assert any(getattr(e, "player", None) == 3 for e in scene.match.events[before:])
+
+
+def test_an_out_player_is_told_their_place_and_to_take_a_pile() -> None:
+    h = Harness(SIZE, "tabletop")
+    to_three_seats(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    game = scene.match.spit
+    game.player(2).out = 1
+    game.choosers_out.append(2)
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 2) == ["out — 1st! press a spit pile to take it"]
+    assert "out" not in " ".join(shown_to(prompts, 1) + shown_to(prompts, 3))
+    game.choosers_out.remove(2)
+    assert shown_to(only(scene.captions(), "prompt"), 2) == ["out — 1st"]
+
+
+def test_the_title_documents_the_keys_of_players_three_and_four() -> None:
+    h = Harness(SIZE, settings=Settings(layout="desktop", house_rules={"seats": 4}))
+    words = shown_to(h.scene.captions(), 1)
+    three = next(w for w in words if w.startswith("Player 3:"))
+    four = next(w for w in words if w.startswith("Player 4:"))
+    assert "piles 1 2 3" in three and "SPIT! 9" in three and "far piles 7 -" in three
+    assert "piles [7] [8] [9]" in four and "SPIT! [2]" in four
+    assert "far piles Z C" in next(w for w in words if w.startswith("Player 1:"))
+
+
+def _choosing(h: Harness, options: dict[str, object], chooser: int | None) -> PlayScene:
+    """A choosing position (headless.to_choosing's) played with `options`, `chooser` choosing."""
+    from appliance.display.headless import _choosing_state, _play_from
+
+    state = _choosing_state(7)
+    state["variant"] = "classic"
+    state["options"] = {**choice_of("classic", options).options.to_json()}
+    if chooser is not None:
+        state["chooser"] = chooser
+    _play_from(h, state)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    return scene
+
+
+def test_the_choosing_rules_say_who_chooses_to_each_seat() -> None:
+    h = Harness(SIZE, "tabletop")
+    scene = _choosing(h, {"choose": "shapp"}, 1)
+    left, right = (len(pile) for pile in scene.match.spit.spit_piles)
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 1) == [f"you played out: choose a spit pile! left {left} cards, right {right} cards"]
+    assert shown_to(prompts, 2) == ["Player 1 played out: they choose a pile"]
+    h = Harness(SIZE, "tabletop")
+    scene = _choosing(h, {"choose": "first_call"}, None)
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 1) == [f"call SPIT! first to choose the pile: left {left}, right {right} cards"]
+    assert shown_to(prompts, 2) == [f"call SPIT! first to choose the pile: left {right}, right {left} cards"]
+    h.press(2, "spit")
+    h.frame()
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 1) == ["Player 2 called first: they choose a pile"]
+    assert shown_to(prompts, 2)[0].startswith("you called first: choose a spit pile!")
+
+
+def test_reverse_spit_aims_for_the_larger_pile() -> None:
+    h = Harness(SIZE, "tabletop")
+    scene = _choosing(h, {"goal": "all"}, None)
+    assert shown_to(only(scene.captions(), "prompt"), 1)[0].startswith("SLAP the larger pile!")
+    assert in_force(choice_of("reverse", {})) == "Reverse Spit · aim for the larger pile"

@@ -1,0 +1,382 @@
+"""The operator's service menu: over whatever runs, pages moved through with the cabinet's buttons;
+diagnostics (switch, screen, sound), audits, adjustments written atomically, utilities confirmed
+by a second press; and nothing in it reaches a shell. Texts are read as data (`shown_to`)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pygame
+import pytest
+
+from appliance import audits as audit
+from appliance.display import app
+from appliance.display.captions import shown_to
+from appliance.display.headless import Harness
+from appliance.display.i18n import language, set_language
+from appliance.display.scenes.base import BACK, MenuKey
+from appliance.display.scenes.service_menu import STUCK_S, ServiceMenuScene
+from appliance.display.scenes.title import TitleScene
+from appliance.display.settings import Settings, load_settings
+
+SIZE = (640, 360)
+
+
+@pytest.fixture(autouse=True)
+def english() -> object:
+    set_language("en")
+    yield None
+    set_language("en")
+
+
+def played(directory: Path, seed: int, abandon: bool = False) -> None:
+    """A short game journalled in `directory`, closed (or abandoned)."""
+    from appliance.match import Match, open_journal
+
+    journal = open_journal(directory, seed)
+    match = Match(seed, 0, journal)
+    for t, player, control in [(0.5, 1, "spit"), (0.6, 2, "spit"), (1.0, 1, "pile1")]:
+        match.press(round(t * 1e9), player, control)
+    if abandon:
+        match.abandon()
+    else:
+        journal.finish(match.game.state())
+
+
+def menu(tmp_path: Path, text: str = "") -> Harness:
+    """A harness with a settings file and a journal directory, the service menu open over the title."""
+    config = tmp_path / "config.toml"
+    if text:
+        config.write_text(text)
+    h = Harness(SIZE, "tabletop", journal_dir=tmp_path / "journals")
+    h.ctx.config_path = config
+    h.runner.service_menu = True
+    h.press(0, "service")
+    assert isinstance(h.scene, ServiceMenuScene)
+    return h
+
+
+def seen(h: Harness) -> list[str]:
+    return shown_to(h.scene.captions(), 1)
+
+
+def cursor_line(h: Harness) -> str:
+    return next(words for words in seen(h) if words.startswith("▶"))
+
+
+def go(h: Harness, *rows: int) -> None:
+    """Down `row` times and START, for each row given (from the top of each page)."""
+    for row in rows:
+        for _ in range(row):
+            h.runner.send(MenuKey(0, "down", True, h.now_ns))
+        h.press(0, "start")
+        h.frame()
+
+
+def test_the_first_page_and_moving_about_with_the_cabinets_buttons(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    assert seen(h)[:6] == ["Service menu", "▶  Diagnostics  ◀", "Audits", "Adjustments", "Utilities", "Exit"]
+    assert seen(h) == shown_to(h.scene.captions(), 2)  # one shared panel, the same for everybody
+    h.press(1, "right")  # a player's RIGHT: down
+    assert cursor_line(h) == "▶  Audits  ◀"
+    h.press(2, "left")
+    h.press(1, "left")  # wraps round to Exit
+    assert cursor_line(h) == "▶  Exit  ◀"
+    h.press(1, "spit")
+    assert isinstance(h.scene, TitleScene)
+
+
+def test_service_goes_back_a_page_and_out_from_the_first(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    go(h, 0)
+    assert seen(h)[0] == "Diagnostics"
+    h.press(0, "service")
+    assert seen(h)[0] == "Service menu"
+    h.runner.send(MenuKey(0, BACK, True, h.now_ns))
+    assert isinstance(h.scene, TitleScene)
+
+
+def test_the_switch_test_shows_every_controls_edges_and_flags_a_stuck_one(tmp_path: Path) -> None:
+    from appliance.inputs.keyboard import Press
+
+    h = menu(tmp_path)
+    go(h, 0, 0)
+    assert seen(h)[:2] == ["Switch test", "no control pressed yet"]
+    h.press(0, "start")  # START and SPIT are controls to test here, not menu buttons
+    h.press(1, "spit")
+    h.press(1, "spit")
+    h.runner.send(Press(2, "pile3", True, h.now_ns, "gpio"))  # held down
+    h.advance(STUCK_S + 0.5)
+    lines = seen(h)
+    assert "cabinet start: 1 edges, up  (test)" in lines
+    assert "P1 spit: 2 edges, up  (test)" in lines
+    assert any(line.startswith("P2 pile3: 1 edges, STUCK") and line.endswith("(gpio)") for line in lines)
+    h.press(0, "service")  # only SERVICE leaves it
+    assert seen(h)[0] == "Diagnostics"
+
+
+def test_the_switch_test_shows_each_cabinet_source_its_link_and_clock_offset(tmp_path: Path) -> None:
+    from appliance.inputs.source import ControlStatus, SourceStatus
+
+    class Inputs:
+        def status(self, now_ns: int) -> list[SourceStatus]:
+            return [
+                SourceStatus("gpio", "up", [ControlStatus(1, "pile1", "BCM17", True, True, 3)]),
+                SourceStatus(
+                    "serial:/dev/ttyACM0", "up", [], {"clock offset": "+0.120 ms", "clock error": "±0.050 ms"}
+                ),
+            ]
+
+    h = menu(tmp_path)
+    h.ctx.inputs = Inputs()  # type: ignore[attr-defined]
+    go(h, 0, 0)
+    lines = seen(h)
+    assert "gpio: up" in lines and "  P1 pile1 BCM17: STUCK" in lines
+    assert "serial:/dev/ttyACM0: up, clock offset +0.120 ms, clock error ±0.050 ms" in lines
+
+
+def test_the_screen_test_fills_the_screen_with_each_pattern(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    go(h, 0, 1)
+    assert seen(h)[:2] == ["Screen test", "pattern: white"]
+    h.frame()
+    assert h.screenshot().get_at((2, 2))[:3] == (255, 255, 255)
+    h.press(0, "start")
+    h.frame()
+    assert seen(h)[1] == "pattern: red" and h.screenshot().get_at((2, 2))[:3] == (255, 0, 0)
+    h.press(0, "service")
+    h.press(0, "service")
+    h.press(0, "service")
+    h.frame()
+    assert isinstance(h.scene, TitleScene)
+    assert pygame.image.tobytes(h.screen, "RGB") == pygame.image.tobytes(h.full_render(), "RGB")
+
+
+def test_the_sound_test_plays_each_sound(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    go(h, 0, 2)
+    assert seen(h)[:2] == ["Sound test", "▶  play: play  ◀"]
+    from appliance.display.sound import TUNES
+
+    h.ctx.sound.played.clear()
+    go(h, 3)
+    assert h.ctx.sound.played == [list(TUNES)[3]]
+    assert "no sound device: silent" in seen(h)  # the harness has no audio device, and says so
+
+
+def test_the_audits_count_the_journals_lifetime_beside_resettable_and_are_kept(tmp_path: Path) -> None:
+    journals = tmp_path / "journals"
+    for seed in range(1, 4):
+        played(journals, seed, abandon=seed == 3)
+    h = menu(tmp_path)
+    go(h, 1)
+    h.advance(0.1)
+    lines = seen(h)
+    assert lines[:3] == ["Audits", "lifetime  |  since cleared (never)", "games:  3  |  3"]
+    assert "finished / abandoned:  2/1  |  2/1" in lines and "classic:  3  |  3" in lines
+    assert "counting the journals..." not in lines
+    kept = audit.load_audits(tmp_path / "audits" / "audits.json")
+    assert kept.lifetime.games == 3 and kept.through
+    # reset from the utilities (a second press confirms): lifetime stays, the date is noted
+    h.press(0, "service")  # back on the first page, the cursor where it was (Audits)
+    go(h, 2, 0)
+    assert cursor_line(h) == "▶  Reset audits: press again (cannot be undone)  ◀"
+    assert audit.load_audits(tmp_path / "audits" / "audits.json").since.games == 3  # not yet
+    go(h, 0)
+    kept = audit.load_audits(tmp_path / "audits" / "audits.json")
+    assert (kept.lifetime.games, kept.since.games) == (3, 0) and kept.cleared is not None
+    assert "audits reset" in seen(h)
+
+
+def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_of_the_file(tmp_path: Path) -> None:
+    text = '# the cabinet\nlayout = "tabletop"\nvolume = 0.6\n\n[keys]\nz = "1 pile1"\n'
+    h = menu(tmp_path, text)
+    go(h, 2)
+    assert seen(h)[0] == "Adjustments"
+    assert cursor_line(h) == "▶  default game: classic  ◀"
+    go(h, 5)  # volume: 60% -> 70%
+    assert cursor_line(h) == "▶  volume: 70%  ◀" and h.ctx.settings.volume == 0.7
+    go(h, 1)  # language: English -> Deutsch, at once
+    assert language() == "de" and h.ctx.settings.language == "de"
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.runner.send(MenuKey(0, "right", True, h.now_ns))  # idle timeout: 90 -> 120 s
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))
+    h.press(0, "start")  # free play: on -> off
+    config = tmp_path / "config.toml"
+    written = config.read_text()
+    assert written.startswith('# the cabinet\nlayout = "tabletop"\nvolume = 0.7\n')
+    assert written.endswith('\n[keys]\nz = "1 pile1"\n')
+    settings = load_settings(config)
+    assert settings.warnings == []
+    assert (settings.volume, settings.language, settings.idle_timeout_s, settings.free_play) == (0.7, "de", 120, False)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["config.toml"]  # no temporary left
+
+
+def test_the_default_game_is_written_as_the_game_menu_writes_it(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    go(h, 2, 0)
+    assert cursor_line(h) != "▶  default game: classic  ◀"
+    assert load_settings(tmp_path / "config.toml").game == h.ctx.settings.game != "classic"
+
+
+def test_factory_settings_put_every_adjustment_back_after_a_second_press(tmp_path: Path) -> None:
+    text = 'layout = "tabletop"\nvolume = 0.2\nattract = false\nlanguage = "eo"\ngame = "mod-spit"\n'
+    h = menu(tmp_path, text)
+    h.ctx.settings.volume, h.ctx.settings.attract, h.ctx.settings.language = 0.2, False, "eo"
+    go(h, 3, 1)
+    assert load_settings(tmp_path / "config.toml").volume == 0.2  # one press only asks
+    go(h, 0)
+    settings = load_settings(tmp_path / "config.toml")
+    d = Settings()
+    assert (settings.volume, settings.attract, settings.language, settings.game) == (d.volume, True, "en", "classic")
+    assert settings.layout == "tabletop"  # not an adjustment: kept
+    assert "factory settings restored" in seen(h)
+
+
+def test_a_settings_file_that_cannot_be_written_changes_it_for_now_and_says_why(tmp_path: Path) -> None:
+    h = menu(tmp_path)
+    h.ctx.config_path = tmp_path / "no-such-dir" / "\0bad" / "config.toml"
+    go(h, 2, 3)  # attract mode
+    assert h.ctx.settings.attract is False
+    assert any(line.startswith("changed for now; not saved:") for line in seen(h))
+
+
+def test_nothing_in_the_service_menu_reaches_a_shell() -> None:
+    import appliance.audits
+    import appliance.display.scenes.service_menu as menu_module
+    import appliance.display.scenes.service_notices as notices_module
+
+    for module in (menu_module, notices_module, appliance.audits):
+        source = Path(module.__file__ or "").read_text()
+        for word in ("subprocess", "os.system", "popen", "exec(", "eval(", "shell=", "import pty"):
+            assert word not in source, (module.__name__, word)
+
+
+def test_the_starts_problems_are_shown_on_screen_until_a_button_and_in_the_menu(tmp_path: Path) -> None:
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.base import Push
+    from appliance.display.scenes.service_notices import NOTICE_S, NoticesScene
+
+    settings = load_settings(tmp_path / "missing.toml")  # the file named is not there: a problem
+    h = Harness(SIZE, "tabletop", settings=settings)
+    h.ctx.journal_dir = tmp_path
+    notices = [str(p) for p in settings.warnings] + ["the gpio inputs cannot start (no chip); left out"]
+    stack = app.first_scenes(h.ctx, notices)
+    h.runner = Runner(h.ctx, stack[0], h.screen, present=lambda rects: None, service_menu=True)
+    for scene in stack[1:]:
+        h.runner.apply(Push(scene))
+    h.frame()
+    assert isinstance(h.scene, NoticesScene)
+    for seat in (1, 2):
+        lines = shown_to(h.scene.captions(), seat)
+        assert lines[0] == "The cabinet started with problems"
+        assert any("missing.toml: no such config file" in line for line in lines)
+        assert "the gpio inputs cannot start (no chip); left out" in lines
+    h.press(0, "service")  # the service menu lists them again
+    go(h, 0, 3)
+    assert "the gpio inputs cannot start (no chip); left out" in seen(h)
+    for _ in range(3):
+        h.press(0, "service")
+    assert isinstance(h.scene, NoticesScene)
+    h.press(1, "pile1")  # any button puts them away
+    assert isinstance(h.scene, TitleScene)
+    # and an unattended cabinet is never left on them
+    h.runner.apply(Push(NoticesScene(h.ctx, ["x"])))
+    h.advance(NOTICE_S + 1)
+    assert isinstance(h.scene, TitleScene)
+
+
+def test_the_settings_file_keeps_valid_toml_after_every_adjustment(tmp_path: Path) -> None:
+    h = menu(tmp_path, '[house_rules]\nchoose = "slap"\n')
+    go(h, 2)
+    for row in range(9):
+        h.press(0, "start")
+        h.runner.send(MenuKey(0, "down", True, h.now_ns))
+        tomllib.loads((tmp_path / "config.toml").read_text())
+        assert load_settings(tmp_path / "config.toml").warnings == [], row
+
+
+def overlay_texts(h: Harness) -> list[object]:
+    from appliance.display.compositor import Canvas
+
+    canvas = Canvas(h.scene.background())
+    h.scene.draw(canvas)
+    return list(canvas.texts)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "eo"])
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_every_page_fits_its_panel_and_faces_its_readers(tmp_path: Path, layout: str, lang: str) -> None:
+    from appliance.inputs.keyboard import Press
+
+    journals = tmp_path / "journals"
+    for seed in (1, 2):
+        played(journals, seed)
+    h = Harness((1280, 720), layout, journal_dir=journals)  # 14 px at 720p on 24": 6 mm, read from 1.5 m
+    h.ctx.config_path = tmp_path / "config.toml"
+    h.runner.service_menu = True
+    set_language(lang)
+    h.press(0, "service")
+    pages = [(), (0,), (0, 0), (0, 1), (0, 2), (0, 3), (1,), (2,), (3,)]
+    for rows in pages:
+        while len(h.scene.pages) > 1:  # type: ignore[attr-defined]
+            h.press(0, "service")
+        h.scene.pages[0][1] = 0  # type: ignore[attr-defined]
+        go(h, *rows)
+        if rows == (0, 0):
+            for control in ("pile1", "pile2", "pile3", "left", "right", "spit", "start"):
+                h.runner.send(Press(1, control, True, h.now_ns, "gpio"))
+        h.advance(0.1)
+        texts = overlay_texts(h)
+        assert texts, rows
+        for d in texts:
+            assert d.box.contains(d.rect), (rows, d.words)  # type: ignore[attr-defined]
+            assert d.scale >= 0.5 and d.px >= 14, (rows, d.words, d.scale, d.px)  # type: ignore[attr-defined]
+            if layout == "tabletop":
+                assert d.angle == (180 if d.seat == 2 else 0), d.words  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_the_starts_notices_fit_and_face_their_readers(layout: str) -> None:
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.service_notices import NoticesScene
+
+    h = Harness((1280, 720), layout)
+    notices = [f"/var/lib/spit-arcade/config.toml: key{n}: must be a whole number, not 'x'; using 1" for n in range(9)]
+    h.runner = Runner(h.ctx, NoticesScene(h.ctx, notices), h.screen, present=lambda rects: None)
+    texts = overlay_texts(h)
+    assert texts
+    for d in texts:
+        assert d.box.contains(d.rect) and d.scale >= 0.5 and d.px >= 14, (d.words, d.scale, d.px)  # type: ignore[attr-defined]
+    assert "and 3 more (see the service menu)" in shown_to(h.scene.captions(), 1)
+
+
+def test_a_write_cut_short_leaves_the_old_settings_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from appliance.display.settings import write_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('volume = 0.6\n[keys]\nz = "1 pile1"\n')
+
+    def power_cut(src: str, dst: str) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "replace", power_cut)
+    assert write_settings(config, {"volume": 0.9}) == "[Errno 5] Input/output error"
+    assert config.read_text() == 'volume = 0.6\n[keys]\nz = "1 pile1"\n'  # the old file, whole
+    assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]  # and no half-written file beside it
+    monkeypatch.undo()
+    assert write_settings(config, {"volume": 0.9, "language": "eo"}) is None
+    assert config.read_text() == 'volume = 0.9\nlanguage = "eo"\n\n[keys]\nz = "1 pile1"\n'
+
+
+def test_the_settings_languages_are_the_screens() -> None:
+    from appliance.display.i18n import LANGUAGES
+    from appliance.display.settings import LANGUAGE_CODES
+
+    assert LANGUAGE_CODES == LANGUAGES

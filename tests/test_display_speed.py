@@ -1,0 +1,327 @@
+"""Speed on screen: what each seat is shown (as data), the deal summary and game over, and every
+Speed scene's texts fitting their boxes in both layouts and every language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pygame
+import pytest
+
+from appliance.bots import make_bot
+from appliance.display.captions import Caption, Drawn, shown_to
+from appliance.display.headless import Harness
+from appliance.display.i18n import LANGUAGES, set_language
+from appliance.display.scenes import speed_play
+from appliance.display.scenes.base import make
+from appliance.display.scenes.speed_over import SpeedOverScene, deals_of
+from appliance.display.scenes.speed_play import SpeedPlayScene
+from appliance.display.scenes.speed_summary import SpeedSummaryScene, deal_lines
+from appliance.display.speed_view import SpeedTable, speed_legend
+from appliance.match import Match
+from appliance.rules import deck, game_from_setup
+from appliance.rules.events import Deal, RoundOver, Score
+
+SIZE = (1280, 720)
+IN_PLAY = ("prompt", "reject", "race")
+START_NS = 1_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def speed_setup(hand1: str, hand2: str, stock1: str = "", stock2: str = "", tops: tuple[str, str] = ("4C", "9D"),
+                phase: str = "playing", scores: tuple[int, int] = (0, 0), target: int = 25) -> Any:
+    """A Speed game from a position: hands of five slots ("-" empty), stocks top first, the spit piles'
+    tops; every other card in the side stacks."""
+    hands = [[None if c == "-" else c for c in hand.split()] for hand in (hand1, hand2)]
+    stocks = [stock1.split(), stock2.split()]
+    used = {c for h in hands for c in h if c} | set(stocks[0] + stocks[1]) | set(tops)
+    left = [c for c in deck() if c not in used]
+    half = len(left) // 2
+    state = {
+        "variant": "speed", "phase": phase, "round": 1, "winner": None,
+        "spit_piles": [[tops[0]], [tops[1]]], "side_stacks": [left[:half], left[half:]],
+        "players": [{"hand": hands[n], "stock": stocks[n], "score": scores[n], "selected": None} for n in range(2)],
+    }
+    game, events = game_from_setup({"variant": "speed", "seed": 3, "options": {"target": target}, "state": state})
+    return game, events
+
+
+def harness(layout: str, game: Any = None, bots: dict[int, str] | None = None, seed: int = 7) -> Harness:
+    def scene(ctx: Any) -> Any:
+        computer = {seat: make_bot(spec, seat, seed) for seat, spec in (bots or {}).items()}
+        if game is None:
+            match = Match(seed, START_NS, variant="speed", bots=computer)
+        else:
+            match = Match(seed, START_NS, bots=computer, game=game[0], events=game[1])
+        return make("speed_play", ctx, match)
+
+    return Harness(SIZE, layout, scene=scene)
+
+
+def play_scene(h: Harness) -> SpeedPlayScene:
+    scene = h.scene
+    assert isinstance(scene, SpeedPlayScene)
+    return scene
+
+
+def own(captions: list[Caption], seat: int, place: str) -> list[str]:
+    return [line.words for c in captions if c.seat == seat and c.place == place for line in c.lines]
+
+
+# ------------------------------------------------------------------ what each seat is shown
+
+
+def test_ready_asks_each_seat_to_call_and_says_who_called() -> None:
+    h = harness("tabletop")
+    scene = play_scene(h)
+    assert own(scene.captions(), 1, "prompt") == ["Ready? press SPIT!"]
+    assert own(scene.captions(), 2, "prompt") == ["Ready? press SPIT!"]
+    h.press(2, "spit")
+    assert own(scene.captions(), 2, "prompt") == ["you called SPIT!"]
+    assert own(scene.captions(), 1, "prompt") == ["Ready? press SPIT!"]
+    h.press(1, "spit")
+    h.frame()
+    assert scene.match.game.phase == "playing"
+    assert own(scene.captions(), 1, "prompt") == own(scene.captions(), 2, "prompt") == []
+
+
+def test_a_computer_seat_is_told_nothing_and_its_call_is_said_as_the_computers() -> None:
+    h = harness("tabletop", bots={2: "5"})
+    scene = play_scene(h)
+    assert own(scene.captions(), 2, "prompt") == []
+    h.advance(3.0)
+    assert own(scene.captions(), 2, "prompt") == ["the computer called SPIT!"]
+
+
+def check_scores(scene: SpeedPlayScene, layout: str) -> list[str]:
+    """What is wrong with the score each seat is shown (empty: nothing)."""
+    problems = []
+    game: Any = scene.match.game
+    for seat in (1, 2):
+        mine, theirs = game.player(seat).score, game.player(3 - seat).score
+        want = f"player {seat}: {mine}" if layout == "desktop" else f"you {mine} · them {theirs}"
+        shown = own(scene.captions(), seat, "info")
+        if shown[:1] != [want]:
+            problems.append(f"seat {seat}: {shown} is not {want!r}")
+        if f"deal {game.round} · first to 11" not in shown:
+            problems.append(f"seat {seat}: no deal line in {shown}")
+    return problems
+
+
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_each_seat_reads_the_running_score_as_its_own(layout: str) -> None:
+    h = harness(layout, speed_setup("5H 6H 7H 8H 9H", "KD QS JC TS 2S", scores=(3, 8), target=11))
+    assert check_scores(play_scene(h), layout) == []
+
+
+def test_a_swapped_score_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planted bug: the seats' scores swapped. The check above must see it."""
+    h = harness("tabletop", speed_setup("5H 6H 7H 8H 9H", "KD QS JC TS 2S", scores=(3, 8), target=11))
+    real = speed_play.score_lines
+
+    def swapped(game: Any, seat: int, desktop: bool = False) -> tuple[str, str]:
+        return real(game, 3 - seat, desktop)
+
+    monkeypatch.setattr(speed_play, "score_lines", swapped)
+    assert len(check_scores(play_scene(h), "tabletop")) == 2
+
+
+def test_a_reject_is_told_to_its_seat_in_speeds_words() -> None:
+    h = harness("tabletop", speed_setup("5H 6H 7H 8H 9H", "KD QS JC TS 2S"))
+    scene = play_scene(h)
+    h.press(1, "left")
+    assert own(scene.captions(), 1, "reject") == ["pick a card from your hand first"]
+    assert own(scene.captions(), 2, "reject") == []
+    h.press(1, "pile1")  # 5H onto 4C: fits
+    h.press(1, "left")
+    game: Any = scene.match.game
+    assert game.spit_piles[0][-1] == "5H"
+    assert own(scene.captions(), 1, "reject") == []
+
+
+def test_a_stuck_seat_is_told_to_wait_and_a_stalemate_to_call() -> None:
+    h = harness("tabletop", speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("4C", "4D")))
+    scene = play_scene(h)
+    assert own(scene.captions(), 2, "prompt") == ["nothing of yours fits: watch for a card"]
+    assert own(scene.captions(), 1, "prompt") == []
+    stuck = harness("desktop", speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("2C", "2D"), phase="stalemate"))
+    assert shown_to(play_scene(stuck).captions(), 1)[0] == "Nobody can play: press SPIT!"
+
+
+def test_the_legend_says_what_each_key_does_in_speed() -> None:
+    h = harness("tabletop")
+    scene = play_scene(h)
+    legend = speed_legend(h.ctx.keymap, 1, "tabletop")
+    assert legend[0].startswith("hand ") and len(legend[0].split()) == 6
+    assert [line.split()[:2] for line in legend[1:3]] == [["play", "left"], ["play", "right"]]
+    assert legend[3].startswith("SPIT! ") and legend[3].endswith("when stuck")
+    scene.background()
+    assert {d.seat for d in scene.table.legend_texts} == {1, 2}
+
+
+# ------------------------------------------------------------------ between deals and game over
+
+
+def test_a_deal_played_out_shows_the_points_and_the_scores_then_goes_on() -> None:
+    h = harness("tabletop", speed_setup("5H - - - -", "KD QS JC TS 2S", stock2="3S 4S", scores=(10, 4)))
+    scene = play_scene(h)
+    h.press(1, "pile1")
+    h.press(1, "left")
+    h.frame()
+    summary = h.scene
+    assert isinstance(summary, SpeedSummaryScene)
+    words = shown_to(summary.captions(), 1)
+    assert words[0] == "Deal 2"
+    assert "Deal 1: Player 1 played out!" in words
+    assert "Player 1 scores 7" in words
+    assert words[-1] == "Score 17 – 4, first to 25"
+    h.press(2, "spit")  # a press for the new deal ends the summary, and counts
+    h.frame()
+    assert isinstance(h.scene, SpeedPlayScene) and h.scene is not scene
+    game: Any = h.scene.match.game
+    assert game.player(2).called
+
+
+def test_game_over_shows_every_deal_and_the_scores() -> None:
+    h = harness("desktop", speed_setup("5H - - - -", "KD QS JC TS 2S", scores=(9, 4), target=10), bots={2: "3"})
+    h.press(1, "pile1")
+    h.press(1, "left")
+    h.frame()
+    over = h.scene
+    assert isinstance(over, SpeedOverScene)
+    words = shown_to(over.captions(), 1)
+    assert words[0] == "Player 1 wins!"
+    assert "score 14" in words and "Deal 1: player 1 +5" in words
+    assert shown_to(over.captions(), 2)[:3] == ["Player 1 wins!", "The computer", "score 4"]
+
+
+def test_deals_and_summary_lines_from_events() -> None:
+    events = [RoundOver(1.0, 1, "played_out", 2), Score(1.0, 2, 6, 6), Deal(1.0, 2, []),
+              RoundOver(5.0, 2, "blocked", None), Deal(5.0, 3, [])]
+    assert deals_of(events) == [(1, 2, 6), (2, None, 0)]
+    assert deal_lines(events[:2], frozenset({2})) == [
+        ("Deal 1: The computer played out!", 2), ("Player 2 scores 6", 2)]
+    assert deal_lines(events[3:4]) == [("Deal 2: nobody can ever play, dealt again", None)]
+
+
+# ------------------------------------------------------------------ every text fits
+
+
+def to_ready(h: Harness) -> None:
+    h.frame()
+
+
+def to_playing(h: Harness) -> None:
+    h.press(1, "spit")
+    h.press(2, "spit")
+    h.frame()
+    h.press(1, "left")  # a reject: "pick a card from your hand first"
+    h.frame()
+
+
+def to_summary(h: Harness) -> None:
+    h.press(1, "pile1")
+    h.press(1, "left")
+    h.frame()
+
+
+SCENES: dict[str, tuple[type, Callable[[], Any], Callable[[Harness], None]]] = {
+    "ready": (SpeedPlayScene, lambda: None, to_ready),
+    "playing": (SpeedPlayScene, lambda: None, to_playing),
+    "stalemate": (SpeedPlayScene, lambda: speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("2C", "2D"),
+                                                       phase="stalemate"), to_ready),
+    "summary": (SpeedSummaryScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", stock2="3S"), to_summary),
+    "over": (SpeedOverScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", scores=(24, 12)), to_summary),
+}
+
+
+def card_areas(table: SpeedTable) -> list[pygame.Rect]:
+    lay = table.layout
+    rects = [r.inflate(8, 8) for r in (*lay.spit_piles, *table.side_stacks)]
+    for seat in lay.seats.values():
+        for rect in (*seat.stock, seat.spit_cards):
+            rects.append(rect.union(rect.move(0, seat.stack_step * 4)))
+    return rects
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+@pytest.mark.parametrize("name", list(SCENES))
+def test_every_speed_text_fits_faces_its_seat_and_covers_nothing(name: str, layout: str, language: str) -> None:
+    set_language(language)
+    cls, setup, go = SCENES[name]
+    h = harness(layout, setup())
+    go(h)
+    scene = h.scene
+    assert isinstance(scene, cls)
+    assert isinstance(scene, (SpeedPlayScene, SpeedSummaryScene, SpeedOverScene))
+    table = scene.table
+    canvas = h.canvas()
+    texts: list[Drawn] = [*canvas.texts, *table.legend_texts]
+    assert texts
+    if name == "playing":
+        assert any(d.place == "reject" for d in texts)
+    for d in texts:
+        assert d.box.contains(d.rect), (d.words, d.rect, d.box)
+        assert d.scale >= 0.5, (d.words, d.scale)
+        assert d.px >= (17 if d.place in (*IN_PLAY, "legend") else 14), (d.words, d.px)
+        if layout == "tabletop":
+            assert d.angle == (180 if d.seat == 2 else 0), d.words
+        else:
+            assert d.angle == 0
+    for i, d in enumerate(texts):
+        for other in texts[i + 1:]:
+            assert not d.rect.colliderect(other.rect), (d.words, other.words)
+    cards = card_areas(table)
+    for d in texts:
+        if d.place in (*IN_PLAY, "info", "legend"):
+            assert d.rect.collidelist(cards) == -1, (d.words, d.rect)
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_every_speed_text_is_translated(language: str) -> None:
+    import re
+    from pathlib import Path
+
+    from appliance.display.i18n import LOCALE_DIR, read_po
+
+    catalogue = read_po(LOCALE_DIR / language / "LC_MESSAGES" / "spit_arcade.po")
+    root = Path(__file__).parent.parent / "appliance" / "display"
+    found: set[str] = set()
+    for path in [root / "speed_view.py", *(root / "scenes").glob("speed_*.py")]:
+        found |= set(re.findall(r'_\(\s*"((?:[^"\\]|\\.)*)"\s*\)', path.read_text(encoding="utf-8")))
+    assert len(found) > 20
+    assert sorted(m for m in found if not catalogue.get(m)) == []
+
+
+def test_how_to_play_speed_says_the_hands_lie_open() -> None:
+    from appliance.display.speed_view import speed_how_to_play
+
+    lines = speed_how_to_play(40)
+    assert any("open" in line and "computer" in line for line in lines)
+    assert lines[-1].endswith("first to 40 wins.")
+
+
+def test_a_speed_journal_is_shown_on_speeds_table_to_the_recorded_end(tmp_path: Any) -> None:
+    from appliance.bots.simulate import play_game
+    from appliance.display.replay_show import ReplayScene
+    from appliance.scripting import parse_script
+
+    result = play_game(("5", "3"), 4, journal_dir=tmp_path, variant="speed", options={"target": 5})
+    (path,) = tmp_path.iterdir()
+    script = parse_script(path.read_text(encoding="utf-8").splitlines())
+    h = Harness(SIZE, "tabletop", scene=lambda ctx: ReplayScene(ctx, script, speed=200.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene) and isinstance(scene.view, SpeedTable)
+    for _ in range(2000):
+        if scene.ended_ns is not None:
+            break
+        h.frame()
+    assert scene.matches() is True and scene.game.winner == result.winner
+    assert "Player {n} won".replace("{n}", str(result.winner)) in shown_to(scene.captions(), 1)
