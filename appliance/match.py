@@ -132,9 +132,12 @@ class Match:
         variant: str = "classic",
         options: Mapping[str, Any] | None = None,
         events: list[Event] | None = None,
+        rollback: bool = True,
     ) -> None:
         """A new seeded deal of `variant` with `options`, or `game` (a position set up elsewhere: a
-        resumed journal, tests, the reference images) with the `events` that led to it."""
+        resumed journal, tests, the reference images) with the `events` that led to it. `rollback`
+        keeps what a late press needs to be put back in edge order (`simulate`, whose presses are
+        never late, does without)."""
         self.seed = seed
         self.game: FamilyGame
         if game is None:
@@ -147,7 +150,8 @@ class Match:
         self.last_human_ns = start_ns
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
         self.finished = self.game.phase == "over"
-        self.horizon_s = ROLLBACK_HORIZON_S
+        self.rollback = rollback
+        self.horizon_s = ROLLBACK_HORIZON_S if rollback else 0.0
         self.snapshot_every = SNAPSHOT_EVERY
         self.corrections = 0  # times `events` was rewritten by a rollback
         self.rewritten_from: list[int] = []  # for each correction, the index of the first event it changed
@@ -159,7 +163,8 @@ class Match:
         self._times: list[float] = []  # their `t`, for bisecting
         self._seq = 0
         self._checkpoints: list[_Checkpoint] = []
-        self._checkpoint()
+        if rollback:
+            self._checkpoint()
 
     @property
     def variant(self) -> str:
@@ -188,6 +193,16 @@ class Match:
             self.last_human_ns = max(self.last_human_ns, t_ns)
         return self._apply(self.game_time(t_ns), player, control, source)
 
+    def apply(self, t: float, player: int, control: str, source: str = "bot") -> list[Event]:
+        """A press at game time `t` in seconds: `press` for a match played in virtual time (simulate)."""
+        if self.finished or control not in CONTROLS or not 1 <= player <= self.seats:
+            return []
+        return self._apply(t, player, control, source)
+
+    def advance(self, t: float) -> list[Event]:
+        """Game time `t` has come with no press: windows that close by then resolve (journalled)."""
+        return [] if self.finished else self._advance(t)
+
     def _apply(self, t: float, player: int, control: str, source: str) -> list[Event]:
         t = round(t, 6)
         if t < self.game.now:
@@ -214,29 +229,19 @@ class Match:
         return self._seq
 
     def _logged(self, entry: Applied) -> None:
+        if not self.rollback:
+            return
         self._log.append(entry)
         self._times.append(entry.t)
         last = self._checkpoints[-1].index if self._checkpoints else 0
         if len(self._log) - last >= self.snapshot_every or not self._checkpoints:
             self._checkpoint()
 
-    def _restorable(self, game: FamilyGame) -> dict[str, Any] | None:
-        """The game's snapshot, if `rules.restore` takes it back (None for a position the core's own
-        check refuses, e.g. a Running Spit stalemate with a card carried off a face-down card)."""
-        snap = game.snapshot()
-        try:
-            restore(snap)
-        except SetupError:
-            self.unrestorable += 1
-            return None
-        return snap
-
     def _checkpoint(self) -> None:
-        """A snapshot of the game now (if it can be restored: else at the next press); checkpoints
-        (and log entries) no press within the horizon can need any more are let go."""
-        snap = self._restorable(self.game)
-        if snap is None:
-            return
+        """A snapshot of the game now; checkpoints (and log entries) no press within the horizon can
+        need any more are let go. (Every snapshot restores: the family tests check it for every
+        preset; a rollback that still meets one that does not applies its press late instead.)"""
+        snap = self.game.snapshot()
         self._checkpoints.append(_Checkpoint(len(self._log), len(self.events), self.game.now, snap))
         oldest = self.game.now - self.horizon_s
         keep = 0
@@ -263,7 +268,11 @@ class Match:
         if not bases:
             return None
         base = bases[-1]
-        game = restore(base.snap)
+        try:
+            game = restore(base.snap)
+        except SetupError:
+            self.unrestorable += 1
+            return None
         if self.journal is not None:
             try:
                 self.journal.record(t, player, control, source=source, exact=True)
@@ -278,8 +287,8 @@ class Match:
         events = old[: base.events]
         checkpoints = [c for c in self._checkpoints if c.index <= base.index]
         for index in range(base.index, len(self._log)):
-            if index - checkpoints[-1].index >= self.snapshot_every and (snap := self._restorable(game)):
-                checkpoints.append(_Checkpoint(index, len(events), game.now, snap))
+            if index - checkpoints[-1].index >= self.snapshot_every:
+                checkpoints.append(_Checkpoint(index, len(events), game.now, game.snapshot()))
             events += self._log[index].apply(game)
         self.game = game
         self._checkpoints = checkpoints

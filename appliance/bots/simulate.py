@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from ..journal import Journal
-from ..match import setup_line
+from ..match import Match, setup_line
 from ..random_play import variant_options
-from ..rules import PRESETS, Event, Game, new_game, read_options
+from ..rules import PRESETS, Event, Game, read_options
 from ..rules.events import Play, Reject
 from . import Bot, make_bot, parse_spec
 
@@ -82,19 +82,22 @@ def play_game(
     `watch(t, player, control, events)` is told every press and what it did, and every moment time
     alone decided something (a table slap's window closing: player 0, control ""); `bots` may bring
     ready-made bots (for tests that look at their logs)."""
-    game, _ = new_game(variant, seed, options)
     specs = tuple(specs)
-    seats = game.table.seats
-    if len(specs) != seats:
-        raise ValueError(f"{variant} with these options seats {seats}: give {seats} bots, not {len(specs)}")
-    players = tuple(bots) if bots is not None else tuple(make_bot(spec, n, seed) for n, spec in enumerate(specs, 1))
-    coin = random.Random(f"spit-arcade simulate {seed}")
     journal = None
     if journal_dir is not None:
         name = f"seed{seed}-{'-vs-'.join(specs)}.jsonl".replace("@", "at")
         path = journal_dir / name
         path.unlink(missing_ok=True)
-        journal = Journal(path, setup_line(seed, variant, options, dict(enumerate(specs, start=1))))
+        journal = Journal(path, setup_line(seed, variant, options, dict(enumerate(specs, start=1))),
+                          max_dir_bytes=None)
+    # The one "journal first, then apply" of the screen and the benchmarks, in virtual time.
+    match = Match(seed, 0, journal, variant=variant, options=options, rollback=False)
+    game = match.game
+    seats = game.table.seats
+    if len(specs) != seats:
+        raise ValueError(f"{variant} with these options seats {seats}: give {seats} bots, not {len(specs)}")
+    players = tuple(bots) if bots is not None else tuple(make_bot(spec, n, seed) for n, spec in enumerate(specs, 1))
+    coin = random.Random(f"spit-arcade simulate {seed}")
     result = GameResult(seed, specs, None, 1, 0.0, presses=[0] * seats, cards_played=[0] * seats)
     now = 0.0
     # Spit games where a card taken in hand stays on its pile: a press that only selects, deselects
@@ -121,9 +124,7 @@ def play_game(
             deadline = deadline_of()
             if deadline is not None and first > deadline:
                 now = max(now, round(deadline + 1e-6, 6))
-                events = game.advance(now)
-                if journal is not None and events:
-                    journal.record_time(game.now)
+                events = match.advance(now)
                 if watch is not None:
                     watch(now, 0, "", events)  # a time line: no player, no press
                 continue
@@ -145,9 +146,7 @@ def play_game(
             unseen = stock_only = private
             for bot, plan in due:
                 player = bot.player
-                if journal is not None:
-                    journal.record(plan[0], player, plan[1], source="bot")
-                events = game.press(plan[0], player, plan[1])
+                events = match.apply(plan[0], player, plan[1], "bot")
                 if watch is not None:
                     watch(plan[0], player, plan[1], events)
                 result.presses[player - 1] += 1
@@ -169,11 +168,8 @@ def play_game(
             if sum(result.presses) >= MAX_PRESSES or now >= MAX_SECONDS:
                 break
     finally:
-        if journal is not None:
-            if game.phase == "over":
-                journal.finish(game.state())
-            else:
-                journal.close()
+        if not match.finished:
+            match.abandon()  # unfinished (a bound reached): the journal is closed as abandoned
     result.winner = game.winner
     result.rounds = game.round
     result.reactions = [bot.reaction_totals for bot in players]
