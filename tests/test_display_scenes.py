@@ -129,3 +129,11 @@ def test_a_journal_that_cannot_be_written_does_not_stop_the_game(
     to_ready(h)
     assert isinstance(h.scene, PlayScene) and h.scene.match.journal is None
     assert "cannot journal this game" in capsys.readouterr().err
+
+
+def test_the_operator_can_switch_the_attract_game_off() -> None:
+    for attract, moves in ((True, True), (False, False)):
+        h = Harness((480, 270), settings=Settings(attract=attract))
+        h.advance(20.0)
+        assert isinstance(h.scene, TitleScene)
+        assert (h.scene.match.presses > 0) is moves, attract

@@ -67,12 +67,21 @@ class TitleScene:
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         match = self.match
-        match.tick(now_ns)
+        if getattr(self.ctx.settings, "attract", True):  # the operator may switch the attract game off
+            match.tick(now_ns)
         self.view.notice(self.reader.new_events(), now_ns, match.spit)
         over_for = match.game_time(now_ns) - match.spit.now
         if (match.finished and over_for > 5.0) or match.game_time(now_ns) > ATTRACT_GAME_S:
             self.match = self._attract_match(now_ns)
+            if self._has_high_scores():  # between attract games: Running Spit's fastest sprints
+                return Replace(make("running_scores", self.ctx))
         return None
+
+    def _has_high_scores(self) -> bool:
+        from appliance import high_scores
+
+        path = self.ctx.config_path
+        return path is not None and bool(high_scores.load(high_scores.high_scores_path(path)).entries)
 
     def rules_lines(self) -> list[str]:
         """The chosen game in one line, and its rules' lines, one at a time (a new one every few
