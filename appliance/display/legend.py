@@ -66,6 +66,6 @@ def cabinet_legend(keymap: Keymap) -> list[str]:
         lines.append(_("START {key}").format(key=start))
     service = key_label(keymap, 0, "service")
     if service:
-        lines.append(_("settings {key}").format(key=service))
+        lines.append(_("service menu {key}").format(key=service))
     lines.append(_("back Esc"))
     return lines
