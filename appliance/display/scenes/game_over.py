@@ -11,10 +11,8 @@ from ..compositor import Canvas
 from ..i18n import _
 from ..stats import Figures, figures
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
-
-SHOW_S = 30.0
-MIN_S = 1.5  # a press meant for the game doesn't skip the result
+from .base import Context, draw_scene
+from .ending import Ending
 
 
 def figure_lines(f: Figures) -> list[str]:
@@ -27,33 +25,19 @@ def figure_lines(f: Figures) -> list[str]:
     ]
 
 
-class GameOverScene:
+class GameOverScene(Ending):
     def __init__(self, ctx: Context, match: Match, view: TableView) -> None:
         self.ctx = ctx
         self.match = match
         self.view = view
         self.figures = figures(match.events, match.seats)
-        self.start_ns = ctx.clock()
-        self.now_ns = self.start_ns
-        self._leave = False
+        self.start_ending()
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Input) -> Transition | None:
-        late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
-        if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
-            self._leave = True
-        return None
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            return Replace(make("title", self.ctx))
-        return None
 
-    def name(self, player: int) -> str:
-        return _("The computer") if player in self.match.bots else _("Player {n}").format(n=player)
 
     def captions(self) -> list[Caption]:
         winner = self.match.spit.winner

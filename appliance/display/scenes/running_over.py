@@ -21,10 +21,8 @@ from ..compositor import Canvas
 from ..i18n import _
 from ..running_view import split_words
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
-from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
-
-SHOW_S = 30.0
-MIN_S = 1.5  # a slap meant for the game doesn't skip the figures
+from .base import Context, draw_scene, make
+from .ending import Ending
 
 Qualifier = tuple[int, int, float]  # (team, runner, fastest sprint ms)
 
@@ -56,31 +54,19 @@ def qualifiers(figures: dict[tuple[int, int], RunnerFigures], table: high_scores
     return out
 
 
-class RunningOverScene:
+class RunningOverScene(Ending):
     def __init__(self, ctx: Context, match: Any, view: Any) -> None:
         self.ctx = ctx
         self.match = match
         self.view = view
         self.runners = list(match.spit.rules.options.runners)
         self.figures = runner_figures(match.events, self.runners)
-        self.start_ns = ctx.clock()
-        self.now_ns = self.start_ns
-        self._leave = False
+        self.start_ending()
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Input) -> Transition | None:
-        late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
-        if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
-            self._leave = True
-        return None
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            return Replace(self.next_scene())
-        return None
 
     def next_scene(self) -> Any:
         path = self.ctx.config_path

@@ -18,10 +18,9 @@ from ..events import detail, kind
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
-from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
+from .base import Context, draw_scene
+from .ending import Ending
 
-SHOW_S = 30.0
-MIN_S = 1.5
 MAX_DEALS_SHOWN = 8  # the last deals, where a long game had more
 
 
@@ -46,33 +45,19 @@ def deal_words(deal: tuple[int, int | None, int]) -> str:
     return _("Deal {round}: player {n} +{points}").format(round=number, n=player, points=points)
 
 
-class SpeedOverScene:
+class SpeedOverScene(Ending):
     def __init__(self, ctx: Context, match: Match, table: SpeedTable) -> None:
         self.ctx = ctx
         self.match = match
         self.table = table
         self.deals = deals_of(match.events)
-        self.start_ns = ctx.clock()
-        self.now_ns = self.start_ns
-        self._leave = False
+        self.start_ending()
 
     def background(self) -> pygame.Surface:
         return self.table.background()
 
-    def on_event(self, press: Input) -> Transition | None:
-        late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
-        if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
-            self._leave = True
-        return None
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            return Replace(make("title", self.ctx))
-        return None
 
-    def name(self, player: int) -> str:
-        return _("The computer") if player in self.match.bots else _("Player {n}").format(n=player)
 
     def captions(self) -> list[Caption]:
         game: Any = self.match.game
