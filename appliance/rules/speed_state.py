@@ -15,12 +15,12 @@ from typing import Any
 
 from .cards import Card, card_help, is_card
 from .events import Event
-from .options import PRESETS, OptionError, Options, read_options
+from .options import Options
 from .race import Race
 from .speed import PHASES, SpeedGame
 from .speed_hand import HAND_SIZE, SpeedSeat
 from .speed_side_stacks import MiddleRow
-from .state import SetupError, check_cards
+from .state import SetupError, check_cards, options_in_force
 
 MAX_SCORE = 1_000_000
 
@@ -75,20 +75,8 @@ def _player(value: Any, number: int) -> SpeedSeat:
 
 def options_for(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None
                 ) -> tuple[str, Options]:
-    """The preset and options a state is played by, which must agree with the setup's."""
-    name = state.get("variant", variant or "speed")
-    if variant is not None and name != variant:
-        raise SetupError(f"state is for variant {name!r} but the setup says {variant!r}")
-    if not isinstance(name, str) or name not in PRESETS or PRESETS[name].game != "speed":
-        raise SetupError(f"variant {name!r} is not a Speed game")
-    in_state = state.get("options")
-    try:
-        if in_state is not None and options is not None \
-                and read_options(name, in_state) != read_options(name, options):
-            raise SetupError("the options in the state and in the setup do not agree")
-        return name, read_options(name, options if options is not None else in_state)
-    except OptionError as error:
-        raise SetupError(str(error)) from None
+    """The preset and options a Speed state is played by, which must agree with the setup's."""
+    return options_in_force(state, variant, options, "speed")
 
 
 def game_from_state(state: Any, seed: int = 0, variant: str | None = None,

@@ -20,9 +20,9 @@ from typing import Any
 
 from .cards import card_help, deck, is_card
 from .game import PHASES, Game, SlapRace, TableHit
-from .options import PRESETS, OptionError
+from .options import PRESETS, OptionError, Options, read_options
 from .race import Race
-from .ruleset import Ruleset, ruleset
+from .ruleset import Ruleset, compose
 from .seat import Seat
 from .stock_pile import StockPile
 
@@ -101,25 +101,29 @@ def _player(value: Any, number: int, rules: Ruleset) -> Seat:
     return Seat(stock, spit_cards, selected, called, second, hidden, out, taken, carried, runner)
 
 
-def rules_for(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None) -> Ruleset:
-    """The ruleset a state is played by: its variant and options, which must agree with the setup's."""
-    name = state.get("variant", variant or "classic")
+def options_in_force(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None,
+                     game: str) -> tuple[str, Options]:
+    """The preset and options a state of game type `game` is played by: its own, which must agree
+    with the setup's where both give them."""
+    name = state.get("variant", variant or ("classic" if game == "spit" else game))
     if variant is not None and name != variant:
         raise SetupError(f"state is for variant {name!r} but the setup says {variant!r}")
-    if isinstance(name, str) and name in PRESETS and PRESETS[name].game != "spit":
-        raise SetupError(f"unknown variant {name!r} for a Spit position (a game of its own: game_from_setup reads it)")
+    if isinstance(name, str) and name in PRESETS and PRESETS[name].game != game:
+        raise SetupError(f"unknown variant {name!r} for a {game} position (a game of its own: game_from_setup "
+                         "reads it)")
     in_state = state.get("options")
-    if in_state is not None and options is not None:
-        try:
-            a, b = ruleset(name, in_state).options, ruleset(name, options).options
-        except OptionError as error:
-            raise SetupError(str(error)) from None
-        if a != b:
-            raise SetupError("the options in the state and in the setup do not agree")
     try:
-        return ruleset(name, options if options is not None else in_state)
+        if in_state is not None and options is not None \
+                and read_options(name, in_state) != read_options(name, options):
+            raise SetupError("the options in the state and in the setup do not agree")
+        return name, read_options(name, options if options is not None else in_state)
     except OptionError as error:
         raise SetupError(str(error)) from None
+
+
+def rules_for(state: Mapping[str, Any], variant: str | None, options: Mapping[str, Any] | None) -> Ruleset:
+    """The ruleset a state is played by: its variant and options, which must agree with the setup's."""
+    return compose(*options_in_force(state, variant, options, "spit"))
 
 
 def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
