@@ -65,15 +65,17 @@ def band_bytes(dirty: list[Any], size: tuple[int, int], depth: int = 4) -> int:
 
 
 def frame_times(
-    size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None
+    size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None,
+    variant: str = "classic", options: dict[str, Any] | None = None,
 ) -> tuple[list[float], int]:
-    """Frames of a computer-vs-computer game in virtual time (16.7 ms a frame), timed for real;
-    `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`)."""
+    """Frames of a computer-vs-computer game of `variant` in virtual time (16.7 ms a frame), timed
+    for real; `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`)."""
     import pygame
 
     from appliance.display.runner import Runner
-    from appliance.display.scenes.play import PlayScene
+    from appliance.display.scenes.base import make
     from appliance.match import Match, make_bot
+    from appliance.rules import read_options
 
     screen = pygame.display.get_surface()
     assert screen is not None, "set a display mode first"
@@ -86,11 +88,13 @@ def frame_times(
     scene: Any = None
     runner: Runner | None = None
     frames = int(seconds * 60)
+    seats = read_options(variant, options).seats
+    table = "speed_play" if variant == "speed" else "play"
     for _ in range(frames):
         if runner is None or scene.match.finished:
             games += 1
-            bots = {p: b for p in (1, 2) if (b := make_bot("5", p, games * 10 + p)) is not None}
-            scene = PlayScene(ctx, Match(games, now[0], None, bots))
+            bots = {p: make_bot("5", p, games * 10 + p) for p in range(1, seats + 1)}
+            scene = make(table, ctx, Match(games, now[0], None, bots, variant=variant, options=options))
             if runner is None:
                 runner = Runner(ctx, scene, screen)
             else:
@@ -103,9 +107,31 @@ def frame_times(
         times.append((time.perf_counter() - start) * 1000)
         if bands is not None:
             bands.append(band_bytes(dirty, size))
-        if not isinstance(runner.scene, PlayScene):  # round summary, game over: back to the table
+        if runner.scene is not scene:  # round summary, game over: back to the table
             runner.apply_scene(scene)
     return times, games
+
+
+SCENARIOS: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "speed": ("speed", None),
+    "four_seats": ("classic", {"seats": 4}),
+}
+
+
+def scenario_figures(size: tuple[int, int], layout: str, seconds: float) -> dict[str, dict[str, float]]:
+    """Frame time and uploaded band during Speed and a four-seat game, as for classic play."""
+    out: dict[str, dict[str, float]] = {}
+    screen_bytes = size[0] * size[1] * 4
+    for name, (variant, options) in SCENARIOS.items():
+        bands: list[int] = []
+        frames, _ = frame_times(size, layout, seconds, full=False, bands=bands, variant=variant, options=options)
+        changed = [float(b) for b in bands if b] or [0.0]
+        out[name] = {
+            "frame_p99_ms": round(_percentile(frames, 0.99), 3),
+            "band_median_share": round(_percentile(changed, 0.5) / screen_bytes, 3),
+            "band_p90_share": round(_percentile(changed, 0.9) / screen_bytes, 3),
+        }
+    return out
 
 
 def ready_for_play(ctx: Any) -> None:
@@ -252,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands)
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
         latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
+        scenarios = scenario_figures((w, h), args.layout, min(args.seconds, 5.0))
         driver = pygame.display.get_driver()
     finally:
         pygame.quit()
@@ -281,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         "press_to_frame_p50_ms": round(_percentile(latencies, 0.5), 3),
         "press_to_frame_p99_ms": round(_percentile(latencies, 0.99), 3),
         "first_frame_s": round(first, 3),
+        "scenarios": scenarios,  # Speed and four seats: frame_p99_ms, band_median_share, band_p90_share
     }
     if args.json:
         print(json.dumps(result))
