@@ -53,6 +53,9 @@ class Totals:
     races: int = 0
     race_margin_ms: float = 0.0  # the margins summed (their mean: race_margin_ms / races)
     margins: dict[str, int] = field(default_factory=dict)  # MARGIN_BUCKETS -> races
+    sprints: int = 0  # Running Spit: runs from the stock to a pad with a card
+    sprint_ms: float = 0.0  # their times summed (their mean: sprint_ms / sprints)
+    fastest_sprint_ms: float = 0.0  # 0: none yet
 
     @property
     def average_game_s(self) -> float:
@@ -73,12 +76,22 @@ class Totals:
             self.race_margin_ms = round(self.race_margin_ms + margin, 3)
             key = bucket(margin)
             self.margins[key] = self.margins.get(key, 0) + 1
+        for sprint in game.sprints_ms:
+            self.sprints += 1
+            self.sprint_ms = round(self.sprint_ms + sprint, 3)
+            if not self.fastest_sprint_ms or sprint < self.fastest_sprint_ms:
+                self.fastest_sprint_ms = sprint
+
+    @property
+    def average_sprint_ms(self) -> float:
+        return self.sprint_ms / self.sprints if self.sprints else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games, "finished": self.finished, "abandoned": self.abandoned, "play_s": self.play_s,
             "variants": dict(self.variants), "races": self.races, "race_margin_ms": self.race_margin_ms,
-            "margins": dict(self.margins),
+            "margins": dict(self.margins), "sprints": self.sprints, "sprint_ms": self.sprint_ms,
+            "fastest_sprint_ms": self.fastest_sprint_ms,
         }  # fmt: skip
 
     @classmethod
@@ -86,11 +99,11 @@ class Totals:
         if not isinstance(data, dict):
             return cls()
         totals = cls()
-        for name in ("games", "finished", "abandoned", "races"):
+        for name in ("games", "finished", "abandoned", "races", "sprints"):
             value = data.get(name)
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
                 setattr(totals, name, value)
-        for name in ("play_s", "race_margin_ms"):
+        for name in ("play_s", "race_margin_ms", "sprint_ms", "fastest_sprint_ms"):
             value = data.get(name)
             if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
                 setattr(totals, name, float(value))
@@ -109,6 +122,7 @@ class GameFigures:
     play_s: float
     abandoned: bool
     margins_ms: list[float]
+    sprints_ms: list[float] = field(default_factory=list)  # Running Spit: every sprint of the game
 
 
 @dataclass
@@ -187,7 +201,14 @@ def game_figures(path: Path) -> GameFigures | None:
         if data.get("event") == "reject" and data.get("reason") == "too_late" and data.get("by_ms") is not None:
             margins.append(float(data["by_ms"]))
     variant = str(script.setup.get("variant", "classic"))
-    return GameFigures(variant, round(float(game.now), 3), abandoned, margins)
+    sprints: list[float] = []
+    rules = getattr(game, "rules", None)
+    if rules is not None and rules.moves.carry:  # Running Spit: each runner's sprints
+        from appliance.running_stats import runner_figures
+
+        for figures in runner_figures(events, rules.options.runners).values():
+            sprints += figures.sprints
+    return GameFigures(variant, round(float(game.now), 3), abandoned, margins, sprints)
 
 
 def update_from_journals(audits: Audits, directory: Path | None) -> int:

@@ -120,3 +120,21 @@ def test_the_start_counts_in_the_background_a_few_journals_at_a_time_and_keeps_a
     kept = audit.load_audits(path)
     assert (kept.lifetime.games, kept.since.games, kept.cleared) == (6, 1, "2026-11-22")
     assert audit.refresh(path, journals) == 0
+
+
+def test_running_spit_sprints_are_kept_in_the_audits(tmp_path: Path) -> None:
+    from appliance.audits import Totals, game_figures
+    from appliance.match import Match, make_bot, open_journal
+
+    journal = open_journal(tmp_path, 4, "running", None, {1: "5", 2: "5"})
+    match = Match(4, 0, journal, {1: make_bot("5", 1, 4), 2: make_bot("5", 2, 5)}, variant="running")
+    for frame in range(1, 60 * 90):
+        match.tick(frame * 1_000_000_000 // 60)
+    match.abandon()
+    figures = game_figures(next(tmp_path.glob("*.jsonl")))
+    assert figures is not None and figures.variant == "running" and len(figures.sprints_ms) >= 3
+    assert all(1000 < sprint < 10_000 for sprint in figures.sprints_ms)  # the bots' 3 m runs
+    totals = Totals()
+    totals.add(figures)
+    assert totals.sprints == len(figures.sprints_ms) and totals.fastest_sprint_ms == min(figures.sprints_ms)
+    assert Totals.from_json(totals.to_json()) == totals

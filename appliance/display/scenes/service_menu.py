@@ -254,6 +254,10 @@ class ServiceMenuScene:
             self.pair(_("races decided"), a.lifetime.races, a.since.races),
             self.pair(_("average margin"), f"{a.lifetime.average_margin_ms:.0f} ms",
                       f"{a.since.average_margin_ms:.0f} ms"),
+            self.pair(_("sprints (Running Spit)"), a.lifetime.sprints, a.since.sprints),
+            self.pair(_("fastest / average sprint"),
+                      f"{a.lifetime.fastest_sprint_ms / 1000:.2f} / {a.lifetime.average_sprint_ms / 1000:.2f} s",
+                      f"{a.since.fastest_sprint_ms / 1000:.2f} / {a.since.average_sprint_ms / 1000:.2f} s"),
         ]  # fmt: skip
         buckets = [f"<{edge}" for edge in audit.MARGIN_BUCKETS] + [f"{audit.MARGIN_BUCKETS[-1]}+"]
         margins = "  ".join(f"{key}: {a.lifetime.margins[key]}" for key in buckets if key in a.lifetime.margins)
