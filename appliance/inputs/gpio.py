@@ -93,7 +93,9 @@ class GpioSource:
         self,
         controls: list[PinControl],
         name: str = "gpio",
-        latency_ns: int = 2_000_000,
+        latency_ns: int = 1_000_000,  # lgpio calls back within microseconds; a press held up longer by
+        # the GIL arrives late and the match puts it back in edge order (rollback), so the others need
+        # not wait longer for it
         pull_up: bool = True,
         pin_factory: Any = None,
         edge_clock: EdgeClock | None = None,

@@ -10,9 +10,9 @@ source delivers its own presses in edge order -- or if `now - t` exceeds `s.late
 presses take to arrive. So the re-order window is the largest latency among the *other* sources, capped
 at `max_window_ns` (default 5 ms): a cabinet with only GPIO panels releases presses as soon as they are
 polled; with remote pads (4 ms) a GPIO press waits at most 4 ms for them, and a pad's press at
-most 2 ms for the GPIO panels. A press that arrives later than that
-(a link stalled beyond its bound) is still handed on, at once, and counted in `late`; the rules core
-applies a press stamped before its `now` at `now`.
+most 1 ms for the GPIO panels. A press that arrives later than that (a link stalled beyond its
+bound) is still handed on, at once, and counted in `late`; the match (appliance/match.py) puts it
+back in edge order by rolling the game back, within 250 ms.
 """
 
 from __future__ import annotations
