@@ -11,7 +11,7 @@ from appliance.display.events import detail, kind, side_for
 from appliance.display.headless import headless_display
 from appliance.display.keys import default_keymap
 from appliance.display.layout import table_layout
-from appliance.display.table_view import SLIDE_S, TableView, _fits
+from appliance.display.table_view import SLIDE_S, TableView
 from appliance.rules import Game
 from appliance.rules.events import Flip, from_json
 from appliance.rules.stalemate import playable
@@ -51,7 +51,7 @@ def playing_game() -> tuple[Game, int, int, int]:
         game.press(0.2, 2, "spit")
         if game.phase != "playing":
             continue
-        moves = playable(game.player(1).stock, game.spit_piles, _fits(game))
+        moves = playable(game.player(1).stock, game.spit_piles, game.fits)
         if moves:
             pile, spit_pile = moves[0]
             return game, seed, pile, spit_pile

@@ -131,12 +131,6 @@ class Flash:
         return self.words()
 
 
-def _fits(game: Game) -> Any:
-    """What the core's `playable` needs to know what fits: the game's own test (the family's core),
-    or the classic core's variant."""
-    fits = getattr(game, "fits", None)
-    return fits if callable(fits) else getattr(game, "variant", None)
-
 
 class TableView:
     def __init__(
@@ -402,7 +396,7 @@ class TableView:
         lit: set[tuple[int, int]] = set()
         if self.assist and game.phase == "playing":
             for number, p in enumerate(game.players, start=1):
-                for pile_number, _ in playable(p.stock, game.spit_piles, _fits(game)):
+                for pile_number, _ in playable(p.stock, game.spit_piles, game.fits):
                     lit.add((number, pile_number))
         for player, seat in lay.seats.items():
             me = game.player(player)

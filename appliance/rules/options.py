@@ -260,10 +260,3 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
             f"option 'stock_piles' {list(options.stock_piles)} needs {layout} cards, but each player is dealt "
             f"{options.cards_each}: a layout must leave at least one spit card")
     return options
-
-
-def given_options(variant: str, options: Options) -> dict[str, Any]:
-    """The options that differ from the preset's: what a setup line needs to say."""
-    game = PRESETS[variant].game
-    ours, theirs = options.to_json(game), read_options(variant).to_json(game)
-    return {name: value for name, value in ours.items() if theirs[name] != value}

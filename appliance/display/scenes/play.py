@@ -41,7 +41,6 @@ SOUNDS = {
     "choose": "select",
     "out": "win",
 }
-PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 def place_words(place: int) -> str:
