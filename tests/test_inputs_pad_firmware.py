@@ -47,7 +47,7 @@ class Ticks(types.ModuleType):
 
     @staticmethod
     def sleep_us(us: int) -> None:
-        time.sleep(us / 1e6)
+        time.sleep(us / 1e6)  # sleep-ok: the firmware's own 100 µs poll pacing, not a test waiting on a thread
 
 
 class Pin:

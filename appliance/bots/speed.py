@@ -64,7 +64,8 @@ class SpeedView(NamedTuple):
 
 def speed_view(game: SpeedGame, player: int) -> SpeedView:
     me = game.players[player - 1]
-    them = game.players[2 - player]
+    (other,) = game.table.others(player)  # Speed is for two
+    them = game.players[other - 1]
     one, two = game.middle.spit_piles
     sides = game.middle.side_stacks
     return SpeedView(

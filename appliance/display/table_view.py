@@ -364,7 +364,8 @@ class TableView:
                 if not key:
                     continue
                 image = fonts.text(key, small, PLAYER_COLOURS[player], seat.turned)
-                y = rect.bottom + image.get_height() // 2 + 2 if player == 1 else rect.top - image.get_height() // 2 - 2
+                below = seat.stock[0].centery > rect.centery  # the label goes on the side of the pile facing the seat
+                y = rect.bottom + image.get_height() // 2 + 2 if below else rect.top - image.get_height() // 2 - 2
                 surface.blit(image, image.get_rect(center=(rect.centerx, y)))
         background = surface.convert() if pygame.display.get_surface() is not None else surface
         self._backgrounds[cache_key] = (background, self.legend_texts)

@@ -75,7 +75,7 @@ class SpeedGame:
     seed: int = 0
     now: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
-    races: list[Race | None] = field(default_factory=lambda: [None, None])
+    races: list[Race | None] = field(default_factory=lambda: [None] * TWO_SEATS.spit_piles)
 
     # ------------------------------------------------------------------ construction
 
@@ -98,7 +98,7 @@ class SpeedGame:
         side = cards[2 * size:]
         half = len(side) // 2
         self.middle = MiddleRow([[], []], [side[:half], side[half:]])
-        self.races = [None, None]
+        self.races = [None] * self.table.spit_piles
         self.phase = "ready"
 
     # ------------------------------------------------------------------ reading

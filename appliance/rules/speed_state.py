@@ -175,7 +175,7 @@ def restore(snap: Any) -> SpeedGame:
         if isinstance(error, SetupError):
             raise
         raise SetupError(f"a damaged snapshot: {error!r}") from None
-    if len(races) != 2:
+    if len(races) != game.table.spit_piles:
         raise SetupError("a damaged snapshot: one race per spit pile")
     game.races = races
     return game

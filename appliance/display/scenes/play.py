@@ -13,6 +13,7 @@ back to the title; the journal keeps the abandoned game.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import pygame
@@ -21,12 +22,13 @@ from appliance.match import Match
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
-from ..events import EventReader, kind
+from ..events import EventReader
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
 from ..running_view import overlays_for
 from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
-from .base import BACK, Context, Input, Push, Replace, Transition, draw_scene, is_press, leave_game, make
+from .at_table import AtTable
+from .base import Context, Replace, Transition, draw_scene, make
 
 SOUNDS = {
     "play": "play",
@@ -49,7 +51,9 @@ def place_words(place: int) -> str:
     return words.get(place, str(place))
 
 
-class PlayScene:
+class PlayScene(AtTable):
+    SOUNDS = SOUNDS
+
     def __init__(
         self, ctx: Context, match: Match, view: TableView | None = None, events_from: int | None = None
     ) -> None:
@@ -68,49 +72,11 @@ class PlayScene:
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def _take_events(self) -> None:
-        events = self.reader.new_events()
-        if self.reader.taken_back:  # a late pad rolled the game back: these did not happen after all
-            self.round_events = [e for e in self.round_events if all(e is not b for b in self.reader.taken_back)]
-        if not events:
-            return
+    def notice(self, events: list[Any]) -> None:
         self.view.notice(events, self.now_ns, self.match.spit)
-        for event in events:
-            name = kind(event)
-            sound = SOUNDS.get(name)
-            if sound is not None:
-                self.ctx.sound.play(sound)
-            if name == "round_over":
-                self.round_events = []
-            self.round_events.append(event)
-            if name == "deal":
-                self._summary_due = True
 
-    def on_event(self, press: Input) -> Transition | None:
-        if press.control == BACK and press.pressed:
-            return Push(make("pause", self.ctx, self.match))
-        if is_press(press, "service"):
-            return Push(make("settings", self.ctx))
-        if not press.pressed or press.player not in self.view.layout.seats or press.player in self.match.bots:
-            return None
-        if press.control in ("start", "service"):
-            return None
-        self.now_ns = max(self.now_ns, press.t_ns)
-        self.match.press(press.t_ns, press.player, press.control, press.source)
-        self._take_events()
-        return self._next()
-
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        self.match.tick(now_ns)
-        self._take_events()
-        if (
-            not self.match.finished
-            and self.match.idle_s(now_ns) > self.ctx.settings.idle_timeout_s
-            and len(self.match.bots) < 2
-        ):
-            return leave_game(self.ctx, self.match)
-        return self._next()
+    def seat_numbers(self) -> Collection[int]:
+        return self.view.layout.seats
 
     def _next(self) -> Transition | None:
         if self.match.spit.phase == "over":

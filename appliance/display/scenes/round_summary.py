@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import pygame
 
 from appliance.match import Match
-from appliance.rules import CONTROLS
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
@@ -15,9 +15,8 @@ from ..events import detail, kind
 from ..i18n import _
 from ..legend import pile_side
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
-from .base import BACK, Context, Input, Replace, Transition, draw_scene, leave_game, make
-
-SHOW_S = 4.0
+from .base import Context, draw_scene, make
+from .between_rounds import BetweenRounds
 
 
 def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int = 2) -> list[tuple[str, int | None]]:
@@ -61,41 +60,22 @@ def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int =
     return lines
 
 
-class RoundSummaryScene:
+class RoundSummaryScene(BetweenRounds):
     def __init__(self, ctx: Context, match: Match, view: TableView, events: list[Any]) -> None:
         self.ctx = ctx
         self.match = match
         self.view = view
         self.lines = summary_lines(events, view.layout.mode, len(view.layout.seats))
-        self.start_ns = ctx.clock()
-        self.now_ns = self.start_ns
-        self._leave = False
-        self.events_from = len(match.events)
+        self.start_summary()
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
-    def on_event(self, press: Input) -> Transition | None:
-        if press.control == BACK and press.pressed:
-            return leave_game(self.ctx, self.match)
-        if not press.pressed or press.player in self.match.bots:
-            return None
-        if press.control == "start":
-            self._leave = True
-        elif press.player in self.view.layout.seats and press.control in CONTROLS:
-            # a player who goes on (calls Spit! for the new layout, picks a card) ends the summary,
-            # and the press counts
-            self.match.press(press.t_ns, press.player, press.control, press.source)
-            self._leave = True
-        return None
+    def seat_numbers(self) -> Collection[int]:
+        return self.view.layout.seats
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            self.match.last_human_ns = now_ns
-            # the play scene reads the events of the press that ended the summary too
-            return Replace(make("play", self.ctx, self.match, self.view, self.events_from))
-        return None
+    def back_to_play(self) -> Any:
+        return make("play", self.ctx, self.match, self.view, self.events_from)
 
     def captions(self) -> list[Caption]:
         game = self.match.spit

@@ -10,6 +10,7 @@ Registered as "speed_play": `make("speed_play", ctx, match)`, as the Spit "play"
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import pygame
@@ -18,11 +19,12 @@ from appliance.match import Match
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
-from ..events import EventReader, kind
+from ..events import EventReader
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, SOFT
-from .base import BACK, Context, Input, Push, Replace, Transition, draw_scene, is_press, leave_game, make
+from .at_table import AtTable
+from .base import Context, Replace, Transition, draw_scene, make
 
 SOUNDS = {"play": "play", "reject": "reject", "call": "spit", "select": "select", "turn_up": "flip",
           "draw": "select", "game_over": "win"}
@@ -38,13 +40,16 @@ def score_lines(game: Any, seat: int, desktop: bool = False) -> tuple[str, str]:
     """The running score as `seat` reads it (on the desktop, where both read the screen alike, by
     player: each seat's own beside it), and the deal."""
     deal = _("deal {round} · first to {target}").format(round=game.round, target=game.options.target)
-    mine, theirs = (p.score for p in (game.player(seat), game.player(3 - seat)))
+    (other,) = game.table.others(seat)  # Speed is for two
+    mine, theirs = game.player(seat).score, game.player(other).score
     if desktop:
         return _("player {n}: {score}").format(n=seat, score=mine), deal
     return _("you {mine} · them {theirs}").format(mine=mine, theirs=theirs), deal
 
 
-class SpeedPlayScene:
+class SpeedPlayScene(AtTable):
+    SOUNDS = SOUNDS
+
     def __init__(self, ctx: Context, match: Match, table: SpeedTable | None = None,
                  events_from: int | None = None) -> None:
         self.ctx = ctx
@@ -54,7 +59,7 @@ class SpeedPlayScene:
         self.table = table or speed_table(ctx, match)
         self.now_ns = ctx.clock()
         self.reader = EventReader(match, events_from)
-        self.deal_events: list[Any] = []
+        self.round_events: list[Any] = []
         self._summary_due = False
 
     @property
@@ -64,51 +69,18 @@ class SpeedPlayScene:
     def background(self) -> pygame.Surface:
         return self.table.background()
 
-    def _take_events(self) -> None:
-        events = self.reader.new_events()
-        if not events:
-            return
+    def notice(self, events: list[Any]) -> None:
         self.table.notice(events, self.now_ns)
-        for event in events:
-            name = kind(event)
-            sound = SOUNDS.get(name)
-            if sound is not None:
-                self.ctx.sound.play(sound)
-            if name == "round_over":
-                self.deal_events = []
-            self.deal_events.append(event)
-            if name == "deal":
-                self._summary_due = True
 
-    def on_event(self, press: Input) -> Transition | None:
-        if press.control == BACK and press.pressed:
-            return Push(make("pause", self.ctx, self.match))
-        if is_press(press, "service"):
-            return Push(make("settings", self.ctx))
-        if not press.pressed or press.player not in self.table.layout.seats or press.player in self.match.bots:
-            return None
-        if press.control in ("start", "service"):
-            return None
-        self.now_ns = max(self.now_ns, press.t_ns)
-        self.match.press(press.t_ns, press.player, press.control, press.source)
-        self._take_events()
-        return self._next()
-
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        self.match.tick(now_ns)
-        self._take_events()
-        if (not self.match.finished and self.match.idle_s(now_ns) > self.ctx.settings.idle_timeout_s
-                and len(self.match.bots) < 2):
-            return leave_game(self.ctx, self.match)
-        return self._next()
+    def seat_numbers(self) -> Collection[int]:
+        return self.table.layout.seats
 
     def _next(self) -> Transition | None:
         if self.game.phase == "over":
             return Replace(make("speed_over", self.ctx, self.match, self.table))
         if self._summary_due:
             self._summary_due = False
-            return Replace(make("speed_summary", self.ctx, self.match, self.table, list(self.deal_events)))
+            return Replace(make("speed_summary", self.ctx, self.match, self.table, list(self.round_events)))
         return None
 
     def prompt(self, player: int) -> tuple[str, tuple[int, int, int]] | None:

@@ -7,12 +7,12 @@ round summary. Registered as "speed_summary".
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import pygame
 
 from appliance.match import Match
-from appliance.rules import CONTROLS
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
@@ -20,9 +20,8 @@ from ..events import detail, kind
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
-from .base import BACK, Context, Input, Replace, Transition, draw_scene, leave_game, make
-
-SHOW_S = 4.0
+from .base import Context, draw_scene, make
+from .between_rounds import BetweenRounds
 
 
 def deal_lines(events: list[Any], computer: frozenset[int] = frozenset()) -> list[tuple[str, int | None]]:
@@ -45,38 +44,22 @@ def deal_lines(events: list[Any], computer: frozenset[int] = frozenset()) -> lis
     return lines
 
 
-class SpeedSummaryScene:
+class SpeedSummaryScene(BetweenRounds):
     def __init__(self, ctx: Context, match: Match, table: SpeedTable, events: list[Any]) -> None:
         self.ctx = ctx
         self.match = match
         self.table = table
         self.lines = deal_lines(events, frozenset(match.bots))
-        self.start_ns = ctx.clock()
-        self.now_ns = self.start_ns
-        self._leave = False
-        self.events_from = len(match.events)
+        self.start_summary()
 
     def background(self) -> pygame.Surface:
         return self.table.background()
 
-    def on_event(self, press: Input) -> Transition | None:
-        if press.control == BACK and press.pressed:
-            return leave_game(self.ctx, self.match)
-        if not press.pressed or press.player in self.match.bots:
-            return None
-        if press.control == "start":
-            self._leave = True
-        elif press.player in self.table.layout.seats and press.control in CONTROLS:
-            self.match.press(press.t_ns, press.player, press.control, press.source)
-            self._leave = True
-        return None
+    def seat_numbers(self) -> Collection[int]:
+        return self.table.layout.seats
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            self.match.last_human_ns = now_ns
-            return Replace(make("speed_play", self.ctx, self.match, self.table, self.events_from))
-        return None
+    def back_to_play(self) -> Any:
+        return make("speed_play", self.ctx, self.match, self.table, self.events_from)
 
     def captions(self) -> list[Caption]:
         game: Any = self.match.game

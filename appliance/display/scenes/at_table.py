@@ -1,0 +1,82 @@
+"""What the scenes where a game is played share, whatever its table (Spit's or Speed's).
+
+Each frame the scene takes the match's new events (sounds, the round's events for its summary, a new
+deal due); a press of a seat the people play goes to the match; BACK pauses the game and the service
+button opens the menu over it; a game nobody touches for the idle time is left. The scene itself
+says how its table takes events in (`notice`), which seats it has (`seat_numbers`), and where the
+game goes next (`_next`: the summary, the game over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any, ClassVar
+
+from appliance.match import Match
+
+from ..events import EventReader, kind
+from .base import BACK, Context, Input, Push, Transition, is_press, leave_game, make
+
+
+class AtTable:
+    SOUNDS: ClassVar[dict[str, str]] = {}
+    ctx: Context
+    match: Match
+    reader: EventReader
+    now_ns: int
+    round_events: list[Any]
+    _summary_due: bool
+
+    def notice(self, events: list[Any]) -> None:
+        """The table takes the events in (slides, messages)."""
+        raise NotImplementedError
+
+    def seat_numbers(self) -> Collection[int]:
+        raise NotImplementedError
+
+    def _next(self) -> Transition | None:
+        raise NotImplementedError
+
+    def _take_events(self) -> None:
+        events = self.reader.new_events()
+        if self.reader.taken_back:  # a late pad rolled the game back: these did not happen after all
+            self.round_events = [e for e in self.round_events if all(e is not b for b in self.reader.taken_back)]
+        if not events:
+            return
+        self.notice(events)
+        for event in events:
+            name = kind(event)
+            sound = self.SOUNDS.get(name)
+            if sound is not None:
+                self.ctx.sound.play(sound)
+            if name == "round_over":
+                self.round_events = []
+            self.round_events.append(event)
+            if name == "deal":
+                self._summary_due = True
+
+    def on_event(self, press: Input) -> Transition | None:
+        if press.control == BACK and press.pressed:
+            return Push(make("pause", self.ctx, self.match))
+        if is_press(press, "service"):
+            return Push(make("settings", self.ctx))
+        if not press.pressed or press.player not in self.seat_numbers() or press.player in self.match.bots:
+            return None
+        if press.control in ("start", "service"):
+            return None
+        self.now_ns = max(self.now_ns, press.t_ns)
+        self.match.press(press.t_ns, press.player, press.control, press.source)
+        self._take_events()
+        return self._next()
+
+    def update(self, now_ns: int) -> Transition | None:
+        self.now_ns = now_ns
+        self.match.tick(now_ns)
+        self._take_events()
+        if (
+            not self.match.finished
+            and self.match.idle_s(now_ns) > self.ctx.settings.idle_timeout_s
+            and len(self.match.bots) < 2
+        ):
+            return leave_game(self.ctx, self.match)
+        return self._next()
