@@ -57,3 +57,38 @@ def test_warm_draws_all_cards_ahead_of_need() -> None:
     while not art.warm(0.5):
         pass
     assert art.warm(0.0)
+
+
+def test_a_smaller_tables_art_is_drawn_ahead_with_the_screens(monkeypatch: pytest.MonkeyPatch) -> None:
+    art = CardArt(35, 50)
+    small = art.sized(28, 40)
+    assert art.sized(28, 40) is small and art.sized(35, 50) is art and small.size == (28, 40)
+    while not art.warm(0.5):
+        pass
+    assert small.warm(0.0)
+    art.sized(21, 30)  # a table made after warming: there is more to draw again
+    assert not art.warm(0.0)
+    while not art.warm(0.5):
+        pass
+
+    def drawn_in_play(*args: object) -> pygame.Surface:
+        raise AssertionError("a card image drawn in play")
+
+    for name in ("_draw_face", "_draw_back", "_draw_slot", "_draw_glow"):
+        monkeypatch.setattr(CardArt, name, drawn_in_play)
+    for each in (art, small, art.sized(21, 30)):
+        for card in ALL_CARDS:
+            each.face(card), each.face(card, turned=True)
+        each.back(), each.back(True), each.slot()
+        for glow in ("select", "second", "assist", "reject"):
+            each.glow(glow)
+
+
+def test_the_countdown_leaves_a_four_seat_table_with_every_card_drawn() -> None:
+    from appliance.display.headless import Harness, to_four_seats
+
+    h = Harness((1280, 720), "tabletop")
+    to_four_seats(h)
+    layout, art = h.ctx.table_for(h.scene.match.spit)  # type: ignore[attr-defined]
+    assert art is not h.ctx.art and art.size == (layout.card_w, layout.card_h)
+    assert art.warm(0.0) and h.ctx.art.warm(0.0)

@@ -54,3 +54,27 @@ def test_cards_are_big_enough_to_read_across_a_table() -> None:
 def test_unknown_layout() -> None:
     with pytest.raises(ValueError, match="layout"):
         table_layout((800, 600), "sideways")
+
+
+@pytest.mark.parametrize("mode", ["desktop", "tabletop"])
+@pytest.mark.parametrize("seats", [3, 4])
+def test_at_a_round_table_every_seat_reads_a_race_at_full_size_clear_of_cards(seats: int, mode: str) -> None:
+    from appliance.display.captions import Line, fit_block
+    from appliance.display.headless import headless_display
+    from appliance.display.table_view import race_words
+
+    size = (1920, 1080)
+    headless_display(size)
+    lay = table_layout(size, mode, 3, seats)
+    cards = [*lay.spit_piles, *(r for seat in lay.seats.values() for r in (*seat.stock, seat.spit_cards))]
+    places = [seat.places[kind] for seat in lay.seats.values() for kind in ("prompt", "reject", "race", "info")]
+    for i, box in enumerate(places):
+        assert Rect((0, 0), size).contains(box) and box.collidelist(cards) == -1, box
+        assert box.collidelist(places[i + 1 :]) == -1, box
+    for seat in lay.seats.values():
+        for kind in ("reject", "race"):
+            box = seat.places[kind]
+            upright = (box.h, box.w) if seat.angle % 180 else box.size
+            line = Line(race_words(3, 25), 0.12)
+            _, scale, words, _ = fit_block((line,), lay.text_h, upright, seat.angle, 170)
+            assert scale == 1.0 and len(words) <= 2, (seat.player, kind, words, scale)

@@ -145,6 +145,51 @@ def test_a_reject_is_told_to_its_seat_in_speeds_words() -> None:
     assert own(scene.captions(), 1, "reject") == []
 
 
+def _band(dirty: list[pygame.Rect]) -> tuple[int, int]:
+    """The rows a frame changed, topmost to bottommost (what SDL's KMSDRM path uploads)."""
+    return min(r.top for r in dirty), max(r.bottom for r in dirty)
+
+
+@pytest.mark.parametrize(("layout", "player"), [("tabletop", 1), ("tabletop", 2), ("desktop", 1)])
+def test_a_played_card_slides_to_its_pile_never_changing_hand_and_middle_in_one_frame(
+    layout: str, player: int
+) -> None:
+    hands = ("5H 6H 7H 8H 9H", "KD QS JC TS 2S") if player == 1 else ("KD QS JC TS 2S", "5H 6H 7H 8H 9H")
+    stocks = ("3S 4S", "") if player == 1 else ("", "3S 4S")
+    h = harness(layout, speed_setup(*hands, *stocks))
+    scene = play_scene(h)
+    table = scene.table
+    game: Any = scene.match.game
+    pile, hand = table.layout.spit_piles[0], table.layout.seat(player).stock[0]
+    h.press(player, "pile1")
+    h.frame()
+    h.press(player, "left" if game.table.spit_pile_for(player, "left") == 0 else "right")  # 5H onto 4C
+    assert game.spit_piles[0] == ["4C", "5H"] and game.player(player).hand[0] == "3S"  # the core: at once
+    under = "4C"
+
+    def at(rect: pygame.Rect) -> list[pygame.Surface]:
+        return [image for image, x, y in h.canvas().items if (x, y) == rect.topleft]
+
+    first = h.frame()
+    top, bottom = _band(first)
+    hand_rows = hand.union(hand.move(0, table.layout.seat(player).stack_step * 3)).inflate(0, 2 * hand.h // 5)
+    assert hand_rows.top <= top and bottom <= hand_rows.bottom, "the press's frame changes the hand's row only"
+    assert table.art.face(under) in at(pile)  # the pile still shows what the card will cover
+    assert table.art.face("3S", player == 2 and layout == "tabletop") in at(hand)  # the hand refilled at once
+    heights = []
+    for _ in range(20):
+        dirty = h.frame()
+        if table.art.face("5H") in at(pile):
+            break
+        top, bottom = _band(dirty)
+        heights.append(bottom - top)
+    else:
+        raise AssertionError("the card never landed")
+    assert 5 <= len(heights) <= 8  # about 120 ms at 60 frames a second
+    assert max(heights) <= table.layout.card_h + abs(pile.y - hand.y) // 6, heights  # even steps, none big
+    assert max(heights) < 0.3 * SIZE[1]
+
+
 def test_a_stuck_seat_is_told_to_wait_and_a_stalemate_to_call() -> None:
     h = harness("tabletop", speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("4C", "4D")))
     scene = play_scene(h)

@@ -82,23 +82,25 @@ def frame_times(
     now = [0]
     ctx = _context(size, layout, lambda: now[0])
     ctx.tidy_memory = True
-    ready_for_play(ctx)  # as the countdown leaves it: every card image drawn, the heap frozen
     times: list[float] = []
-    games = 0
-    scene: Any = None
-    runner: Runner | None = None
     frames = int(seconds * 60)
     seats = read_options(variant, options).seats
     table = "speed_play" if variant == "speed" else "play"
+
+    def new_game(number: int) -> Any:
+        bots = {p: make_bot("5", p, number * 10 + p) for p in range(1, seats + 1)}
+        return make(table, ctx, Match(number, now[0], None, bots, variant=variant, options=options))
+
+    games = 1
+    scene = new_game(games)
+    # as the countdown leaves it: the game's table made, every card image of it drawn, the heap frozen
+    ready_for_play(ctx)
+    runner = Runner(ctx, scene, screen)
     for _ in range(frames):
-        if runner is None or scene.match.finished:
+        if scene.match.finished:
             games += 1
-            bots = {p: make_bot("5", p, games * 10 + p) for p in range(1, seats + 1)}
-            scene = make(table, ctx, Match(games, now[0], None, bots, variant=variant, options=options))
-            if runner is None:
-                runner = Runner(ctx, scene, screen)
-            else:
-                runner.apply_scene(scene)
+            scene = new_game(games)
+            runner.apply_scene(scene)
         now[0] += 16_666_667
         if full:
             runner.compositor.invalidate()

@@ -4,8 +4,10 @@ one big pip on an ace, a framed figure with a crown, tiara or cap on J, Q and K,
 lattice and a medallion. Suits are shapes, so they differ by shape, not only colour.
 
 Every image is drawn once per size and kept (`CardArt` caches by card, turn and highlight), so a frame
-is only blits of ready surfaces. A face is drawn at twice its size and smoothed down, which gives
-clean edges without an anti-aliasing library. The four-colour deck (spades black, hearts red,
+is only blits of ready surfaces. A table of three or four seats has smaller cards: its art comes from
+the screen's (`CardArt.sized`) and is drawn ahead with it (`warm`), so no frame of play draws a card.
+A face is drawn at twice its size and smoothed down, which gives clean edges without an
+anti-aliasing library. The four-colour deck (spades black, hearts red,
 diamonds blue, clubs green) is an option; the shapes alone already tell the suits apart.
 """
 
@@ -62,6 +64,12 @@ PIPS: dict[str, list[tuple[int, float]]] = {
         (0, 1.0),
         (2, 1.0),
     ],
+}
+GLOWS: dict[str, Colour] = {  # the lit frames round a card
+    "select": (255, 220, 40),
+    "second": (255, 120, 240),
+    "assist": (80, 230, 120),
+    "reject": (255, 60, 60),
 }
 SLOT = (30, 80, 50)
 SLOT_EDGE = (90, 150, 110)
@@ -129,11 +137,27 @@ class CardArt:
         self.width = width
         self.height = height
         self.size = (width, height)
+        self.four_colour = four_colour
         self.colours = FOUR_COLOUR if four_colour else TWO_COLOUR
         self.radius = max(4, width // 12)
         self._cache: dict[tuple[str, bool, str], pygame.Surface] = {}
-        self._warm = False
+        self._warm = False  # every image of this art and of its other sizes drawn
+        self._own_warm = False  # every image of this art drawn
+        self._sizes: list[CardArt] = []  # the same deck at other card sizes (`sized`), warmed with it
         self._narrow_sources: list[pygame.Surface] = []
+
+    def sized(self, width: int, height: int) -> CardArt:
+        """The same deck with cards of another size (a table of three or four seats), made once and
+        kept: `warm` draws its images too, in the same spare time."""
+        if (width, height) == self.size:
+            return self
+        for art in self._sizes:
+            if art.size == (width, height):
+                return art
+        art = CardArt(width, height, self.four_colour)
+        self._sizes.append(art)
+        self._warm = False
+        return art
 
     def _rounded(self, fill: Colour, edge: Colour, edge_width: int = 2) -> pygame.Surface:
         surface = pygame.Surface(self.size, pygame.SRCALPHA)
@@ -270,9 +294,7 @@ class CardArt:
         w, h = self.size
         pad = max(6, w // 14)
         surface = pygame.Surface((w + 2 * pad, h + 2 * pad), pygame.SRCALPHA)
-        rgb = {"select": (255, 220, 40), "second": (255, 120, 240), "assist": (80, 230, 120), "reject": (255, 60, 60)}[
-            colour
-        ]
+        rgb = GLOWS[colour]
         full = surface.get_rect()
         for i in range(pad):
             alpha = int(230 * (i + 1) / pad)
@@ -303,23 +325,43 @@ class CardArt:
         return image
 
     def warm(self, budget_s: float | None = 0.002) -> bool:
-        """Draw not-yet-drawn card images until `budget_s` is spent (None: all of them); True when
-        all are ready.
+        """Draw not-yet-drawn card images, of this size and the other sizes made from it (`sized`),
+        until `budget_s` is spent (None: all of them); True when all are ready.
 
         Called in each frame's spare time, and finished before play starts (the countdown), so no
         press waits for a card image being drawn."""
         if self._warm:
             return True
         deadline = math.inf if budget_s is None else time.perf_counter() + budget_s
-        for card in ALL_CARDS:
-            for turned in (False, True):
-                if (card, turned, "face") not in self._cache:
-                    self.face(card, turned)
-                    if time.perf_counter() >= deadline:
-                        return False
-        self.back(True)
+        for art in (self, *self._sizes):
+            if not art._warm_own(deadline):
+                return False
         self._warm = True
         return True
+
+    def _warm_own(self, deadline: float) -> bool:
+        if self._own_warm:
+            return True
+        for key in self.every_image():
+            if key not in self._cache:
+                self._get(*key)
+                if time.perf_counter() >= deadline:
+                    return False
+        self._own_warm = True
+        return True
+
+    @staticmethod
+    def every_image() -> list[tuple[str, bool, str]]:
+        """The keys of every image a table draws: each face both ways up, the back both ways, the
+        empty slot and the lit frames."""
+        faces = [(card, turned, "face") for card in ALL_CARDS for turned in (False, True)]
+        return [
+            *faces,
+            ("back", False, "back"),
+            ("back", True, "back"),
+            ("slot", False, "slot"),
+            *((glow, False, "glow") for glow in GLOWS),
+        ]
 
     def face(self, card: str, turned: bool = False) -> pygame.Surface:
         return self._get(card[:2], turned, "face")

@@ -86,13 +86,12 @@ class Compositor:
         dirty = self.dirty_rects(canvas)
         if dirty:
             items = canvas.items
+            placed = [(image, (x, y)) for image, x, y in items]
+            where = [_rect(i) for i in items]  # each image's rectangle, worked out once a frame
             for rect in dirty:
                 target.set_clip(rect)
                 target.blit(canvas.background, rect, rect)
-                target.blits(
-                    [(image, (x, y)) for image, x, y in items if rect.colliderect((x, y, *image.get_size()))],
-                    doreturn=False,
-                )
+                target.blits([placed[i] for i in rect.collidelistall(where)], doreturn=False)  # in order
             target.set_clip(None)
         self._last = list(canvas.items)
         self._keep = [image for image, _, _ in canvas.items]

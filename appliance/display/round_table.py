@@ -5,9 +5,10 @@ on their right): player 1 at the bottom, player 2 at the screen's right (turned 
 with four seats player 3 at the top (180°) and player 4 at the left (270°); with three seats player 3
 at the left. The screen is cut in a grid of three by three: each seat has the cell along its edge
 (its cards, and between them and the middle a strip for its texts: reject, prompt, race, each
-turned to face it), the spit piles sit in the middle cell, one per seat, where the seats' corners
-meet, and the corner at each seat's right hand holds its key legend and the rules in force. Geometry
-only: no drawing here.
+turned to face it; at the sides, where the strip is short, reject and race share it, half each, and
+the prompt has the strip next to it on the middle's side), the spit piles sit in the middle cell,
+one per seat, where the seats' corners meet, and the corner at each seat's right hand holds its key
+legend and the rules in force. Geometry only: no drawing here.
 
 On the desktop the same table, with every text upright (everybody reads the screen the same way:
 texts for everybody are written once) and the cards still turned to their seats.
@@ -112,9 +113,12 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
                 else Rect(band - strip, band, strip, h - 2 * band)
             )
             labels = x - 4 * step - key_room // 2 if edge == "right" else x + card_h + 4 * step + key_room // 2
-            quarter = strip_rect.h // 4
-            ends = [Rect(strip_rect.x, strip_rect.y + k * quarter, strip_rect.w, quarter) for k in (0, 3)]
-            middle = Rect(strip_rect.x, strip_rect.y + quarter, strip_rect.w, strip_rect.h - 2 * quarter)
+            # a side's strip is only as long as the middle is tall: reject and race take half of it
+            # each (room for a race's two lines at full size), the prompt the strip next to it, on
+            # the middle's side, clear of the spit piles
+            half = strip_rect.h // 2
+            ends = [Rect(strip_rect.x, strip_rect.y + k * half, strip_rect.w, half) for k in (0, 1)]
+            middle = strip_rect.move(-strip if edge == "right" else strip, 0)
             reject, race = (ends[1], ends[0]) if edge == "right" else (ends[0], ends[1])
             side_label = (labels, cards[0].centery)
             panel = Rect(w - band, band, band, h - 2 * band) if edge == "right" else Rect(0, band, band, h - 2 * band)

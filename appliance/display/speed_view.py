@@ -7,6 +7,14 @@ over the slots (`pile1`..`pile5`) are the same. The middle row is Speed's own: t
 close together in the middle, side stack i beyond spit pile i (`speed_layout`), so the reject and
 race places beside them never cover a card.
 
+A played card slides from its hand slot to the spit pile (`SLIDE_S`); the pile shows the card it
+covers, and that pile's size, until the card lands. The slide moves in even steps, each frame a
+fraction of the way: on KMSDRM, SDL uploads the band from the topmost to the bottommost changed row
+every frame, so a card that jumped from the hand at the screen's edge to the middle in one frame
+would upload more than half the screen at once; sliding, no frame changes more than a card's
+height and one step (about 27% of the screen at 1080p), and the frame of the press changes only the
+hand's row.
+
 Hands on a shared screen (seeds/README.md, "Speed"): a screen set into a table can't hide a hand
 from the player across it, so on the cabinet Speed is played with open hands: each hand is drawn
 face up at its owner's edge, turned toward its owner (on the tabletop the other player reads it
@@ -37,6 +45,7 @@ from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE,
 
 MESSAGE_S = 2.0
 RACE_S = 2.0
+SLIDE_S = 0.12  # a played card reaches its spit pile in 120 ms (Spit's slides take 100)
 PEEK_CARDS = 4  # cards drawn under a face-down pile's top
 
 
@@ -100,6 +109,24 @@ class Flash:
     colour: tuple[int, int, int]
 
 
+@dataclass
+class Slide:
+    """A played card on its way from the hand slot (`start`, as it lay lifted) to its spit pile."""
+
+    card: str
+    start: tuple[int, int]
+    spit_pile: int
+    under: str  # the pile's top until the card lands
+    turned: bool  # it leaves a hand drawn turned (player 2 at the cabinet)
+    t0_ns: int | None = None  # the frame that first shows it, still at the hand: the slide starts there
+
+    def progress(self, now_ns: int) -> float:
+        """How far it is on its way (0 to 1) in the frame of `now_ns`; the first frame asking starts it."""
+        if self.t0_ns is None:
+            self.t0_ns = now_ns
+        return min(1.0, (now_ns - self.t0_ns) / (SLIDE_S * 1e9))
+
+
 def speed_legend(keymap: Keymap, player: int, mode: str) -> list[str]:
     """What the keys do in Speed, as the seat reads the screen."""
     lines = []
@@ -135,6 +162,7 @@ class SpeedTable:
         self.computer = computer
         self.messages: dict[int, Flash] = {}
         self.race: Flash | None = None
+        self.slides: dict[int, Slide] = {}  # by spit pile: the card sliding onto it
         self.legend_texts: list[Drawn] = []
         self._backgrounds = backgrounds if backgrounds is not None else {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}
@@ -149,10 +177,13 @@ class SpeedTable:
             if what in ("deal", "game_over"):
                 self.messages.clear()
                 self.race = None
+                self.slides.clear()
                 continue
             player = detail(event, "player", 0)
             if not isinstance(player, int) or player not in self.layout.seats:
                 continue
+            if what == "play":
+                self._slide(event, player)
             if what == "reject":
                 reason = str(detail(event, "reason", ""))
                 if reason == "too_late" and detail(event, "by_ms") is not None:
@@ -162,6 +193,22 @@ class SpeedTable:
                 self.messages[player] = Flash(partial(speed_reject_words, reason), until, RED)
             elif what in ("select", "deselect", "play", "draw", "call"):
                 self.messages.pop(player, None)
+
+    def _slide(self, event: Any, player: int) -> None:
+        seat = self.layout.seat(player)
+        index = int(detail(event, "spit_pile", 0))
+        slot = int(detail(event, "pile", 1))
+        if not (0 <= index < len(self.layout.spit_piles) and 1 <= slot <= len(seat.stock)):
+            return
+        start = seat.stock[slot - 1].move(0, seat.stack_step * 3).topleft  # played lifted, as selected
+        card, under = str(detail(event, "card", "")), str(detail(event, "onto", ""))
+        self.slides[index] = Slide(card, start, index, under, seat.cards_angle == 180)
+
+    def sliding(self, now_ns: int) -> dict[int, Slide]:
+        """The slides on their way in the frame of `now_ns` (a new one starts in it; those landed
+        are forgotten)."""
+        self.slides = {i: s for i, s in self.slides.items() if s.progress(now_ns) < 1.0}
+        return self.slides
 
     def feedback(self, now_ns: int) -> list[Caption]:
         out = []
@@ -277,12 +324,15 @@ class SpeedTable:
                     off = self.art.glow_offset()
                     canvas.blit(self._image("select", seat), (rect.x - off, rect.y - off))
                 canvas.blit(self._image("face", seat, card), rect.topleft)
+        sliding = self.sliding(now_ns)
         for index, rect in enumerate(lay.spit_piles):
             pile = game.spit_piles[index]
-            if pile:
-                canvas.blit(self.art.face(pile[-1]), rect.topleft)
+            slide = sliding.get(index)
+            shown = len(pile) - 1 if slide is not None and pile else len(pile)  # the card on its way not yet
+            if shown > 0:
+                canvas.blit(self.art.face(slide.under if slide is not None else pile[-1]), rect.topleft)
                 for centre, angle in lay.pile_counts[index]:
-                    label = fonts.text(str(len(pile)), lay.text_size(0.14), SOFT, angle=angle)
+                    label = fonts.text(str(shown), lay.text_size(0.14), SOFT, angle=angle)
                     canvas.blit_centred(label, centre)
             stack = game.middle.side_stacks[index]
             side = self.side_stacks[index]
@@ -290,6 +340,14 @@ class SpeedTable:
                 canvas.blit(self.art.back(), side.move(0, -3 * k).topleft)
             if stack:
                 self._badge(canvas, str(len(stack)), side.center, 0, WHITE)
+        for index, slide in sliding.items():
+            # even steps, a fraction of the way each frame: no frame changes the hand's row and the
+            # middle's at once (the band KMSDRM uploads)
+            f = slide.progress(now_ns)
+            end = lay.spit_piles[index].topleft
+            x = slide.start[0] + (end[0] - slide.start[0]) * f
+            y = slide.start[1] + (end[1] - slide.start[1]) * f
+            canvas.blit(self.art.face(slide.card, slide.turned and f < 0.5), (x, y))
 
     def places(self) -> list[Place]:
         """Every text place of this table (for tests)."""

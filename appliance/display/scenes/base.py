@@ -158,9 +158,7 @@ class Context:
         found = self.tables.get((piles, seats))
         if found is None:
             layout = table_layout(self.size, self.settings.layout, piles, seats)
-            art = self.art
-            if (layout.card_w, layout.card_h) != (self.layout.card_w, self.layout.card_h):
-                art = CardArt(layout.card_w, layout.card_h, self.settings.four_colour)
+            art = self.art.sized(layout.card_w, layout.card_h)  # drawn ahead with the screen's (warm)
             found = self.tables[(piles, seats)] = (layout, art)
         return found
 
@@ -183,7 +181,8 @@ class Context:
             computer,
             self.backgrounds,
         )
-        view.slap = game is not None and getattr(getattr(game, "rules", None), "table_slap", None) is not None
+        rules = getattr(game, "rules", None)  # a game slapped in: a table slap, the ghost card, the duel
+        view.slap = any(getattr(rules, name, None) is not None for name in ("table_slap", "ghost", "please"))
         return view
 
 
