@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from appliance.rules import OPTIONS, PRESETS, OptionError, Options, read_options
+from appliance.rules.ghost_card import GhostCard
+from appliance.rules.spit_card_please import SpitCardPlease
 from appliance.rules.table_slap import RULE_DECK
 
 from .i18n import _
@@ -62,6 +64,10 @@ def option_label(name: str) -> str:
         "two_hands": _("Two hands"),
         "hidden_last": _("Hide your last cards"),
         "table_slap": _("Table slap"),
+        "ghost_card": _("Ghost card"),
+        "spit_card_please": _("Spit card, please"),
+        "carry": _("Carry the cards (Running Spit)"),
+        "runners": _("Runners per team"),
         "target": _("Winning score"),
         "side_stacks": _("Side stacks"),
     }
@@ -83,7 +89,7 @@ def value_words(name: str, value: Any) -> str:
         return _("get rid of your cards") if value == "fewest" else _("win all the cards")
     if name == "table_slap":
         return {None: _("off"), "mod7": _("mod 7"), "rule_deck": _("a rule drawn at the start")}.get(value, str(value))
-    if name == "stock_piles":
+    if name in ("stock_piles", "runners") and isinstance(value, list | tuple):
         return "-".join(str(n) for n in value)
     return str(value)
 
@@ -111,12 +117,20 @@ def in_force_words(name: str, value: Any) -> str:
         return _("to {n} points").format(n=value)
     if name == "side_stacks":
         return _("side stacks of {n}").format(n=value)
+    if name == "runners":
+        sizes = list(value) if isinstance(value, list | tuple) else [value]
+        if len(set(sizes)) == 1:
+            return _("{n} runners a team").format(n=sizes[0])
+        return _("runners {sizes}").format(sizes="-".join(str(n) for n in sizes))
     words = {
         "alternate_colours": _("alternating colours"),
         "same_rank_stacking": _("same-rank stacking"),
         "refill": _("refill"),
         "two_hands": _("two hands"),
         "hidden_last": _("hidden last cards"),
+        "ghost_card": _("ghost card"),
+        "spit_card_please": _("spit card, please"),
+        "carry": _("cards carried"),
     }
     return words.get(name, name) if value else ""
 
@@ -131,8 +145,9 @@ def slap_rule_words(rule: str, modulus: int) -> str:
 
 # ---------------------------------------------------------------------- what is played
 
-# The values the menu offers for each option (the core's, in a sensible order); `stock_piles` comes
-# with the preset and is not changed in the menu.
+# The values the menu offers for each option (the core's, in a sensible order), in the menu's order;
+# `stock_piles` comes with the preset and is not changed in the menu. `runners` is offered as a number
+# for every team alike (`menu_value`, `given_value`).
 MENU_VALUES: dict[str, tuple[Any, ...]] = {
     "seats": (2, 3, 4),
     "decks": (1, 2),
@@ -144,14 +159,21 @@ MENU_VALUES: dict[str, tuple[Any, ...]] = {
     "two_hands": (False, True),
     "hidden_last": (False, True),
     "table_slap": (None, "mod7", "rule_deck"),
+    "ghost_card": (False, True),
+    "spit_card_please": (False, True),
+    "carry": (False, True),
+    "runners": (1, 2, 3, 4),
     "target": (10, 25, 50, 100),
     "side_stacks": (10, 5),
 }
-TWO_SEATS_ONLY = ("choose", "goal", "table_slap")
+TWO_SEATS_ONLY = ("choose", "goal", "table_slap", "ghost_card", "spit_card_please")
+SLAPPED = ("ghost_card", "spit_card_please")  # rules that use the slap, as the table slap does: never with it
 
 
-def menu_options(preset: str, seats: int = 2) -> list[str]:
-    """The options the menu offers for `preset` at a table of `seats`."""
+def menu_options(preset: str, seats: int = 2, options: Options | None = None) -> list[str]:
+    """The options the menu offers for `preset` at a table of `seats`; with the `options` in force,
+    only those that can be changed with them: no ghost card or duel beside a table slap (nor a
+    table slap beside them: the core refuses both at once), runners only where cards are carried."""
     game = PRESETS[preset].game if preset in PRESETS else "spit"
     out = []
     for name in MENU_VALUES:
@@ -159,8 +181,36 @@ def menu_options(preset: str, seats: int = 2) -> list[str]:
             continue
         if seats > 2 and name in TWO_SEATS_ONLY:
             continue
+        if options is not None and not _offered_with(name, options):
+            continue
         out.append(name)
     return out
+
+
+def _offered_with(name: str, options: Options) -> bool:
+    if name in SLAPPED:
+        return options.table_slap is None
+    if name == "table_slap":
+        return not (options.ghost_card or options.spit_card_please)
+    if name == "runners":
+        return options.carry
+    return True
+
+
+def menu_value(options: Options, name: str) -> Any:
+    """An option's value as the menu holds it: `runners` as one number when every team has as many
+    (a list where they differ), other lists as lists."""
+    value = getattr(options, name)
+    if name == "runners" and len(set(value)) == 1:
+        return value[0]
+    return list(value) if isinstance(value, tuple) else value
+
+
+def given_value(name: str, value: Any, seats: int) -> Any:
+    """A menu value as a house rule: `runners` a number for each of the `seats` teams."""
+    if name == "runners" and isinstance(value, int):
+        return [value] * seats
+    return value
 
 
 @dataclass(frozen=True)
@@ -191,12 +241,18 @@ def choice_of(preset: str, house_rules: Mapping[str, Any] | None) -> GameChoice:
     seats = wanted.get("seats", base.seats)
     seats = seats if isinstance(seats, int) and not isinstance(seats, bool) else 2
     applies = set(menu_options(preset, seats))
+    runners = wanted.get("runners")
+    if isinstance(runners, list | tuple) and runners and len(set(runners)) == 1 and len(runners) != seats:
+        wanted["runners"] = [runners[0]] * seats  # as many runners a team at a table of another size
     given = {k: v for k, v in wanted.items() if k in applies and base_json.get(k) != v}
     while True:
         try:
             options = read_options(preset, given)
         except OptionError:
             given.popitem()  # the last rule added is the one left out
+            continue
+        if "runners" in given and (not options.carry or options.runners == (1,) * options.seats):
+            del given["runners"]  # runners run only where cards are carried; one a team is no rule
             continue
         return GameChoice(preset, given, options)
 
@@ -223,6 +279,13 @@ def rules_help(choice: GameChoice) -> list[str]:
     for name, value in sorted(choice.given.items(), key=lambda item: list(OPTIONS).index(item[0])):
         if value != getattr(defaults, name, None) and name not in ("seats", "target", "side_stacks"):
             lines.append(option_explain(name))
+    if choice.options.spit_card_please:  # the duel's controls and its exact time, as the cabinet plays it
+        ms = round(SpitCardPlease().window * 1000)
+        words = _("Spit card, please: the lender turns it with SPIT!; slap it within {ms} ms, not before")
+        lines.append(words.format(ms=ms))
+    if choice.options.ghost_card:
+        seconds = f"{GhostCard().window:g}"
+        lines.append(_("Ghost card: when a player plays out, both SLAP; {s} s to take it").format(s=seconds))
     if choice.is_speed:  # how a shared screen shows the hands (seeds/README.md, "Speed")
         lines.append(_("Hands lie open, each facing its owner; the computer never looks at yours."))
     return lines

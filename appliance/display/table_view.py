@@ -73,6 +73,7 @@ def reject_words(reason: str) -> str:
         "already_slapped": _("you have slapped the table already"),
         "table_slapped": _("a table slap is being judged"),
         "sitting_out": _("you are out of this round: press a spit pile to take it"),
+        "ghost_first": _("the ghost card first: SLAP to take it"),
     }
     return words.get(reason) or _(REJECT_REASONS.get(reason, reason))
 
@@ -286,6 +287,10 @@ class TableView:
         return self.art.narrowed(self.art.face(card, turned), 2 * f - 1)
 
     # ------------------------------------------------------------------ drawing
+
+    def card_image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
+        """A card's face, back, slot or glow turned to face `seat` (for what is drawn over the table)."""
+        return self._image(kind, seat, card)
 
     def _image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
         """A card's face ("face"), back, slot or glow, turned to face `seat` (None: upright)."""

@@ -1,11 +1,14 @@
 """The game and its house rules, chosen before a game (from choosing players).
 
 The first row is the game (a preset of `spit-arcade variants`); below it the house rules that apply
-to it (at a table of three or four, those for two only are left out). The up/down arrow keys or a
-seat's pile 1 / pile 2 buttons move between rows; left/right (the arrow keys or the spit pile pads)
-change the row's value. Under the rows the chosen row's one line of explanation (the rules core's,
-in the players' language). SPIT or START keeps the choice (in the settings, and written back to the
-settings file) and goes back to choosing players; Escape goes back without it.
+to it: at a table of three or four, those for two only are left out; beside a table slap, the ghost
+card and "Spit card, please" (which use the slap too), and the other way round; runners only where
+cards are carried. Only the layout (`stock_piles`) is not offered: it comes with the preset. The
+up/down arrow keys or a seat's pile 1 / pile 2 buttons move between rows; left/right (the arrow keys
+or the spit pile pads) change the row's value. Under the rows the chosen row's one line of
+explanation (the rules core's, in the players' language). SPIT or START keeps the choice (in the
+settings, and written back to the settings file) and goes back to choosing players; Escape goes
+back without it.
 
 A choice the rules core refuses (say, two decks with a layout that needs more cards) is never kept:
 the rows always show the options that would be played.
@@ -28,8 +31,10 @@ from ..rules_words import (
     GameChoice,
     choice_of,
     game_choice,
+    given_value,
     in_force,
     menu_options,
+    menu_value,
     option_explain,
     option_label,
     preset_explain,
@@ -60,14 +65,14 @@ class GameMenuScene:
 
     def rows(self) -> list[str]:
         """"game", then the option names shown."""
-        return ["game", *menu_options(self.preset, self.choice.seats)]
+        chosen = self.choice
+        return ["game", *menu_options(self.preset, chosen.seats, chosen.options)]
 
     def background(self) -> pygame.Surface:
         return self.ctx.view(show_keys=False).background()
 
     def _value(self, name: str) -> Any:
-        value = getattr(self.choice.options, name)
-        return list(value) if isinstance(value, tuple) else value
+        return menu_value(self.choice.options, name)
 
     def _change(self, step: int) -> None:
         rows = self.rows()
@@ -79,18 +84,17 @@ class GameMenuScene:
             values = MENU_VALUES[name]
             now = self._value(name)
             index = values.index(now) if now in values else 0
+            seats = self.choice.seats
             for k in range(1, len(values) + 1):  # the next value the core accepts with the others
-                trial = dict(self.rules, **{name: values[(index + step * k) % len(values)]})
-                if choice_of(self.preset, trial).given.get(name, self._base(name)) == trial[name]:
+                value = values[(index + step * k) % len(values)]
+                trial = {k: v for k, v in self.rules.items() if k != name}
+                trial[name] = given_value(name, value, seats)  # last: the one left out if the core refuses it
+                if menu_value(choice_of(self.preset, trial).options, name) == value:
                     self.rules = trial
                     break
         self.rules = dict(self.choice.given)
         self.row = min(self.row, len(self.rows()) - 1)
         self.ctx.sound.play("select")
-
-    def _base(self, name: str) -> Any:
-        value = getattr(choice_of(self.preset, {}).options, name)
-        return list(value) if isinstance(value, tuple) else value
 
     def keep(self) -> None:
         """The choice into the settings, and the settings file when there is one."""

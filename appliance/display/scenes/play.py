@@ -6,6 +6,11 @@ Each seat is told, in its own prompt place, what it is asked to do now:
 - choosing: "SLAP!" a spit pile, with both pile sizes as that seat sees them.
 A seat the computer plays is told nothing and shows no keys; its calls are said as the computer's.
 Rejects go to the seat's own reject place, races to everybody's race place.
+The ghost card (V14) and "Spit card, please" (V13) add their own (duel_view.py): in the race for the
+ghost card "SLAP the GHOST first to win!" to whoever played out, "SLAP it before player N!" to the
+other; the lender's "press SPIT! to turn one", the short player's "wait", then "SLAP IT NOW!"; their
+verdicts big for everybody. The scene shows such a verdict out before it moves on (game over, the
+round summary), and a duel at a new layout is played before that layout's summary.
 A slap (or a round played out with one spit pile) deals a new layout: the round summary says who took
 which pile. Game over goes to the game-over scene. Nobody touching the game for the idle time goes
 back to the title; the journal keeps the abandoned game.
@@ -22,6 +27,7 @@ from appliance.match import Match
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
+from ..duel_view import PROMPT_SIZE, GhostAndDuel, seat_prompt
 from ..events import EventReader
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
@@ -42,6 +48,12 @@ SOUNDS = {
     "table_slap_judged": "reject",
     "choose": "select",
     "out": "win",
+    "ghost_laid": "flip",
+    "ghost_taken": "slap",
+    "spit_card_asked": "count",
+    "spit_card_turned": "flip",
+    "spit_card_won": "win",
+    "spit_card_lost": "reject",
 }
 
 
@@ -68,17 +80,23 @@ class PlayScene(AtTable):
         self._summary_due = False
         self._in_force: tuple[str, str] | None = None
         self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
+        rules = match.spit.rules
+        self.duel = GhostAndDuel(match, self.view) if rules.ghost is not None or rules.please is not None else None
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
     def notice(self, events: list[Any]) -> None:
         self.view.notice(events, self.now_ns, self.match.spit)
+        if self.duel is not None:
+            self.duel.notice(events, self.now_ns)
 
     def seat_numbers(self) -> Collection[int]:
         return self.view.layout.seats
 
     def _next(self) -> Transition | None:
+        if self.duel is not None and (self.duel.holding(self.now_ns) or self.match.spit.please is not None):
+            return None  # a verdict is shown out, a duel played out, before the game moves on
         if self.match.spit.phase == "over":
             ending = "running_over" if self.match.spit.rules.moves.carry else "game_over"
             return Replace(make(ending, self.ctx, self.match, self.view))
@@ -110,6 +128,9 @@ class PlayScene(AtTable):
             if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
+        duel = seat_prompt(game, player, computer) if self.duel is not None else None
+        if duel is not None:
+            return duel.words, duel.colour
         table_chooser = getattr(game, "table_chooser", None)
         if table_chooser is not None:
             if player == table_chooser and not computer:
@@ -197,18 +218,23 @@ class PlayScene(AtTable):
         for player in layout.seats:
             said = self.prompt(player)
             if said is not None:
-                out.append(caption("prompt", player, Line(said[0], 0.13, said[1]), shade=150))
+                size = self.duel.prompt_size(player) if self.duel is not None else PROMPT_SIZE
+                out.append(caption("prompt", player, Line(said[0], size, said[1]), shade=150))
         owners: list[int | None] = [None] if layout.mode == "desktop" else list(layout.seats)
         for owner in owners:
             lines = self.info(owner)
             shown = (Line(lines[0], 0.1, SOFT), *(Line(w, 0.11, WHITE) for w in lines[1:]))
             out.append(Caption("info", owner, shown, 130))
         out += self.view.feedback(self.now_ns)
+        if self.duel is not None:
+            out += self.duel.captions(self.now_ns)
         out += [c for overlay in self.overlays for c in overlay.captions(self.now_ns)]
         return out
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
+        if self.duel is not None:
+            self.duel.draw(canvas, self.now_ns)
         for overlay in self.overlays:
             overlay.draw(canvas, self.now_ns)
         draw_scene(canvas, self.ctx, self.captions(), self.view.layout)
