@@ -14,6 +14,11 @@ game still going on (the newest unfinished journal) is left for next time. Count
 - play time (the game's own clock at its end), hence the average game length;
 - races decided: two players pressing for the same pile, the loser told "too late" (a `reject`
   event with reason `too_late`), and by how many milliseconds (`by_ms`), in MARGIN_BUCKETS.
+
+Coins come from the coin box's own file (appliance/credits.py), which counts every coin it has taken:
+`count_coins` adds those it has not counted yet (it keeps the box's name and count it got to, as it
+keeps the last journal), so a coin is counted once, a crash between the two files counts it later,
+and a new box (its file lost or junk) is counted from its first coin.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class Totals:
     sprints: int = 0  # Running Spit: runs from the stock to a pad with a card
     sprint_ms: float = 0.0  # their times summed (their mean: sprint_ms / sprints)
     fastest_sprint_ms: float = 0.0  # 0: none yet
+    coins: int = 0  # coins in the coin input (credited or not: the money in the box)
 
     @property
     def average_game_s(self) -> float:
@@ -91,7 +97,7 @@ class Totals:
             "games": self.games, "finished": self.finished, "abandoned": self.abandoned, "play_s": self.play_s,
             "variants": dict(self.variants), "races": self.races, "race_margin_ms": self.race_margin_ms,
             "margins": dict(self.margins), "sprints": self.sprints, "sprint_ms": self.sprint_ms,
-            "fastest_sprint_ms": self.fastest_sprint_ms,
+            "fastest_sprint_ms": self.fastest_sprint_ms, "coins": self.coins,
         }  # fmt: skip
 
     @classmethod
@@ -99,7 +105,7 @@ class Totals:
         if not isinstance(data, dict):
             return cls()
         totals = cls()
-        for name in ("games", "finished", "abandoned", "races", "sprints"):
+        for name in ("games", "finished", "abandoned", "races", "sprints", "coins"):
             value = data.get(name)
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
                 setattr(totals, name, value)
@@ -131,10 +137,16 @@ class Audits:
     since: Totals = field(default_factory=Totals)  # since `cleared`
     cleared: str | None = None  # the date the resettable totals were last cleared (None: never)
     through: str = ""  # the last journal counted (journal names sort by start time)
+    coin_box: str = ""  # the coin box counted from (credits.json's `box`), and how far
+    coins_through: int = 0
 
     def add(self, game: GameFigures) -> None:
         self.lifetime.add(game)
         self.since.add(game)
+
+    def add_coins(self, coins: int) -> None:
+        self.lifetime.coins += coins
+        self.since.coins += coins
 
     def reset(self, today: str | None = None) -> None:
         """Clear the resettable totals (the lifetime ones stay), noting the date."""
@@ -147,6 +159,8 @@ class Audits:
             "since": self.since.to_json(),
             "cleared": self.cleared,
             "through": self.through,
+            "coin_box": self.coin_box,
+            "coins_through": self.coins_through,
         }
 
     @classmethod
@@ -155,11 +169,15 @@ class Audits:
             return cls()
         cleared = data.get("cleared")
         through = data.get("through")
+        box = data.get("coin_box")
+        coins = data.get("coins_through")
         return cls(
             Totals.from_json(data.get("lifetime")),
             Totals.from_json(data.get("since")),
             cleared if isinstance(cleared, str) else None,
             through if isinstance(through, str) else "",
+            box if isinstance(box, str) else "",
+            coins if isinstance(coins, int) and not isinstance(coins, bool) and coins >= 0 else 0,
         )
 
 
@@ -180,6 +198,17 @@ def save_audits(path: Path, audits: Audits) -> str | None:
     except OSError as error:
         return str(error)
     return None
+
+
+def count_coins(audits: Audits, box: str, coins: int) -> int:
+    """Count the coins the box `box` has taken since the audits last looked (`coins`: every coin it
+    has taken); the number counted. Another box (a new credits file) is counted from its start."""
+    if box != audits.coin_box:
+        audits.coin_box, audits.coins_through = box, 0
+    new = max(0, coins - audits.coins_through)
+    audits.add_coins(new)
+    audits.coins_through = max(audits.coins_through, coins)
+    return new
 
 
 def game_figures(path: Path) -> GameFigures | None:

@@ -138,3 +138,37 @@ def test_running_spit_sprints_are_kept_in_the_audits(tmp_path: Path) -> None:
     totals.add(figures)
     assert totals.sprints == len(figures.sprints_ms) and totals.fastest_sprint_ms == min(figures.sprints_ms)
     assert Totals.from_json(totals.to_json()) == totals
+
+
+def test_coins_are_counted_once_from_the_coin_box_lifetime_beside_resettable(tmp_path: Path) -> None:
+    from appliance.credits import CreditBank, credits_path
+
+    bank = CreditBank.load(credits_path(tmp_path / "config.toml"))
+    for _ in range(3):
+        bank.coin()
+    path = audit.audits_path(tmp_path / "config.toml")
+    a = audit.load_audits(path)
+    assert audit.count_coins(a, bank.box, bank.coins) == 3
+    assert audit.count_coins(a, bank.box, bank.coins) == 0  # looked again: nothing new
+    assert audit.save_audits(path, a) is None
+    a.reset("2026-03-04")
+    bank.coin()
+    bank.pay(1)  # paying for a game is not a coin
+    assert audit.count_coins(a, bank.box, bank.coins) == 1
+    assert (a.lifetime.coins, a.since.coins) == (4, 1)
+    assert audit.save_audits(path, a) is None and audit.load_audits(path) == a
+    # a new box (its file lost, or read as junk) is counted from its first coin, not from the old count
+    fresh = CreditBank.load(None)
+    fresh.coin()
+    assert audit.count_coins(a, fresh.box, fresh.coins) == 1 and a.lifetime.coins == 5
+    assert (a.coin_box, a.coins_through) == (fresh.box, 1)
+
+
+def test_audits_from_before_the_coin_input_read_as_no_coins(tmp_path: Path) -> None:
+    path = audit.audits_path(tmp_path / "config.toml")
+    path.parent.mkdir()
+    path.write_text('{"lifetime": {"games": 2}, "since": {"games": 1}, "cleared": null, "through": "x"}')
+    a = audit.load_audits(path)
+    assert (a.lifetime.games, a.lifetime.coins, a.coin_box, a.coins_through) == (2, 0, "", 0)
+    path.write_text('{"lifetime": {"coins": -1}, "coins_through": true, "coin_box": 5}')
+    assert audit.load_audits(path) == audit.Audits()

@@ -331,3 +331,22 @@ def test_play_starts_with_bad_files_and_names_each_problem(tmp_path: Path, confi
     expected = [f"spit-arcade play: {p}" for p in check_files(config_path, inputs_path)]
     said = result.stderr.splitlines()
     assert expected and [line for line in said if line in expected] == expected  # each problem, once, in order
+
+
+def test_the_coin_and_credit_keys_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('free_play = "no"\ncredits_per_game = 10\n[keys]\nf3 = "0 coins"\n')
+    inputs = tmp_path / "inputs.toml"
+    inputs.write_text("[debounce]\ncoin_ms = 0\n[gpio.cabinet]\nstart = 10\ncoin = 10\n")
+    status, out, _ = run(["--config", str(config), "--inputs", str(inputs)], capsys)
+    assert status == 2
+    assert out.splitlines() == [
+        f"{config}: keys.f3: player 0 has start, service, coin, not 'coins'; ignored",
+        f"{config}: free_play: must be true or false, not 'no'; using true",
+        f"{config}: credits_per_game: must be a whole number from 1 to 9, not 10; using 1",
+        f"{inputs}: debounce.coin_ms: must be a number from 5 to 500, not 0; using 50",
+        f"{inputs}: gpio.cabinet.coin: BCM pin 10 is used twice (by gpio.cabinet.start too); not wired",
+    ]
+    config.write_text('free_play = false\ncredits_per_game = 2\n[keys]\n5 = "0 coin"\n')
+    inputs.write_text("[debounce]\ncoin_ms = 80\n[gpio.cabinet]\ncoin = { pin = 18, stuck_s = 1 }\n")
+    assert run(["--config", str(config), "--inputs", str(inputs)], capsys)[:2] == (0, "no problems\n")

@@ -65,6 +65,11 @@ def cursor_line(h: Harness) -> str:
     return next(words for words in seen(h) if words.startswith("▶"))
 
 
+def drawn(h: Harness) -> list[str]:
+    """Every line of text on the screen now, whichever scene of the stack drew it."""
+    return [line for d in h.canvas().texts for line in d.words]
+
+
 def go(h: Harness, *rows: int) -> None:
     """Down `row` times and START, for each row given (from the top of each page)."""
     for row in rows:
@@ -216,11 +221,39 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["config.toml"]  # no temporary left
 
 
-def test_the_default_game_is_written_as_the_game_menu_writes_it(tmp_path: Path) -> None:
-    h = menu(tmp_path)
-    go(h, 2, 0)
-    assert cursor_line(h) != "▶  default game: classic  ◀"
-    assert load_settings(tmp_path / "config.toml").game == h.ctx.settings.game != "classic"
+def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_service_menu(tmp_path: Path) -> None:
+    from appliance.display.scenes.game_menu import GameMenuScene
+    from appliance.display.scenes.service_menu import DefaultGameScene
+
+    h = menu(tmp_path, 'volume = 0.5\n')
+    go(h, 2, 0)  # Adjustments, default game: the players' game menu, over the service menu
+    assert isinstance(h.scene, DefaultGameScene) and isinstance(h.scene.game_menu, GameMenuScene)
+    lines = seen(h)
+    assert lines[0] == "Game and house rules" and lines[2].startswith("▶  Game: Classic")
+    assert "Adjustments" not in drawn(h) and "Game and house rules" in drawn(h)  # only the game menu is drawn
+    h.runner.send(MenuKey(0, "right", True, h.now_ns))  # the next game
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))  # its first house rule
+    h.runner.send(MenuKey(0, "right", True, h.now_ns))
+    chosen = (h.scene.game_menu.preset, dict(h.scene.game_menu.rules))  # type: ignore[attr-defined]
+    assert chosen[0] == "four-piles" and chosen[1]
+    h.press(0, "start")  # keeps it: the default, written as the game menu writes it
+    assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
+    assert cursor_line(h) == "▶  default game: four-piles  ◀" and "saved" in seen(h)
+    assert "Adjustments" in drawn(h) and "Game and house rules" not in drawn(h)
+    settings = load_settings(tmp_path / "config.toml")
+    assert (settings.game, settings.house_rules, settings.volume) == (*chosen, 0.5)
+    assert (h.ctx.settings.game, h.ctx.settings.house_rules) == chosen
+    # SERVICE or Escape in the game menu: back to the Adjustments, nothing changed
+    for leave in (MenuKey(0, "service", True, h.now_ns), MenuKey(0, BACK, True, h.now_ns)):
+        h.press(0, "start")
+        h.runner.send(MenuKey(0, "right", True, h.now_ns))
+        h.runner.send(leave)
+        assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
+        assert load_settings(tmp_path / "config.toml").game == h.ctx.settings.game == "four-piles"
+    # and nobody touching it: back to the Adjustments too, not to the players' scenes
+    h.press(0, "start")
+    h.advance(61)
+    assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
 
 
 def test_factory_settings_put_every_adjustment_back_after_a_second_press(tmp_path: Path) -> None:
@@ -247,10 +280,12 @@ def test_a_settings_file_that_cannot_be_written_changes_it_for_now_and_says_why(
 
 def test_nothing_in_the_service_menu_reaches_a_shell() -> None:
     import appliance.audits
+    import appliance.credits
+    import appliance.display.coins
     import appliance.display.scenes.service_menu as menu_module
     import appliance.display.scenes.service_notices as notices_module
 
-    for module in (menu_module, notices_module, appliance.audits):
+    for module in (menu_module, notices_module, appliance.audits, appliance.credits, appliance.display.coins):
         source = Path(module.__file__ or "").read_text()
         for word in ("subprocess", "os.system", "popen", "exec(", "eval(", "shell=", "import pty"):
             assert word not in source, (module.__name__, word)

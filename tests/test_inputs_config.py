@@ -6,11 +6,13 @@ from gpiozero.pins.mock import MockFactory
 from appliance.inputs.config import (
     ConfigError,
     build_merger,
+    build_sources,
     default_config_text,
     load_config,
     parse_config,
     read_config,
 )
+from appliance.inputs.debounce import Timing
 from appliance.inputs.gpio import GpioSource
 from appliance.inputs.keyboard import KeyboardSource
 from appliance.inputs.script_source import ScriptSource
@@ -20,11 +22,12 @@ from appliance.inputs.serial_link import SerialSource
 def test_the_default_wires_a_whole_cabinet():
     config = load_config()
     assert config.sources == ["gpio"]
-    assert len(config.gpio) == 20
+    assert len(config.gpio) == 21
     pins = {(c.player, c.control): c for c in config.gpio}
     assert pins[(1, "pile1")].pin == 4 and pins[(0, "start")].pin == 10
     assert pins[(1, "left")].timing.lockout_ns == 30_000_000  # a slap pad
     assert pins[(2, "spit")].timing.lockout_ns == 10_000_000  # a microswitch
+    assert pins[(0, "coin")].pin == 11 and pins[(0, "coin")].timing.lockout_ns == 50_000_000  # a coin mech
     assert all(c.timing.stuck_ns == 5_000_000_000 for c in config.gpio)
     assert config.max_window_ns == 5_000_000
     assert not {2, 3, 14, 15} & {c.pin for c in config.gpio}  # I2C and the UART stay free
@@ -85,6 +88,12 @@ def test_per_control_settings_keys_and_pads():
         ("[merge]\nmax_window_ms = 9", "merge.max_window_ms", "from 0 to 5"),
         ("merge = 1", "merge", "must be a table"),
         ("[mock]\nscript = 3", "mock.script", "a string"),
+        ("[debounce]\ncoin_ms = 0", "debounce.coin_ms", "from 5 to 500"),  # every bounce a coin: never
+        ("[gpio.cabinet]\ncoin = { pin = 11, lockout_ms = 1 }", "gpio.cabinet.coin.lockout_ms", "from 5 to 500"),
+        ("[gpio.player1]\ncoin = 11", "gpio.player1.coin", "unknown control"),
+        ("[gpio.cabinet]\ncion = 11", "gpio.cabinet.cion", "did you mean 'coin'"),
+        ('[keyboard.keys]\nf3 = "1 coin"', "keyboard.keys.f3", "unknown control"),
+        ('[keyboard.keys]\nf3 = "0 coins"', "keyboard.keys.f3", "player 0 has start, service, coin"),
     ],
 )
 def test_mistakes_are_named_with_file_and_key(text, key, message):
@@ -142,16 +151,16 @@ def test_a_file_that_cannot_be_read_gives_the_packaged_default(tmp_path):
     path = tmp_path / "inputs.toml"
     path.write_bytes(b"\x00\xff binary junk")
     config = load_config(path, strict=False)
-    assert len(config.gpio) == 20 and config.problems[0].file == str(path)
+    assert len(config.gpio) == 21 and config.problems[0].file == str(path)
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(path)
     path.write_text("sources = [")
     config = load_config(path, strict=False)
-    assert len(config.gpio) == 20 and "not valid TOML" in str(config.problems[0])
+    assert len(config.gpio) == 21 and "not valid TOML" in str(config.problems[0])
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_config(path)
     missing = load_config(tmp_path / "missing.toml", strict=False)
-    assert len(missing.gpio) == 20 and "cannot read" in str(missing.problems[0])
+    assert len(missing.gpio) == 21 and "cannot read" in str(missing.problems[0])
 
 
 def test_sources_are_built_by_name(tmp_path):
@@ -198,3 +207,29 @@ def test_gpio_runs_on_the_mock_pin_factory_from_the_environment(monkeypatch):
         if Device.pin_factory is not None:
             Device.pin_factory.close()
         Device.pin_factory = saved
+
+
+def test_the_coin_input_is_debounced_as_a_coin_on_gpio_and_on_a_pad():
+    config = parse_config(
+        textwrap.dedent("""
+        sources = ["gpio", "serial"]
+        [debounce]
+        coin_ms = 80
+        stuck_s = 2
+        [gpio.cabinet]
+        coin = 11
+        start = { pin = 10, lockout_ms = 20 }
+        [[serial]]
+        port = "/tmp/p"
+        player = 1
+    """)
+    )
+    pins = {c.control: c for c in config.gpio}
+    assert pins["coin"].timing == Timing(80_000_000, 2_000_000_000, settle_release=True)
+    assert pins["start"].timing == Timing(20_000_000, 2_000_000_000)  # a button's release is at once
+    (pad,) = config.serial
+    assert pad.coin_timing == pins["coin"].timing and not pad.timing.settle_release
+    (source,) = [s for s in build_sources(config) if isinstance(s, SerialSource)]
+    assert source._owner("coin") == 0  # a coin on a station is the cabinet's, whichever player it has
+    keymap = parse_config('[keyboard.keys]\nf5 = "0 coin"\nreturn = "0 start"').keymap
+    assert keymap == {"f5": (0, "coin"), "return": (0, "start")}

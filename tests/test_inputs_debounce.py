@@ -65,3 +65,59 @@ def test_reported_edges_alternate_and_respect_the_lockout(steps):
         assert levels[0] is True
     presses = [at for _, down, at in out if down]
     assert all(b - a >= 10 * MS for a, b in itertools.pairwise(presses))
+
+
+COIN_KEY = (0, "coin")
+
+
+def coin(lockout_ms: float = 50, stuck_s: float = 5) -> Debouncer:
+    from appliance.inputs.debounce import COIN
+
+    assert COIN.settle_release and COIN.lockout_ns == 50 * MS
+    return Debouncer({COIN_KEY: Timing(int(lockout_ms * MS), int(stuck_s * 1e9), settle_release=True)})
+
+
+def test_a_coin_switch_is_released_only_once_it_has_stayed_open():
+    d = coin()
+    assert d.edge(COIN_KEY, True, 0) == [(COIN_KEY, True, 0)]  # the coin: at once, at its edge
+    assert d.edge(COIN_KEY, False, 100 * MS) == []  # open: not yet a release
+    assert d.edge(COIN_KEY, True, 102 * MS) == []  # closed again 2 ms later: it never was one
+    assert d.edge(COIN_KEY, False, 300 * MS) == []
+    assert d.tick(349 * MS) == []
+    assert d.tick(350 * MS) == [(COIN_KEY, False, 300 * MS)]  # open for the lockout: released, at its edge
+    assert d.edge(COIN_KEY, True, 400 * MS) == [(COIN_KEY, True, 400 * MS)]  # the next coin
+    assert d.counts(COIN_KEY) == (2, 2)
+
+
+def test_a_stuck_coin_switch_is_cleared_only_by_a_release_that_stays_open():
+    d = coin(stuck_s=1)
+    d.edge(COIN_KEY, True, 0)
+    d.tick(1_000 * MS)
+    assert d.is_stuck(COIN_KEY)
+    for n in range(10):  # blips open: still stuck, no coins
+        t = 1_100 * MS + n * 100 * MS
+        assert d.edge(COIN_KEY, False, t) == [] and d.edge(COIN_KEY, True, t + 5 * MS) == []
+        assert d.tick(t + 60 * MS) == [] and d.is_stuck(COIN_KEY)
+    d.edge(COIN_KEY, False, 3_000 * MS)
+    assert d.tick(3_050 * MS) == [] and not d.is_stuck(COIN_KEY)  # cleared (quietly, as any stuck control)
+    assert d.edge(COIN_KEY, True, 3_200 * MS) == [(COIN_KEY, True, 3_200 * MS)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 120 * MS), st.booleans()), max_size=60))
+def test_a_coin_is_counted_only_after_the_switch_stayed_open_for_the_lockout(steps):
+    d = coin()
+    t, out, raw = 0, [], []
+    for gap, down in steps:
+        t += gap
+        raw.append((t, down))
+        out += d.edge(COIN_KEY, down, t)
+        out += d.tick(t)
+    out += d.tick(t + 100 * MS)
+    levels = [down for _, down, _ in out]
+    assert all(a != b for a, b in itertools.pairwise(levels))
+    assert not levels or levels[0] is True
+    for _, down, at in out:
+        if not down:  # every release reported stayed open for 50 ms: no raw close within it
+            assert not [e for e, level in raw if level and at < e < at + 50 * MS]
+    presses = [at for _, down, at in out if down]
+    assert all(b - a >= 50 * MS for a, b in itertools.pairwise(presses))

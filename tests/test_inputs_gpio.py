@@ -1,3 +1,4 @@
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -138,3 +139,110 @@ def test_stop_releases_the_pins(factory):
     assert source.status(T0).link == "stopped"
     _again, merger = started(factory, [PinControl(17, 2, "right")])  # the pin is free again
     merger.stop()
+
+
+# ---------------------------------------------------------------- the coin input
+
+
+def coin_source(factory: MockFactory) -> tuple[GpioSource, Merger]:
+    """The default configuration's coin input (BCM 11, its 50 ms lockout), on mock pins."""
+    from appliance.inputs.config import load_config
+
+    (coin,) = [c for c in load_config().gpio if c.control == "coin"]
+    assert (coin.pin, coin.player, coin.timing.lockout_ns) == (11, 0, 50 * MS)
+    return started(factory, [coin])
+
+
+def coin_presses(merger: Merger, now_ns: int) -> list[tuple[bool, int]]:
+    return [(p.pressed, p.t_ns) for p in merger.ready(now_ns) if p.control == "coin"]
+
+
+def test_a_coin_pulse_that_chatters_is_one_coin(factory):
+    source, merger = coin_source(factory)
+    try:
+        for n in range(7):  # a mechanical coin switch: 7 edges in 3 ms closing, settling closed
+            kernel_edge(source, 0, "coin", T0 + n * MS // 2, n % 2 == 0)
+        for n in range(5):  # and 5 opening 60 ms later, settling open
+            kernel_edge(source, 0, "coin", T0 + 60 * MS + n * MS // 2, n % 2 == 1)
+        assert coin_presses(merger, T0 + 100 * MS) == [(True, T0)]  # open, not for long enough yet
+        assert coin_presses(merger, T0 + 300 * MS) == [(False, T0 + 62 * MS)]  # settled open at 62 ms
+        status = source.status(T0).controls[0]
+        assert (status.presses, status.wiring) == (1, "BCM11")
+    finally:
+        merger.stop()
+
+
+def test_a_short_acceptor_pulse_is_one_coin_and_the_next_coin_another(factory):
+    source, merger = coin_source(factory)
+    try:
+        for start in (T0, T0 + 250 * MS):  # an electronic acceptor's "fast" 20 ms pulses, two coins
+            kernel_edge(source, 0, "coin", start, True)
+            kernel_edge(source, 0, "coin", start + 20 * MS, False)  # within the lockout: seen after it
+        out = coin_presses(merger, T0 + 600 * MS)
+        assert [pressed for pressed, _ in out] == [True, False, True, False]
+        assert [t for _, t in out] == [T0, T0 + 20 * MS, T0 + 250 * MS, T0 + 270 * MS]
+    finally:
+        merger.stop()
+
+
+def test_a_held_or_stuck_coin_switch_is_one_coin_however_it_chatters(factory):
+    source, merger = coin_source(factory)
+    try:
+        kernel_edge(source, 0, "coin", T0, True)
+        assert coin_presses(merger, T0 + 10 * MS) == [(True, T0)]
+        merger.ready(T0 + 5_001 * MS)  # held past stuck_s: flagged, and ignored until released
+        assert source.status(T0).controls[0].stuck
+        t = T0 + 5_100 * MS
+        for n in range(40):  # a coin jammed on the lever, rattling: open for 5 ms every 100 ms
+            kernel_edge(source, 0, "coin", t + n * 100 * MS, False)
+            kernel_edge(source, 0, "coin", t + n * 100 * MS + 5 * MS, True)
+            merger.ready(t + n * 100 * MS + 50 * MS)
+        assert coin_presses(merger, t + 5_000 * MS) == []
+        assert source.status(T0).controls[0].stuck
+        kernel_edge(source, 0, "coin", t + 9_000 * MS, False)  # cleared: the next coin counts again
+        kernel_edge(source, 0, "coin", t + 9_500 * MS, True)
+        assert coin_presses(merger, t + 9_600 * MS) == [(True, t + 9_500 * MS)]
+        assert not source.status(T0).controls[0].stuck
+    finally:
+        merger.stop()
+
+
+def test_a_coin_switch_held_down_that_blips_open_is_one_coin_before_it_is_stuck_too(factory):
+    source, merger = coin_source(factory)
+    try:
+        kernel_edge(source, 0, "coin", T0, True)
+        out = []
+        for n in range(1, 20):  # held for 2 s, opening for 3 ms every 100 ms (never stuck_s)
+            kernel_edge(source, 0, "coin", T0 + n * 100 * MS, False)
+            kernel_edge(source, 0, "coin", T0 + n * 100 * MS + 3 * MS, True)
+            out += coin_presses(merger, T0 + n * 100 * MS + 60 * MS)
+        kernel_edge(source, 0, "coin", T0 + 2_000 * MS, False)
+        out += coin_presses(merger, T0 + 2_100 * MS)
+        assert out == [(True, T0), (False, T0 + 2_000 * MS)]
+        status = source.status(T0).controls[0]
+        assert (status.presses, status.bounces, status.stuck) == (1, 38, False)
+    finally:
+        merger.stop()
+
+
+def test_the_coin_pin_driven_directly_gives_one_coin_per_pulse(factory):
+    from appliance.inputs.config import load_config
+
+    (coin,) = [c for c in load_config().gpio if c.control == "coin"]
+    source = GpioSource([coin], pin_factory=factory)  # the mock pins' own clock: time.monotonic
+    merger = Merger([source])
+    merger.start()
+    try:
+        pin = factory.pin(11)
+        before = time.monotonic_ns()
+        pin.drive_low()  # a coin: the acceptor pulls the line low
+        pin.drive_high()
+        pin.drive_low()  # bounce, within the lockout
+        pin.drive_high()
+        out = merger.ready(before)  # polled at once: the press; the release waits to settle
+        assert [(p.player, p.control, p.pressed) for p in out] == [(0, "coin", True)]
+        out = merger.ready(before + 10_000 * MS)
+        assert [(p.player, p.control, p.pressed) for p in out] == [(0, "coin", False)]
+        assert source.status(before).controls[0].presses == 1
+    finally:
+        merger.stop()

@@ -28,14 +28,14 @@ def test_the_default_map_gives_each_player_every_game_control_once():
     keymap = check_keymap(default_keymap())
     for player in (1, 2):
         assert sorted(c for p, c in keymap.values() if p == player) == sorted(GAME_CONTROLS)
-    assert {c for p, c in keymap.values() if p == 0} == {"start", "service"}
+    assert {c for p, c in keymap.values() if p == 0} == {"start", "service", "coin"}
 
 
 def test_legend_names_every_key():
     lines = legend(default_keymap())
     assert lines[0] == "Player 1  piles Q W E R T G  far_left Z  left A  spit S  right D  far_right C  slap X"
     assert lines[1] == "Player 2  piles U I O P [ ]  far_left M  left J  spit K  right L  far_right .  slap ,"
-    assert lines[2] == "start Return  service F2"
+    assert lines[2] == "start Return  service F2  coin F3"
 
 
 def test_bad_maps_are_refused():
@@ -69,3 +69,15 @@ def test_feed_all_and_a_custom_map():
     source = KeyboardSource({"left": (1, "left"), "right": (1, "right")})
     presses = source.feed_all([key(pygame.KEYDOWN, "left"), key(pygame.KEYDOWN, "right")])
     assert [p.control for p in presses] == ["left", "right"]
+
+
+def test_f3_is_a_coin_one_per_press_and_key_repeat_is_not_another():
+    source = KeyboardSource(clock=lambda: 7_000)
+    sink = Sink()
+    source.start(sink)
+    assert source.feed(key(pygame.KEYDOWN, "f3"), now_ns=1_000) == Press(0, "coin", True, 1_000, "keyboard")
+    for _ in range(5):
+        assert source.feed(key(pygame.KEYDOWN, "f3")) is None  # held: the key repeats, no more coins
+    assert source.feed(key(pygame.KEYUP, "f3")) == Press(0, "coin", False, 7_000, "keyboard")
+    assert [p.pressed for p in sink.presses] == [True, False]
+    assert legend({"f3": (0, "coin")}) == ["coin F3"]

@@ -8,7 +8,7 @@ from appliance.rules import CONTROLS
 
 def test_game_controls_are_the_rules_cores():
     assert set(GAME_CONTROLS) == set(CONTROLS)
-    assert set(ALL_CONTROLS) == set(CONTROLS) | {"start", "service"}
+    assert set(ALL_CONTROLS) == set(CONTROLS) | {"start", "service", "coin"}
 
 
 def test_press_is_frozen_and_checked():

@@ -170,3 +170,11 @@ def test_the_wire_control_codes_name_every_control_the_program_knows() -> None:
 
     assert set(p.CONTROL_CODES) == set(ALL_CONTROLS)
     assert len(p.CONTROL_CODES) == len(set(p.CONTROL_CODES))
+
+
+def test_the_coin_is_the_newest_wire_code_so_older_codes_keep_their_numbers() -> None:
+    assert p.CONTROL_CODES.index("coin") == 14 == len(p.CONTROL_CODES) - 1
+    assert p.CONTROL_CODES[:14] == (
+        "pile1", "pile2", "pile3", "pile4", "pile5", "pile6", "left", "right", "spit", "start", "service",
+        "far_left", "far_right", "slap",
+    )  # fmt: skip

@@ -391,3 +391,20 @@ def test_a_pad_speaking_another_protocol_version_is_named(link):
         talker.join(timeout=2)
         source.stop()
         pad.close()
+
+
+def test_a_coin_on_a_pad_station_is_the_cabinets_and_a_blip_open_is_not_another(pad, link):
+    source, sink = start(link)
+    try:
+        edge_ns = time.monotonic_ns()
+        pad.press("coin", True, at_ns=edge_ns)
+        pad.press("coin", False, at_ns=edge_ns + 60_000_000)  # the coin switch blips open...
+        pad.press("coin", True, at_ns=edge_ns + 62_000_000)  # ...and is closed again 2 ms later
+        assert source.wait_for(lambda s: s.edges >= 3, WAIT)
+        (press,) = sink.arrivals(1)
+        assert (press.player, press.control, press.pressed) == (0, "coin", True)
+        assert sink.presses.empty()  # no release that never was, no second coin
+        status = {(c.player, c.control): c for c in source.status(time.monotonic_ns()).controls}
+        assert status[(0, "coin")].presses == 1 and status[(0, "coin")].wiring == "pad input 14"
+    finally:
+        source.stop()

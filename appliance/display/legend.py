@@ -58,12 +58,16 @@ def seat_legend(
     return lines
 
 
-def cabinet_legend(keymap: Keymap) -> list[str]:
-    """The cabinet's own buttons that do something, and Escape."""
+def cabinet_legend(keymap: Keymap, coins: bool = False) -> list[str]:
+    """The cabinet's own buttons that do something, and Escape; the coin key where a game costs
+    credits (`coins`)."""
     lines = []
     start = key_label(keymap, 0, "start")
     if start:
         lines.append(_("START {key}").format(key=start))
+    coin = key_label(keymap, 0, "coin") if coins else ""
+    if coin:
+        lines.append(_("coin {key}").format(key=coin))
     service = key_label(keymap, 0, "service")
     if service:
         lines.append(_("service menu {key}").format(key=service))

@@ -9,6 +9,8 @@ to the game as it was.
 
 The cabinet's SERVICE button (F2) opens the operator's service menu over whatever is on the stack
 (`service_menu=True`, which the app sets); closing it gives back the scene underneath as it was.
+A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin); no scene sees it
+but the service menu, whose switch test shows every control.
 
 systemd's watchdog (appliance/watchdog.py) is told READY=1 once the first frame is on screen,
 WATCHDOG=1 from every frame, a STATUS line when the scene on top changes, STOPPING=1 on a clean exit.
@@ -25,6 +27,7 @@ import pygame
 
 from appliance import watchdog
 
+from .coins import insert_coin
 from .compositor import Canvas, Compositor
 from .keys import Keyboard, seat_key
 from .scenes.base import (
@@ -135,6 +138,11 @@ class Runner:
 
     def send(self, press: Input) -> None:
         if self.status is None:
+            if press.control == "coin":  # a credit whatever is showing; no game or menu sees it
+                if press.pressed:
+                    insert_coin(self.ctx)
+                if not in_service(self.scene):
+                    return  # (the service menu's switch test does: it shows every control)
             if self.service_menu and press.pressed and press.control == "service" and not in_service(self.scene):
                 menu = make("service", self.ctx)  # over whatever runs; it gives it back as it was
                 hold = getattr(menu, "hold", None)

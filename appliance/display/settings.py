@@ -9,6 +9,9 @@ picks another. A missing file means the defaults.
     four_colour = false       # spades black, hearts red, diamonds blue, clubs green
     journal_dir = ""          # empty: the user's data directory
     idle_timeout_s = 90       # a game nobody touches for this long goes back to the title
+    computer_level = "3"      # the computer's level offered first when choosing players ("1".."5")
+    free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
+    credits_per_game = 1      # 1..9, when not on free play
 
     [keys]                    # changes to the default key map: key name (as pygame.key.name gives it) =
     z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
@@ -58,7 +61,7 @@ class Settings:
     computer_level: str = "3"  # the computer's level offered first (appliance.bots.LEVELS)
     attract: bool = True  # the computer plays itself behind the title
     free_play: bool = True  # False: a game costs `credits_per_game` credits from the coin input
-    credits_per_game: int = 1
+    credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/credits.py)
 
 
 SETTINGS = tuple(name for name in Settings.__dataclass_fields__ if name != "warnings")

@@ -13,7 +13,8 @@ The shape the rest of the program uses:
     merger.stop()
 
 - `Press(player, control, pressed, t_ns, source)`: frozen. `t_ns` is the EDGE time on the host's
-  monotonic clock (the time.monotonic_ns() timebase); `player` 0 for the cabinet's `start`/`service`.
+  monotonic clock (the time.monotonic_ns() timebase); `player` 0 for the cabinet's `start`/`service`
+  and its `coin` input (one debounced press a coin: debounce.COIN).
 - A source (`Source` protocol, source.py): `start(sink)`, `stop()`, `poll(now_ns)`, `status(now_ns)`,
   `name`, `latency_ns`. It delivers into a `PressSink` (`put(press)`, `advance(source, t_ns)`);
   the Merger is that sink. Backends: GpioSource (gpio.py), SerialSource (serial_link.py),

@@ -24,7 +24,7 @@ from typing import Any
 
 from appliance.check_config import Checker, Problem, key_name, shown
 
-from .debounce import PAD, Timing
+from .debounce import COIN, PAD, Timing
 from .gpio import GpioSource, PinControl
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
@@ -49,6 +49,7 @@ class SerialPad:
     latency_ns: int = 4_000_000
     silence_ns: int = 500_000_000
     timing: Timing = PAD
+    coin_timing: Timing = COIN  # a coin input on the pad's station (hardware/wiring.md)
 
 
 @dataclass
@@ -71,11 +72,12 @@ def default_config_text() -> str:
 
 # What each table may hold; the bounds keep a typo from making a control dead (a lockout of an hour).
 _TOP = ("sources", "merge", "debounce", "gpio", "keyboard", "serial", "mock")
-_DEBOUNCE = ("button_ms", "pad_ms", "pads", "stuck_s")
+_DEBOUNCE = ("button_ms", "pad_ms", "coin_ms", "pads", "stuck_s")
 _GPIO = ("pull_up", "latency_ms", *_SEATS)
 _PIN = ("pin", "lockout_ms", "stuck_s")
 _SERIAL = ("port", "player", "baudrate", "latency_ms", "silence_ms", "lockout_ms")
 LOCKOUT_MS = (0.0, 500.0)
+COIN_MS = (5.0, 500.0)  # a coin input with no lockout would count every bounce of its switch as a coin
 STUCK_S = (0.5, 3600.0)
 LATENCY_MS = (0.0, 100.0)
 SILENCE_MS = (50.0, 60_000.0)
@@ -105,8 +107,10 @@ def _sources(data: dict[str, Any], check: Checker) -> list[str]:
 
 
 def _gpio(
-    gpio: dict[str, Any], pads: list[str], button_ns: int, pad_ns: int, stuck_ns: int, check: Checker
+    gpio: dict[str, Any], pads: list[str], lockouts: tuple[int, int, int], stuck_ns: int, check: Checker
 ) -> list[PinControl]:
+    """The wired controls; `lockouts`: the default lockout of a button, a slap pad and the coin input."""
+    button_ns, pad_ns, coin_ns = lockouts
     controls: list[PinControl] = []
     used: dict[int, str] = {}
     for seat, player in _SEATS.items():
@@ -127,10 +131,11 @@ def _gpio(
                 check.problem(where, f"BCM pin {pin} is used twice (by {used[pin]} too); not wired")
                 continue
             used[pin] = where
-            lockout_ms = (pad_ns if control in pads else button_ns) / 1e6
-            lockout = _ns(check.number(spec, "lockout_ms", lockout_ms, *LOCKOUT_MS, where + "."))
+            lockout_ms = (coin_ns if control == "coin" else pad_ns if control in pads else button_ns) / 1e6
+            bounds = COIN_MS if control == "coin" else LOCKOUT_MS
+            lockout = _ns(check.number(spec, "lockout_ms", lockout_ms, *bounds, where + "."))
             stuck = _ns(check.number(spec, "stuck_s", stuck_ns / 1e9, *STUCK_S, where + ".") * 1000)
-            controls.append(PinControl(pin, player, control, Timing(lockout, stuck)))
+            controls.append(PinControl(pin, player, control, Timing(lockout, stuck, settle_release=control == "coin")))
     return controls
 
 
@@ -158,20 +163,20 @@ def known_key(name: str) -> bool:
 
 
 def parse_binding(value: str) -> tuple[int, str]:
-    """One `[keys]` value, "player control": player 1 to 4 with a game control, or 0 with start or
-    service. ValueError saying what is wrong."""
+    """One `[keys]` value, "player control": player 1 to 4 with a game control, or 0 with a cabinet
+    control (start, service, coin). ValueError saying what is wrong."""
     parts = value.split() if isinstance(value, str) else []
     if len(parts) != 2 or not parts[0].isdigit():
         raise ValueError(f'expected "player control", e.g. "1 pile1" or "0 start", not {shown(value)}')
     player, control = int(parts[0]), parts[1]
     if player == CABINET_PLAYER:
         if control not in CABINET_CONTROLS:
-            raise ValueError(f"player 0 has {' and '.join(CABINET_CONTROLS)}, not {control!r}")
+            raise ValueError(f"player 0 has {', '.join(CABINET_CONTROLS)}, not {control!r}")
     elif player in PLAYERS:
         if control not in GAME_CONTROLS:
             raise ValueError(f"unknown control {control!r} (controls: {', '.join(GAME_CONTROLS)})")
     else:
-        raise ValueError(f"player must be 1 to 4 (0 for start/service), not {player}")
+        raise ValueError(f"player must be 1 to 4 (0 for {'/'.join(CABINET_CONTROLS)}), not {player}")
     return player, control
 
 
@@ -193,7 +198,7 @@ def _keymap(keys: dict[str, Any], check: Checker) -> Keymap:
     return keymap
 
 
-def _serial(data: dict[str, Any], pad_ns: int, stuck_ns: int, check: Checker) -> list[SerialPad]:
+def _serial(data: dict[str, Any], pad_ns: int, coin_ns: int, stuck_ns: int, check: Checker) -> list[SerialPad]:
     serial = data.get("serial", [])
     if not isinstance(serial, list):
         check.problem("serial", "must be an array of tables ([[serial]]); no serial pads")
@@ -220,6 +225,7 @@ def _serial(data: dict[str, Any], pad_ns: int, stuck_ns: int, check: Checker) ->
                 latency_ns=_ns(check.number(pad, "latency_ms", 4.0, *LATENCY_MS, where + ".")),
                 silence_ns=_ns(check.number(pad, "silence_ms", 500.0, *SILENCE_MS, where + ".")),
                 timing=Timing(_ns(check.number(pad, "lockout_ms", pad_ns / 1e6, *LOCKOUT_MS, where + ".")), stuck_ns),
+                coin_timing=Timing(coin_ns, stuck_ns, settle_release=True),
             )
         )
     return pads
@@ -238,6 +244,7 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     check.unknown(debounce, _DEBOUNCE, "debounce.")
     button_ns = _ns(check.number(debounce, "button_ms", 10.0, *LOCKOUT_MS, "debounce."))
     pad_ns = _ns(check.number(debounce, "pad_ms", 30.0, *LOCKOUT_MS, "debounce."))
+    coin_ns = _ns(check.number(debounce, "coin_ms", 50.0, *COIN_MS, "debounce."))
     stuck_ns = _ns(check.number(debounce, "stuck_s", 5.0, *STUCK_S, "debounce.") * 1000)
     pads = debounce.get("pads", ["left", "right"])
     if not isinstance(pads, list) or not all(p in GAME_CONTROLS for p in pads):
@@ -248,14 +255,14 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     check.unknown(gpio, _GPIO, "gpio.")
     config.gpio_pull_up = check.boolean(gpio, "pull_up", True, "gpio.")
     config.gpio_latency_ns = _ns(check.number(gpio, "latency_ms", 2.0, *LATENCY_MS, "gpio."))
-    config.gpio = _gpio(gpio, pads, button_ns, pad_ns, stuck_ns, check)
+    config.gpio = _gpio(gpio, pads, (button_ns, pad_ns, coin_ns), stuck_ns, check)
 
     keyboard = check.table(data, "keyboard")
     check.unknown(keyboard, ("keys",), "keyboard.")
     keys = check.table(keyboard, "keys", "keyboard.")
     if keys:
         config.keymap = _keymap(keys, check)
-    config.serial = _serial(data, pad_ns, stuck_ns, check)
+    config.serial = _serial(data, pad_ns, coin_ns, stuck_ns, check)
     mock = check.table(data, "mock")
     check.unknown(mock, ("script",), "mock.")
     config.mock_script = check.string(mock, "script", "", "mock.")
@@ -338,6 +345,7 @@ def build_sources(config: InputsConfig, pin_factory: Any = None) -> list[Source]
                         pad.player,
                         baudrate=pad.baudrate,
                         timing=pad.timing,
+                        coin_timing=pad.coin_timing,
                         latency_ns=pad.latency_ns,
                         silence_ns=pad.silence_ns,
                     )

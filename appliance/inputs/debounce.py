@@ -9,6 +9,12 @@ does the next edge of the same control.
 A control held down longer than `stuck_ns` is flagged stuck (a jammed microswitch, a pint glass on a
 pad): its edges are ignored until it is released, and the game goes on.
 
+The coin input (`COIN`) takes its press the same way, with a longer lockout, but its release only
+once the contact has stayed open for the lockout (`settle_release`): a coin mech's pulse (20 to 150
+ms) is one press however its contact chatters, and a coin switch held down or stuck, that opens for
+a moment now and then (a jammed coin rattling on the lever), stays one press: a blip open is not a
+release, so the close after it is not another coin. Two real coins are never that close.
+
 The debouncer reads no clock: every call brings its time. It is not thread-safe; each source drives its
 own from one thread.
 """
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 
 MICROSWITCH_LOCKOUT_NS = 10_000_000
 PAD_LOCKOUT_NS = 30_000_000
+COIN_LOCKOUT_NS = 50_000_000
 STUCK_NS = 5_000_000_000
 
 
@@ -27,6 +34,7 @@ STUCK_NS = 5_000_000_000
 class Timing:
     lockout_ns: int = MICROSWITCH_LOCKOUT_NS
     stuck_ns: int = STUCK_NS
+    settle_release: bool = False  # a release counts once open for `lockout_ns` (then stamped at its edge)
 
 
 @dataclass
@@ -44,6 +52,7 @@ class _Contact:
 
 BUTTON = Timing()
 PAD = Timing(lockout_ns=PAD_LOCKOUT_NS)
+COIN = Timing(lockout_ns=COIN_LOCKOUT_NS, settle_release=True)
 
 Key = tuple[int, str]  # (player, control)
 Edge = tuple[Key, bool, int]  # (control, down, t_ns)
@@ -65,14 +74,34 @@ class Debouncer:
         return (key, down, t_ns)
 
     def _catch_up(self, key: Key, contact: _Contact, now_ns: int) -> list[Edge]:
+        if contact.timing.settle_release and contact.reported and not contact.raw:
+            return self._settle(key, contact, now_ns)
         if contact.stuck or contact.raw == contact.reported or now_ns < contact.locked_until:
             return []
         return [self._accept(key, contact, contact.raw, contact.raw_t)]
+
+    def _settle(self, key: Key, contact: _Contact, now_ns: int) -> list[Edge]:
+        """A `settle_release` contact that opened: released once it has stayed open for the lockout
+        (a stuck one just un-flagged, as any stuck control is by its release)."""
+        settled = contact.raw_t + contact.timing.lockout_ns
+        if now_ns < settled:
+            return []
+        if contact.stuck:
+            contact.stuck = False
+            contact.reported = False
+            contact.locked_until = settled
+            return []
+        return [self._accept(key, contact, False, contact.raw_t)]
 
     def edge(self, key: Key, down: bool, t_ns: int) -> list[Edge]:
         """One raw edge (the level the contact went to, and when). Returns the edges to report."""
         contact = self._contacts[key]
         out = self._catch_up(key, contact, t_ns)
+        if contact.timing.settle_release and contact.reported:
+            if down and not contact.raw:
+                contact.bounces += 2  # it opened and closed again within the lockout: no release
+            contact.raw, contact.raw_t = down, t_ns
+            return out  # down, or opened and waiting to settle (`_catch_up`)
         contact.raw, contact.raw_t = down, t_ns
         if contact.stuck:
             if not down:

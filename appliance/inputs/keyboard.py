@@ -7,6 +7,8 @@
         keyboard.feed(event)                   # KEYDOWN/KEYUP of mapped keys become Press events
 
 `left` and `right` are from the player's own seat (the spit pile on that player's left or right).
+The cabinet's controls: Return is START, F2 SERVICE, F3 a coin (one press, one coin; key repeat is
+not a coin).
 
 Timestamps: SDL stamps each keyboard event (SDL_KeyboardEvent.timestamp, ms since SDL init, the same
 clock as pygame.time.get_ticks). pygame-ce 2.5 does not expose that stamp on its Event objects, so a key
@@ -56,9 +58,10 @@ _DEFAULT: dict[str, tuple[int, str]] = {
     "m": (2, "far_left"),
     ",": (2, "slap"),
     ".": (2, "far_right"),
-    # The cabinet.
+    # The cabinet. The coin is F3, not MAME's 5: the number row is player 3's (display/keys.py SEAT_KEYS).
     "return": (CABINET_PLAYER, "start"),
     "f2": (CABINET_PLAYER, "service"),
+    "f3": (CABINET_PLAYER, "coin"),
 }
 
 _SHOWN_ORDER = ("pile1", "pile2", "pile3", "pile4", "pile5", "pile6", "left", "spit", "right")
@@ -78,7 +81,7 @@ def check_keymap(keymap: Mapping[str, tuple[int, str]]) -> Keymap:
         if control not in ALL_CONTROLS:
             raise ValueError(f"key {key!r}: unknown control {control!r}")
         if player not in (0, *PLAYERS):
-            raise ValueError(f"key {key!r}: player must be 1 to 4 (0 for start/service), not {player!r}")
+            raise ValueError(f"key {key!r}: player must be 1 to 4 (0 for start/service/coin), not {player!r}")
         if (player, control) in seen:
             first = seen[(player, control)]
             raise ValueError(f"keys {first!r} and {key!r} both map to {control} of player {player}")

@@ -7,19 +7,20 @@ from typing import Protocol
 
 from appliance.rules import CONTROLS
 
-# The game's own controls (the rules core's) plus the two cabinet buttons.
+# The game's own controls (the rules core's) plus the cabinet's: two buttons and the coin input (a
+# coin mech's pulse, one a coin: appliance/credits.py).
 GAME_CONTROLS: tuple[str, ...] = CONTROLS
-CABINET_CONTROLS: tuple[str, ...] = ("start", "service")
+CABINET_CONTROLS: tuple[str, ...] = ("start", "service", "coin")
 ALL_CONTROLS: tuple[str, ...] = GAME_CONTROLS + CABINET_CONTROLS
 PLAYERS: tuple[int, ...] = (1, 2, 3, 4)  # seats round the table: 3 and 4 in a 3- or 4-seat game
-CABINET_PLAYER = 0  # `start` and `service` belong to the cabinet, not to a seat
+CABINET_PLAYER = 0  # `start`, `service` and `coin` belong to the cabinet, not to a seat
 
 
 @dataclass(frozen=True, slots=True)
 class Press:
     """One edge of one control.
 
-    player: 1 to 4 (0 for the cabinet's `start`/`service` buttons)
+    player: 1 to 4 (0 for the cabinet's `start`/`service` buttons and its `coin` input)
     control: one of ALL_CONTROLS
     pressed: True for the press edge, False for the release
     t_ns: when the edge happened, on the host's monotonic clock (time.monotonic_ns() timebase)

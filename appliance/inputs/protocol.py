@@ -68,6 +68,7 @@ CONTROL_CODES = (
     "far_left",
     "far_right",
     "slap",
+    "coin",  # 14: a coin mech's pulse (a coin box on a remote station); new codes only ever go at the end
 )
 
 US_WRAP = 1 << 32  # pad microsecond stamps are u32 and wrap every 71.6 minutes

@@ -37,7 +37,7 @@ from typing import Any
 
 from . import protocol as p
 from .clock_sync import ClockSync
-from .debounce import PAD, Debouncer, Timing
+from .debounce import COIN, PAD, Debouncer, Timing
 from .press import CABINET_CONTROLS, CABINET_PLAYER, Press, PressSink
 from .receiver import Edge, EdgeReceiver, LinkHealth
 from .source import ControlStatus, SourceStatus
@@ -109,6 +109,7 @@ class SerialSource:
         name: str | None = None,
         baudrate: int = 115200,
         timing: Timing = PAD,
+        coin_timing: Timing = COIN,
         latency_ns: int = 4_000_000,
         silence_ns: int = SILENCE_NS,
         reopen_ns: int = REOPEN_NS,
@@ -128,6 +129,7 @@ class SerialSource:
         self.stale_ns = stale_ns
         self._opener = opener
         self._clock = clock
+        self._timings = {"coin": coin_timing}  # by control; every other control: `timing`
         self._timing = timing
         self._sink: PressSink | None = None
         self._thread: threading.Thread | None = None
@@ -139,7 +141,7 @@ class SerialSource:
         self.receiver = EdgeReceiver()
         self.health = LinkHealth()
         self._keys = {(self._owner(c), c) for c in p.CONTROL_CODES}
-        self._debouncer = Debouncer({key: timing for key in self._keys})
+        self._debouncer = self._new_debouncer()
         self._last_edge: dict[tuple[int, str], int] = {}
         self.link = "closed"
         self.link_events: list[str] = []  # "up", "lost: ...", in order (the switch test and tests read it)
@@ -170,6 +172,9 @@ class SerialSource:
     def missing(self) -> int:
         """Edges the pad numbered but reported gone (its buffer overflowed before they were resent)."""
         return self.receiver.missing
+
+    def _new_debouncer(self) -> Debouncer:
+        return Debouncer({key: self._timings.get(key[1], self._timing) for key in self._keys})
 
     def _owner(self, control: str) -> int:
         return CABINET_PLAYER if control in CABINET_CONTROLS else self.player
@@ -360,7 +365,7 @@ class SerialSource:
                     self._acked = None
                     self.clock_sync.reset()
                     # a restarted pad starts with every input up, whatever we last heard
-                    self._debouncer = Debouncer({key: self._timing for key in self._keys})
+                    self._debouncer = self._new_debouncer()
                     if self.link in ("up", DEGRADED):
                         self._set_link("syncing")
                 else:

@@ -4,10 +4,16 @@ The first row is the game with its house rules in force ("Four piles · alternat
 or START on it opens the game menu (scenes/game_menu.py). At a table of two the rows below are "Two
 players" and "Against the computer, level N" (pile buttons: 1 two players, 2..6 the levels); at a
 table of three or four each seat has a row, a person or the computer at a level, changed with
-left/right (pile N moves to seat N's row). Up/down (the arrow keys) or left/right move between rows
-at a table of two; SPIT or START plays. A game the computer cannot play yet offers people only, and
-says so. Speed is played on a table of its own: until its scene is registered ("speed_play"), the
-menu says it is coming instead of starting it.
+left/right (pile N moves to seat N's row). The computer's levels are offered with the operator's
+(the setting `computer_level`, the service menu's Adjustments) first: the row after "Two players",
+and the level a seat changed from a person to the computer gets. Up/down (the arrow keys) or
+left/right move between rows at a table of two; SPIT or START plays. A game the computer cannot play
+yet offers people only, and says so. Speed is played on a table of its own: until its scene is
+registered ("speed_play"), the menu says it is coming instead of starting it.
+
+When a game costs credits (not on free play) they are taken here, as the game starts (coins.py);
+with too few the menu says "insert coin" and stays. A game resumed after a crash never comes here, so
+it is never paid for twice.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import pygame
 from appliance.match import Match, bots_available, level_words, make_bot, open_journal
 
 from ..captions import Caption, Line
+from ..coins import credit_words, insert_coin_words, pay_for_game
 from ..compositor import Canvas
 from ..i18n import _
 from ..rules_words import GameChoice, game_choice, in_force
@@ -42,6 +49,12 @@ def level_description(level: str) -> str:
     return words.get(level) or level_words(level)
 
 
+def offered_levels(installed: list[str], first: str) -> list[str]:
+    """The computer's levels in the order offered: the operator's `first` (if installed), then the
+    others from the easiest."""
+    return ([first] if first in installed else []) + [level for level in installed if level != first]
+
+
 def computer_can_play(choice: GameChoice, level: str = "1") -> bool:
     """Can the computer take a seat in this game? (It is asked to think once about a fresh deal.)"""
     from appliance.rules import new_game
@@ -60,7 +73,8 @@ class ChooseScene:
         self.ctx = ctx
         self.view: TableView = ctx.view(show_keys=False)
         self.game = game_choice(ctx.settings)
-        installed = [level for level in bots_available() if level.isdigit()]
+        levels = [level for level in bots_available() if level.isdigit()]
+        installed = offered_levels(levels, ctx.settings.computer_level)
         self.computer = bool(installed) and computer_can_play(self.game, installed[0])
         self.levels: list[str | None] = [None] + (installed if self.computer else [])
         self.installed = bool(installed)
@@ -144,6 +158,10 @@ class ChooseScene:
         if self.game.is_speed and SPEED_SCENE not in SCENES:
             self.notice = _("Speed's table is coming: choose another game for now")
             return None
+        if not pay_for_game(self.ctx):  # the credits are taken here, as the game starts
+            self.notice = insert_coin_words(self.ctx)
+            self.ctx.sound.play("reject")
+            return None
         return Replace(self.start(self.computer_seats()))
 
     def start(self, computer: dict[int, str]) -> Scene:
@@ -182,6 +200,8 @@ class ChooseScene:
             for i, (words, _level) in enumerate(self.options, start=1):
                 lines.append(self._row(i, words))
         lines.append(Line(self.hint(), 0.11, SOFT))
+        if not self.ctx.settings.free_play:
+            lines.append(Line(credit_words(self.ctx), 0.11, WHITE))
         if self.notice:
             lines.append(Line(self.notice, 0.13, RED))
         lines.append(Line(self.controls(), 0.1, SOFT))

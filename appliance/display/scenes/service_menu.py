@@ -4,9 +4,11 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
     Diagnostics   switch test (every control's edges, stuck flags, serial links, clock offsets),
                   screen test, sound test, the start's notices
     Audits        games per variant, play time, average game length, races decided and their
-                  margins: the lifetime totals beside the resettable ones, with the date last cleared
-    Adjustments   default game, house rules, computer level, attract mode, idle timeout, volume,
-                  language, free play or credits
+                  margins, coins: the lifetime totals beside the resettable ones, with the date last
+                  cleared; the credits there are now
+    Adjustments   default game and house rules (the players' game menu, over this one: what it keeps
+                  is the default), computer level, attract mode, idle timeout, volume, language,
+                  free play or credits (a game's price)
     Utilities     reset audits, factory settings (each asks for a second press)
 
 Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
@@ -30,11 +32,12 @@ import pygame
 from appliance import audits as audit
 
 from ..captions import Caption, Line
+from ..coins import credit_bank
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
 from ..settings import COMPUTER_LEVELS, CREDITS, Settings, write_settings
 from ..table_view import GOLD, RED, SOFT, WHITE
-from .base import BACK, Context, Input, Pop, Transition, draw_scene
+from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_scene, make
 from .service_notices import startup_notices
 
 IDLE_CHOICES = (30.0, 60.0, 90.0, 120.0, 180.0, 300.0, 600.0, 1800.0)
@@ -68,6 +71,7 @@ class ServiceMenuScene:
         self.audits: audit.Audits | None = None
         self.counting = False
         self.held: Any = None  # the match under the menu: its clock stands still while the menu is open
+        self.covered = False  # the game menu is over it (DefaultGameScene): only that one is drawn
         self.open(page)
 
     def hold(self, match: Any) -> None:
@@ -100,6 +104,7 @@ class ServiceMenuScene:
             path = self.audits_file()
             with audit.LOCK:
                 self.audits = audit.load_audits(path) if path is not None else audit.Audits()
+            self.count_coins(self.audits)
             self.counting = True
         elif page == "switch_test":
             self.seen.clear()
@@ -218,6 +223,11 @@ class ServiceMenuScene:
         path = self.ctx.config_path
         return audit.audits_path(path) if path is not None else None
 
+    def count_coins(self, audits: audit.Audits) -> None:
+        """The coins the coin box has taken since the audits last looked (saved with the journals')."""
+        bank = credit_bank(self.ctx)
+        audit.count_coins(audits, bank.box, bank.coins)
+
     def count_some(self) -> None:
         """Count a few more closed journals into the audits (a frame at a time); save when done."""
         assert self.audits is not None
@@ -258,6 +268,8 @@ class ServiceMenuScene:
             self.pair(_("fastest / average sprint"),
                       f"{a.lifetime.fastest_sprint_ms / 1000:.2f} / {a.lifetime.average_sprint_ms / 1000:.2f} s",
                       f"{a.since.fastest_sprint_ms / 1000:.2f} / {a.since.average_sprint_ms / 1000:.2f} s"),
+            self.pair(_("coins (credits now: {n})").format(n=credit_bank(self.ctx).credits),
+                      a.lifetime.coins, a.since.coins),
         ]  # fmt: skip
         buckets = [f"<{edge}" for edge in audit.MARGIN_BUCKETS] + [f"{audit.MARGIN_BUCKETS[-1]}+"]
         margins = "  ".join(f"{key}: {a.lifetime.margins[key]}" for key in buckets if key in a.lifetime.margins)
@@ -306,11 +318,9 @@ class ServiceMenuScene:
         return act
 
     def adjustments(self) -> list[Item]:
-        from appliance.rules.options import PRESETS
-
         s = self.settings
         return [
-            Item(lambda: _("default game: {game}").format(game=s.game), self.choose_game(tuple(PRESETS))),
+            Item(lambda: _("default game: {game}").format(game=s.game), self.choose_game),
             Item(lambda: self.house_rules_words(), self.clear_house_rules),
             Item(lambda: _("computer level: {n}").format(n=s.computer_level),
                  self.cycle("computer_level", COMPUTER_LEVELS)),
@@ -325,14 +335,22 @@ class ServiceMenuScene:
                  self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
         ]  # fmt: skip
 
-    def choose_game(self, presets: tuple[str, ...]) -> Callable[[int], None]:
-        def act(step: int) -> None:
-            index = presets.index(self.settings.game) if self.settings.game in presets else -1
-            game = presets[(index + step) % len(presets)]
-            self.settings.game = game
-            self.remember()
+    def choose_game(self, step: int) -> Transition:
+        """The players' game menu over this page: what it keeps is the default game and its house
+        rules (it writes them to the settings file as it does for players)."""
+        self.message = ""
+        self.covered = True
+        return Push(DefaultGameScene(self.ctx, self))
 
-        return act
+    def chosen(self, kept: bool, failed: str | None) -> None:
+        """The game menu over this page is gone: kept (saved, or why not), or left as it was."""
+        self.covered = False
+        if not kept:
+            self.message = ""
+        elif self.ctx.config_path is None:
+            self.message = _("changed for now (no settings file)")
+        else:
+            self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def house_rules_words(self) -> str:
         rules = self.settings.house_rules
@@ -399,6 +417,7 @@ class ServiceMenuScene:
         with audit.LOCK:
             audits = audit.load_audits(path) if path is not None else audit.Audits()
             audit.update_some(audits, self.ctx.journal_dir, None)  # what was played so far, counted first
+            self.count_coins(audits)  # and the coins so far
             audits.reset()
             failed = audit.save_audits(path, audits) if path is not None else None
         self.message = _("audits reset") if failed is None else _("not saved: {why}").format(why=failed)
@@ -496,9 +515,50 @@ class ServiceMenuScene:
         return [Caption("panel", None, self.lines(), 225)]
 
     def draw(self, canvas: Canvas) -> None:
+        if self.covered:
+            return
         if self.page == "screen_test":
             canvas.blit(screen_pattern(canvas.size, SCREEN_PATTERNS[self.pattern]), (0, 0))
         draw_scene(canvas, self.ctx, self.captions())
+
+
+class DefaultGameScene:
+    """The players' game menu (scenes/game_menu.py) pushed over the service menu's Adjustments, to
+    choose the default game and its house rules: START or SPIT keeps them (the game menu writes them
+    to the settings file), SERVICE or Escape goes back without; either way back to the Adjustments
+    (the game menu's own way out, to choosing players, is turned into that)."""
+
+    service = True  # SERVICE comes here (it goes back), not to a new service menu
+
+    def __init__(self, ctx: Context, menu: ServiceMenuScene) -> None:
+        self.ctx = ctx
+        self.menu = menu
+        self.game_menu: Any = make("game_menu", ctx)
+
+    def on_event(self, press: Input) -> Transition | None:
+        if press.pressed and press.control == "service":
+            return self.back(kept=False)
+        keeping = bool(press.pressed) and press.control in ("start", "spit")
+        if self.game_menu.on_event(press) is None:
+            return None
+        return self.back(kept=keeping)  # the game menu is done: kept, or left with Escape
+
+    def back(self, kept: bool) -> Transition:
+        self.menu.chosen(kept, getattr(self.game_menu, "kept", None))
+        return Pop()
+
+    def update(self, now_ns: int) -> Transition | None:
+        left: Any = self.game_menu.update(now_ns)  # nobody touched it for a while: back, unkept
+        return self.back(kept=False) if isinstance(left, Replace) else None
+
+    def background(self) -> pygame.Surface:
+        return self.game_menu.background()
+
+    def captions(self) -> list[Caption]:
+        return self.game_menu.captions()
+
+    def draw(self, canvas: Canvas) -> None:
+        self.game_menu.draw(canvas)
 
 
 def seat_name(player: int) -> str:

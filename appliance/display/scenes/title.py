@@ -3,6 +3,9 @@
 With the computer opponent installed the attract game is computer against computer (never
 journalled); without it, a built-in script deals and calls "Spit!", and a new deal follows.
 Any player's SPIT or the cabinet's START goes to choosing players; Escape leaves the program.
+When a game costs credits (not on free play), the title says how many there are and, when there are
+too few for a game, "insert coin"; START then stays here (the credits are taken when the game starts,
+in the players-choosing scene). A coin is counted by the runner whatever is showing.
 """
 
 from __future__ import annotations
@@ -13,16 +16,18 @@ from appliance.bots import demo_bots
 from appliance.match import Match
 
 from ..captions import Caption, Line, caption
+from ..coins import credit_words, insert_coin_words, may_play
 from ..compositor import Canvas
 from ..events import EventReader
 from ..i18n import _
 from ..legend import cabinet_legend, seat_legend
 from ..rules_words import game_choice, in_force, rules_help
-from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
+from ..table_view import GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
 
 ATTRACT_GAME_S = 600.0
 RULE_LINE_S = 5.0  # each line of the chosen rules is shown this long
+REFUSED_S = 3.0  # "insert coin" is shown in red this long after START found too few credits
 
 
 def how_to_play() -> list[str]:
@@ -41,6 +46,7 @@ class TitleScene:
         self.now_ns = ctx.clock()
         self.start_ns = self.now_ns
         self.deals = 0
+        self.refused_ns: int | None = None  # when START last found too few credits
         self.match = self._attract_match(self.now_ns)
 
     def _attract_match(self, now_ns: int) -> Match:
@@ -60,6 +66,10 @@ class TitleScene:
         if is_press(press, "service"):
             return Push(make("settings", self.ctx))
         if is_press(press, "start", "spit"):
+            if not may_play(self.ctx):
+                self.ctx.sound.play("reject")
+                self.refused_ns = press.t_ns
+                return None
             self.ctx.sound.play("select")
             return Replace(make("choose", self.ctx))
         return None
@@ -97,7 +107,7 @@ class TitleScene:
         playing, explained = self.rules_lines()
         lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
-        lines.append(Line(_("press SPIT or START to play"), 0.14, GOLD))
+        lines.append(self.play_line())
         out = [Caption("panel", None, tuple(lines), 200)]
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
@@ -109,8 +119,19 @@ class TitleScene:
                 words = _("Player {n}").format(n=player) + ":  " + "   ".join(keys)
                 owner = player if player in self.ctx.layout.seats else None  # players 3 and 4: the keyboard's map
                 out.append(caption("panel", owner, Line(words, 0.11, PLAYER_COLOURS[player])))
-        out.append(caption("panel", None, Line("   ".join(cabinet_legend(self.ctx.keymap)), 0.11, SOFT)))
+        # the cabinet's keys, and at the end of that line, as arcade games have it, "free play" or
+        # the credits there are
+        bottom = [*cabinet_legend(self.ctx.keymap, not self.ctx.settings.free_play), credit_words(self.ctx)]
+        out.append(caption("panel", None, Line("   ".join(bottom), 0.11, SOFT)))
         return out
+
+    def play_line(self) -> Line:
+        """How to play; or "insert coin" when there are too few credits for a game (in red for a
+        moment after START found too few)."""
+        if may_play(self.ctx):
+            return Line(_("press SPIT or START to play"), 0.14, GOLD)
+        refused = self.refused_ns is not None and self.now_ns - self.refused_ns < REFUSED_S * 1e9
+        return Line(insert_coin_words(self.ctx), 0.14, RED if refused else GOLD)
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
