@@ -272,7 +272,7 @@ def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None
 
     keymap = default_keymap()
     assert (key_label(keymap, 1, "slap"), key_label(keymap, 2, "slap")) == ("X", ",")
-    assert "slap the table X" in seat_legend(keymap, 1, "tabletop", 5, 2, slap=True)
+    assert "slap the table X" in seat_legend(keymap, 1, "tabletop", 5, 2, slap="table")
     assert not any("slap" in line for line in seat_legend(keymap, 1, "tabletop"))
     h = Harness(SIZE, "tabletop")
     to_mod_spit(h)

@@ -22,7 +22,7 @@ from positions import position
 
 from appliance.display.captions import Caption, shown_to
 from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel
-from appliance.display.headless import Harness
+from appliance.display.headless import Harness, to_ready
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import (
     MENU_VALUES,
@@ -324,7 +324,37 @@ def test_the_slap_key_is_in_the_legend_of_a_game_slapped_in() -> None:
     h.runner.apply_scene(make("countdown", h.ctx, scene.match))
     h.frame()
     legends = {d.seat: d.words for d in h.scene.view.legend_texts}  # type: ignore[attr-defined]
-    assert "slap the table X" in legends[1] and "slap the table ," in legends[2]
+    assert "slap the ghost X" in legends[1] and "slap the ghost ," in legends[2]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("house_rules", "slaps"), [
+    ({"ghost_card": True}, "slap the ghost {key}"),
+    ({"spit_card_please": True}, "slap the card {key}"),
+    ({"ghost_card": True, "spit_card_please": True}, "slap the card {key}"),
+])
+def test_the_legends_name_what_the_slap_key_slaps_not_the_table(
+    house_rules: dict[str, Any], slaps: str, language: str
+) -> None:
+    """On the title (the chosen game's keys) and at the table: the slap key is named for the card it
+    slaps, never "slap the table" (Mod Spit's), in each seat's language."""
+    set_language(language)
+    h = Harness(SIZE, "tabletop")
+    h.settings.house_rules = dict(house_rules)
+    keys = {1: "X", 2: ","}
+    for player, key in keys.items():
+        title = " ".join(shown_to(h.scene.captions(), player))
+        assert said(language, slaps, key=key) in title, (player, title)
+        assert said(language, "slap the table {key}", key=key) not in title
+    to_ready(h)
+    scene = h.scene
+    assert isinstance(scene, PlayScene) and scene.match.spit.rules.options.ghost_card == ("ghost_card" in house_rules)
+    for d in scene.view.legend_texts:
+        assert d.seat is not None
+        legend = " ".join(d.words)
+        assert said(language, slaps, key=keys[d.seat]) in legend, (d.seat, legend)
+        assert said(language, "slap the table {key}", key=keys[d.seat]) not in legend
+    assert {d.seat for d in scene.view.legend_texts} == {1, 2}
 
 
 # ------------------------------------------------------------------ every text fits, in every language

@@ -40,7 +40,9 @@ def changed_pixels(shot: pygame.Surface, reference: pygame.Surface) -> tuple[int
     return changed, diff
 
 
-@pytest.mark.parametrize("name", ["title", "play", "stalemate", "choosing", "round_summary", "game_over"])
+@pytest.mark.parametrize(
+    "name", ["title", "play", "stalemate", "choosing", "round_summary", "game_over", "ghost_race", "duel_turned"]
+)
 @pytest.mark.parametrize("layout", ["tabletop", "desktop"])
 def test_reference_image(name: str, layout: str) -> None:
     _, go = KEY_SCENES[name]

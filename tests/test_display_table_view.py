@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 import pytest
 
@@ -191,3 +193,74 @@ def test_a_turned_up_card_flips_and_a_new_layout_is_dealt() -> None:
     late = Canvas(view.background())
     view.draw(late, game, 2_000 * MS)
     assert any(stock[-1].topleft == (x, y) for _, x, y in late.items)
+
+
+# ------------------------------------------------------------------ a played card's frames (the band KMSDRM uploads)
+
+
+def _band(dirty: list[pygame.Rect]) -> tuple[int, int]:
+    """The rows a frame changed, topmost to bottommost (what SDL's KMSDRM path uploads)."""
+    return min(r.top for r in dirty), max(r.bottom for r in dirty)
+
+
+@pytest.mark.parametrize(
+    ("layout", "player", "assist"),
+    [("tabletop", 1, True), ("tabletop", 2, True), ("desktop", 1, True), ("tabletop", 1, False)],
+)
+def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_middle_when_it_lands(
+    layout: str, player: int, assist: bool
+) -> None:
+    """Classic play: until the card lands its spit pile shows the card it covers and the count without
+    it, and (assist on) the other seat's lit cards are those that fit what the pile shows."""
+    from positions import position
+
+    from appliance.display.headless import Harness
+    from appliance.display.scenes.base import make
+    from appliance.display.settings import Settings
+    from appliance.match import Match
+    from appliance.rules import game_from_state
+
+    mine, theirs = ["5H", "9C", "2S", "", ""], ["6D", "3S", "8C", "", ""]  # 6D fits 5H, 3S fits 4C
+    stocks = (mine, theirs) if player == 1 else (theirs, mine)
+    state = position(*stocks, spit=("4C", "JD"), p1_spit="7H 8H", p2_spit="7S 8S")
+    h = Harness(SIZE, settings=Settings(layout=layout, assist=assist))
+    h.runner.apply_scene(make("play", h.ctx, Match(7, h.now_ns, None, {}, game=game_from_state(state))))
+    h.frame()
+    scene: Any = h.scene
+    view, game = scene.view, scene.match.spit
+    lay = view.layout
+    other = lay.seat(3 - player)
+    h.press(player, "pile1")
+    h.frame()
+
+    def at(rect: pygame.Rect) -> list[pygame.Surface]:
+        return [image for image, x, y in h.canvas().items if (x, y) == rect.topleft]
+
+    def lit_other() -> bool:
+        off = view.art.glow_offset()
+        glow = view.card_image("assist", other)
+        return any(image is glow and (x + off, y + off) == other.stock[0].topleft for image, x, y in h.canvas().items)
+
+    assert not lit_other()  # 6D does not fit 4C or JD
+    h.press(player, side_for(player, 0))  # 5H onto 4C
+    assert game.spit_piles[0][-2:] == ["4C", "5H"]  # the core: at once
+    first = h.frame()
+    seat = lay.seat(player)
+    glow = view.art.glow_offset()
+    hand_rows = seat.stock[0].union(seat.stock[0].move(seat.stack_dx * 3, seat.stack_step * 3)).inflate(0, 2 * glow)
+    top, bottom = _band(first)
+    assert hand_rows.top <= top and bottom <= hand_rows.bottom, "the press's frame changes the hand's rows only"
+    pile = lay.spit_piles[0]
+    assert view.art.face("4C") in at(pile) and not lit_other()  # the pile as it was, at every seat
+    heights = []
+    for _ in range(12):
+        dirty = h.frame()
+        if view.art.face("5H") in at(pile):
+            break
+        top, bottom = _band(dirty)
+        heights.append(bottom - top)
+    else:
+        raise AssertionError("the card never landed")
+    assert 4 <= len(heights) <= 7  # about 100 ms at 60 frames a second
+    assert max(heights) < lay.card_h + abs(pile.y - seat.stock[0].y) // 3, heights  # even steps, none big
+    assert lit_other() == assist  # landed: 6D fits it, and the other seat sees it lit

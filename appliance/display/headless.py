@@ -289,6 +289,48 @@ def to_table_slap(h: Harness) -> None:
     h.frame()
 
 
+SCENARIOS = Path(__file__).resolve().parents[2] / "seeds" / "scenarios"  # the seed scenarios (the repository's)
+
+
+def _scenario(h: Harness, name: str, presses: int) -> None:
+    """A seed scenario (seeds/scenarios/<name>.jsonl) played through the screen: its setup's position
+    in the play scene, then the script's first `presses` presses, each at its own moment in the game."""
+    import json
+
+    from appliance.match import Match
+    from appliance.rules import game_from_state
+
+    from .scenes.base import make
+
+    lines = (SCENARIOS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    setup = json.loads(lines[0])["setup"]
+    game = game_from_state(setup["state"], seed=setup["seed"], options=setup.get("options"))
+    start_ns = h.now_ns
+    h.runner.apply_scene(make("play", h.ctx, Match(7, start_ns, None, {}, game=game)))
+    for line in lines[1 : 1 + presses]:
+        step = json.loads(line)
+        at_ns = start_ns + round(step["t"] * 1e9)
+        while h.now_ns + FRAME_NS <= at_ns:
+            h.frame()
+        h.now_ns = at_ns
+        h.press(step["player"], step["press"])
+        h.frame()
+
+
+def to_ghost_race(h: Harness) -> None:
+    """The ghost card (V14): player 1 plays their last stock card and both race for the ghost card
+    lying by them, lit, each seat told what its slap does (0.2 s into the 1 s race)."""
+    _scenario(h, "ghost-card-the-other-hand-first", 2)
+    h.advance(0.2)
+
+
+def to_duel_turned(h: Harness) -> None:
+    """'Spit card, please' (V13): player 1, left short, asked; player 2 has turned a spit card, face
+    up in the middle, and player 1 is told to slap it now (0.1 s into the 0.6 s window)."""
+    _scenario(h, "spit-card-please-slapped-in-time", 3)
+    h.advance(0.1)
+
+
 KEY_SCENES: dict[str, tuple[str, Any]] = {
     # name: (the scene class name it ends on, how to get there)
     "title": ("TitleScene", to_title),
@@ -307,6 +349,8 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
     "two_decks": ("PlayScene", to_two_decks),
     "mod_spit": ("PlayScene", to_mod_spit),
     "table_slap": ("PlayScene", to_table_slap),
+    "ghost_race": ("PlayScene", to_ghost_race),
+    "duel_turned": ("PlayScene", to_duel_turned),
 }
 
 

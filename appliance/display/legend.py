@@ -1,6 +1,12 @@
 """The keys as each seat reads them: legends that list only keys that do something, and the names
 of the spit piles as each seat sees them (the screen's sides on the desktop, the player's own on
-the tabletop)."""
+the tabletop).
+
+The slap key is named for what it slaps in the game (`slap_kind`): the table (Mod Spit's table
+slap), the ghost card (V14; "the ghost", as its label on the table says), or the card (the spit
+card turned in the duel, V13 "Spit card, please", and the ghost card too when both are in force).
+Short words: the legend's corner is narrow, and a longer line is broken between words.
+"""
 
 from __future__ import annotations
 
@@ -18,11 +24,32 @@ def pile_side(mode: str, player: int, spit_pile: int, seats: int = 2) -> str:
     return side_for(player, spit_pile, seats)
 
 
+def slap_kind(table_slap: bool = False, ghost: bool = False, duel: bool = False) -> str:
+    """What the slap key slaps in a game with these rules: "table", "ghost", "card" (the duel's turned
+    spit card, or either card with both rules in force), or "" (no slap: the key does nothing)."""
+    if table_slap:
+        return "table"
+    if duel:
+        return "card"
+    return "ghost" if ghost else ""
+
+
+def slap_words(slap: str, key: str) -> str:
+    """The legend's line for the slap key, in the words of what it slaps (`slap_kind`)."""
+    words = {
+        "table": _("slap the table {key}"),
+        "ghost": _("slap the ghost {key}"),
+        "card": _("slap the card {key}"),
+    }
+    return words[slap].format(key=key)
+
+
 def seat_legend(
-    keymap: Keymap, player: int, mode: str, piles: int = 5, seats: int = 2, slap: bool = False
+    keymap: Keymap, player: int, mode: str, piles: int = 5, seats: int = 2, slap: str = ""
 ) -> list[str]:
     """A seat's keys, as its player reads the screen: only keys that do something in the game (the far
-    piles at a table of three or four, the table slap where the game has one)."""
+    piles at a table of three or four, the slap key where the game has a slap, named by `slap`, a
+    `slap_kind`)."""
     from .keys import SEAT_KEYS
 
     def label(control: str) -> str:
@@ -54,7 +81,7 @@ def seat_legend(
         lines.append(_("far piles {keys}").format(keys=" ".join(far)))
     slap_key = label("slap")
     if slap and slap_key:
-        lines.append(_("slap the table {key}").format(key=slap_key))
+        lines.append(slap_words(slap, slap_key))
     return lines
 
 

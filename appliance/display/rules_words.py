@@ -3,10 +3,14 @@ force, the how-to-play lines of the chosen rules, and the game menu's rows.
 
 The one-line explanations are the rules core's own (`PRESETS[name].explain`, `OPTIONS[name].explain`,
 the slap rules' words), put through gettext at the moment they are shown, so the catalogues carry
-them (tests/test_display_rules_words.py checks every one has a translation). What a game is played
-with comes from `game_choice(settings)`: the preset and the house rules the settings remember, those
-that do not apply to the preset left out, and any combination the core refuses dropped one rule at a
-time (so a remembered choice can never stop a game from starting).
+them (tests/test_display_family.py, `test_the_rules_cores_lines_have_translations`, checks every one
+has a translation; this module's own words, `test_every_text_has_a_translation` in
+tests/test_display_captions.py). What a game is played with comes from `game_choice(settings)`: the
+preset and the house rules the settings remember, those that do not apply to the preset left out,
+and any combination the core refuses dropped one rule at a time (so a remembered choice can never
+stop a game from starting). The names, rules in force and menu rows are tested in
+tests/test_display_family.py and tests/test_display_ghost_duel.py (the game menu's rows and the
+combinations it never offers).
 """
 
 from __future__ import annotations

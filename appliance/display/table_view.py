@@ -4,6 +4,12 @@
 card slides to its spit pile (100 ms), a revealed spit card slides from the spitter's stack, a
 rejected press shakes the pile and says why, a lost race shows who was first and by how many ms.
 `TableView.draw(canvas, game, now_ns)` describes the frame; it never changes the game.
+
+A sliding card starts where it lay (a played card lifted, as it was held) in the first frame that
+draws it, and until it lands its spit pile shows the card it will cover and the count without it,
+and (assist) the other seats' cards are lit for the pile as shown: on KMSDRM, SDL uploads the band
+from the topmost to the bottommost changed row every frame, so the frame of the press changes only
+the hand's rows, and the middle (and the other seats' lit cards) change when the card reaches it.
 """
 
 from __future__ import annotations
@@ -110,13 +116,22 @@ class Verdict:
 
 @dataclass
 class Slide:
+    """A card on its way to a spit pile: played from a stock pile, or revealed from the spit cards."""
+
     card: str
     start: tuple[int, int]
     end: tuple[int, int]
-    t0_ns: int
     spit_pile: int
     under: str | None  # the spit pile's top shown until the card lands
     turned: bool
+    player: int = 0  # who played it (0: revealed)
+    t0_ns: int | None = None  # the frame that first draws it, still at its start: the slide starts there
+
+    def progress(self, now_ns: int) -> float:
+        """How far it is on its way (0 to 1) in the frame of `now_ns`; the first frame asking starts it."""
+        if self.t0_ns is None:
+            self.t0_ns = now_ns
+        return min(1.0, (now_ns - self.t0_ns) / (SLIDE_S * 1e9))
 
 
 @dataclass
@@ -163,7 +178,7 @@ class TableView:
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
         self.verdict: Verdict | None = None  # a table slap judged (Mod Spit), big, for everybody
-        self.slap = False  # the game has a table slap: its key is in the legends
+        self.slap = ""  # what the game's slap key slaps (legend.slap_kind; "": no slap): its key is in the legends
 
     # ------------------------------------------------------------------ feedback from events
 
@@ -194,17 +209,17 @@ class TableView:
                 continue  # a press of nobody's seat (an unknown press): nothing to show
             if what == "play":
                 seat = self.layout.seat(player)
-                start = seat.stock[int(detail(event, "pile")) - 1].topleft
+                lifted = seat.stock[int(detail(event, "pile")) - 1].move(seat.stack_dx * 3, seat.stack_step * 3)
                 onto = detail(event, "onto")
                 spit_pile = int(detail(event, "spit_pile"))
-                self._slide(str(detail(event, "card")), start, spit_pile, onto, now_ns, seat.turned)
+                self._slide(str(detail(event, "card")), lifted.topleft, spit_pile, onto, seat.turned, player)
                 self.messages.pop(player, None)
             elif what == "reveal":
                 seat = self.layout.seat(player)
                 spit_pile = int(detail(event, "spit_pile"))
                 pile = game.spit_piles[spit_pile]
                 under = pile[-2] if len(pile) >= 2 else None
-                self._slide(str(detail(event, "card")), seat.spit_cards.topleft, spit_pile, under, now_ns, False)
+                self._slide(str(detail(event, "card")), seat.spit_cards.topleft, spit_pile, under, False)
             elif what == "table_slap":
                 words = partial(table_slap_words, player)
                 self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
@@ -239,10 +254,17 @@ class TableView:
         return out
 
     def _slide(
-        self, card: str, start: tuple[int, int], index: int, under: str | None, now_ns: int, turned: bool
+        self, card: str, start: tuple[int, int], index: int, under: str | None, turned: bool, player: int = 0
     ) -> None:
+        """A card to slide onto spit pile `index` from `start`, from the next frame drawn."""
         self.slides = [s for s in self.slides if s.spit_pile != index]
-        self.slides.append(Slide(card, start, self.layout.spit_piles[index].topleft, now_ns, index, under, turned))
+        self.slides.append(Slide(card, start, self.layout.spit_piles[index].topleft, index, under, turned, player))
+
+    def sliding(self, now_ns: int) -> dict[int, Slide]:
+        """The slides on their way in the frame of `now_ns`, by spit pile (a new one starts in it;
+        those landed are forgotten)."""
+        self.slides = [s for s in self.slides if s.progress(now_ns) < 1.0]
+        return {s.spit_pile: s for s in self.slides}
 
     def deal(self, now_ns: int) -> None:
         """Show the layout being dealt from each seat's spit cards, pile after pile."""
@@ -254,7 +276,7 @@ class TableView:
         dealing = self.dealt_ns is not None and now_ns - self.dealt_ns < self.deal_s() * 1e9
         return (
             dealing
-            or any(now_ns - s.t0_ns < SLIDE_S * 1e9 for s in self.slides)
+            or any(s.t0_ns is None or now_ns - s.t0_ns < SLIDE_S * 1e9 for s in self.slides)
             or any(now_ns - t0 < SHAKE_S * 1e9 for t0 in self.shakes.values())
             or any(now_ns - t0 < FLIP_S * 1e9 for t0 in self.flips.values())
         )
@@ -399,10 +421,18 @@ class TableView:
     def draw(self, canvas: Canvas, game: Game, now_ns: int) -> None:
         lay = self.layout
         step_cards = 4
+        sliding = self.sliding(now_ns)
         lit: set[tuple[int, int]] = set()
         if self.assist and game.phase == "playing":
+            # the cards that fit the spit piles as each seat sees them: a played card on its way to a
+            # pile counts there at once for the player who played it, for the others when it lands
+            # (a revealed card at once: every seat changes in the frame of the reveal anyway)
             for number, p in enumerate(game.players, start=1):
-                for pile_number, _ in playable(p.stock, game.spit_piles, game.fits):
+                seen = [
+                    pile[:-1] if index in sliding and sliding[index].player not in (0, number) and pile else pile
+                    for index, pile in enumerate(game.spit_piles)
+                ]
+                for pile_number, _ in playable(p.stock, seen, game.fits):
                     lit.add((number, pile_number))
         for player, seat in lay.seats.items():
             me = game.player(player)
@@ -455,23 +485,23 @@ class TableView:
                     top_rect = top_rect.move((self.art.width - turning.get_width()) // 2, 0)
                 canvas.blit(image, top_rect.topleft)
         # spit piles
-        sliding = {s.spit_pile: s for s in self.slides if now_ns - s.t0_ns < SLIDE_S * 1e9}
-        self.slides = list(sliding.values())
         size_text = lay.text_size(0.14)
         for index, rect in enumerate(lay.spit_piles):
             if index >= len(game.spit_piles):
                 continue
             spit_pile = game.spit_piles[index]
             slide = sliding.get(index)
+            # until it lands, the pile as it was: the card it will cover, and the count without it
             top = slide.under if slide is not None else (spit_pile[-1] if spit_pile else None)
+            shown = len(spit_pile) - 1 if slide is not None and spit_pile else len(spit_pile)
             if top is not None:
                 canvas.blit(self.art.face(top), rect.topleft)
-            if spit_pile:
+            if shown > 0:
                 for centre, angle in lay.pile_counts[index]:  # a copy facing each side of the table
-                    label = fonts.text(f"{len(spit_pile)}", size_text, SOFT, angle=angle)
+                    label = fonts.text(f"{shown}", size_text, SOFT, angle=angle)
                     canvas.blit_centred(label, centre)
         for slide in sliding.values():
-            f = min(1.0, (now_ns - slide.t0_ns) / (SLIDE_S * 1e9))
+            f = slide.progress(now_ns)
             # even steps: the least screen changes in any one frame (the band KMSDRM uploads)
             sx = slide.start[0] + (slide.end[0] - slide.start[0]) * f
             sy = slide.start[1] + (slide.end[1] - slide.start[1]) * f

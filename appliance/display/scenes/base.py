@@ -24,6 +24,7 @@ from ..card_art import CardArt
 from ..compositor import Canvas
 from ..keys import Keymap, Press
 from ..layout import TableLayout, table_layout
+from ..legend import slap_kind
 from ..settings import Settings
 from ..sound import Sound
 from ..table_view import TableView
@@ -182,7 +183,8 @@ class Context:
             self.backgrounds,
         )
         rules = getattr(game, "rules", None)  # a game slapped in: a table slap, the ghost card, the duel
-        view.slap = any(getattr(rules, name, None) is not None for name in ("table_slap", "ghost", "please"))
+        table_slap, ghost, duel = (getattr(rules, name, None) is not None for name in ("table_slap", "ghost", "please"))
+        view.slap = slap_kind(table_slap, ghost, duel)
         return view
 
 

@@ -20,7 +20,7 @@ from ..coins import credit_words, insert_coin_words, may_play
 from ..compositor import Canvas
 from ..events import EventReader
 from ..i18n import _
-from ..legend import cabinet_legend, seat_legend
+from ..legend import cabinet_legend, seat_legend, slap_kind
 from ..rules_words import game_choice, in_force, rules_help
 from ..table_view import GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
@@ -111,7 +111,8 @@ class TitleScene:
         out = [Caption("panel", None, tuple(lines), 200)]
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
-        slap = chosen.options.table_slap is not None
+        options = chosen.options
+        slap = slap_kind(options.table_slap is not None, options.ghost_card, options.spit_card_please)
         mode = self.ctx.layout.mode
         for player in range(1, seats + 1):
             keys = seat_legend(self.ctx.keymap, player, mode, piles, seats, slap)
