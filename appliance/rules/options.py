@@ -167,8 +167,8 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                "when your spit cards run out the opponent lays a ghost card by you, never turned; play out and "
                "slap it first to win the game", "V14", _bool),
     OptionSpec("spit_card_please", "true or false",
-               "a player too short for a spit card is lent one, and must slap it within a second of turning "
-               "it, or take the lender's spit pile", "V13", _bool),
+               "a player too short for a spit card is lent one: slap it within 0.6 s of its turning to win "
+               "the game; too slow or too soon takes the lender's spit cards", "V13", _bool),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
