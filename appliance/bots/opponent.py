@@ -40,7 +40,7 @@ from ..rules import Action, FamilyGame, Game
 from ..rules.table import SIDES
 from .strategy import Strategy
 from .timing import Timing
-from .view import OWN_FIELDS, View, visible_view
+from .view import OWN_FIELDS, View, seen_after, visible_view
 
 COMMIT = 0.1  # seconds before a press when the hand can no longer be stopped
 SLAP_TABLE = Action("slap_table")
@@ -109,6 +109,7 @@ class Bot:
         self._slap_roll = 1.0
         self._slap_delay = 0.0
         self._at_pads = False  # V16: the runner stands at the spit pads, not at the stock piles
+        self._controls: dict[tuple[object, ...], str] = {}  # see `_control`
 
     def __repr__(self) -> str:
         return f"Bot({self.spec!r}, player={self.player}, strategy={self.strategy.name!r})"
@@ -122,7 +123,21 @@ class Bot:
             raise TypeError(f"the computer plays the Spit family's games, not {game.variant!r}")
         if now < self._seen:
             self._forget()  # time went back: a new game (or a replay from the start)
-        view = visible_view(game, self.player, self._watches)
+        return self._look(game, now, visible_view(game, self.player, self._watches))
+
+    def next_press_after(self, game: FamilyGame, now: float, presser: int, stock: bool,
+                         spit: bool) -> tuple[float, str] | None:
+        """`next_press` for a caller that knows what changed since the bot last looked: one press by
+        `presser` that changed only what the presser's hands hold, with `stock` the presser's stock
+        piles, with `spit` the spit piles (the simulator, from that press's events; see
+        `view.seen_after`). The same answer, with the view brought up to date rather than looked at
+        afresh."""
+        view = self._view
+        if view is None or now < self._seen or not isinstance(game, Game):
+            return self.next_press(game, now)
+        return self._look(game, now, seen_after(view, game, presser, stock, spit))
+
+    def _look(self, game: Game, now: float, view: View) -> tuple[float, str] | None:
         if self._stale or view != self._view:
             if view.round != self._round[0]:
                 self._round = (view.round, now)
@@ -179,7 +194,7 @@ class Bot:
                 self._action = None
                 due = action = None
         if due is not None:
-            if action is not None and action in legal and next_control(game, view, action) == due[1]:
+            if action is not None and action in legal and self._control(game, view, action) == due[1]:
                 return  # the planned move still works: carry on
             # Interrupted: the move planned no longer works. Think again (the rest of a planned
             # run too: the article's "adapt", which takes a moment's thought).
@@ -235,6 +250,14 @@ class Bot:
             self._schedule(game, view, since, SLAP_TABLE, max(self._slap_delay, now - since), "decision")
         return True
 
+    def _control(self, game: Game, view: View, action: Action) -> str:
+        """`next_control`, remembered: it depends only on the action, the table and the bot's hands."""
+        key = (action, view.held, view.carried, game.rules.table.seats)
+        control = self._controls.get(key)
+        if control is None:
+            control = self._controls[key] = next_control(game, view, action)
+        return control
+
     def _legal_actions(self, game: Game, view: View) -> list[Action]:
         """`game.legal_actions(player)`, asked again whenever anything it depends on has changed: the
         bot's own part of the view (an opponent turning a card changes nothing the bot can do)."""
@@ -245,7 +268,7 @@ class Bot:
         return self._legal
 
     def _schedule(self, game: Game, view: View, now: float, action: Action, delay: float, kind: str) -> None:
-        control = next_control(game, view, action)
+        control = self._control(game, view, action)
         if game.rules.moves.carry:
             delay += self._run(game, view, control)
         self._action = action

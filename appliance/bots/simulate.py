@@ -37,6 +37,8 @@ from ..rules import PRESETS, Event, Game, read_options
 from ..rules.events import Play, Reject
 from . import Bot, make_bot, parse_spec
 
+SKIP = "skip"  # a hint to a bot: nothing it sees has changed since it last looked
+Hint = tuple[int, bool, bool] | str | None  # see `hints` in play_game
 MAX_PRESSES = 50_000  # a game still going after this many presses is counted unfinished
 MAX_SECONDS = 4 * 3_600.0  # ... or after four hours of game time (a safety net)
 # Events that change nothing another player sees (a card taken in hand stays on its pile, unless it
@@ -103,19 +105,27 @@ def play_game(
     # Spit games where a card taken in hand stays on its pile: a press that only selects, deselects
     # or is rejected changes nothing the other bots see, so they answer without looking again.
     private = isinstance(game, Game) and not game.rules.moves.carry
-    skip_look: list[bool] = [False] * seats  # nothing this bot sees has changed since it last looked
+    # For each bot in turn, what changed since it last looked, when only the last press changed
+    # anything: None (look at everything), SKIP (nothing it sees), or (presser, stock) for
+    # `Bot.next_press_after`.
+    hints: list[Hint] = [None] * seats
     deadline_of: Callable[[], float | None] = getattr(game, "deadline", _no_deadline)
+    watching = [bot.strategy.watches_others for bot in players] if private else []  # see others' stock?
+    presses, cards_played, rejects = result.presses, result.cards_played, result.rejects
+    pressed = 0
     try:
         while game.phase != "over":
             plans: list[tuple[Bot, tuple[float, str]]] = []
             first = float("inf")
-            for bot in players:
-                seat = bot.player - 1
-                if skip_look[seat]:
-                    plan = bot.take_due(now)
-                    skip_look[seat] = False
-                else:
+            for i, bot in enumerate(players):
+                hint = hints[i]
+                if hint is None:
                     plan = bot.next_press(game, now)
+                elif isinstance(hint, tuple):
+                    plan = bot.next_press_after(game, now, *hint)
+                else:  # SKIP
+                    plan = bot.take_due(now)
+                hints[i] = None
                 if plan is not None:
                     plans.append((bot, plan))
                     if plan[0] < first:
@@ -132,7 +142,13 @@ def play_game(
                 result.stuck = True
                 break
             # The earliest intended press happens next (nothing else can happen before it).
-            due = plans if len(plans) == 1 else [(bot, plan) for bot, plan in plans if plan[0] == first]
+            if len(plans) == 1:
+                due = plans
+            else:
+                due = []
+                for planned in plans:  # (a loop: cheaper than a comprehension for two or three)
+                    if planned[1][0] == first:
+                        due.append(planned)
             if len(due) == 2:
                 if coin.random() < 0.5:
                     due.reverse()  # both at once: a seeded coin says whose hand lands first
@@ -142,30 +158,47 @@ def play_game(
                 now = first
                 # Nothing has changed since the bots were asked: at that time the press is due, and
                 # the bot counts it as made (the same plan, handed out again).
-                due = [(bot, made) for bot, _ in due if (made := bot.take_due(now)) is not None]
-            unseen = stock_only = private
+                handed = []
+                for bot, _ in due:
+                    made = bot.take_due(now)
+                    if made is not None:
+                        handed.append((bot, made))
+                due = handed
+            # What the presses changed, from their events: only what the presser's hands hold,
+            # their stock piles (`stock`), the spit piles (`spit`), or more (not `known`).
+            known, stock, spit = private, False, False
             for bot, plan in due:
                 player = bot.player
                 events = match.apply(plan[0], player, plan[1], "bot")
                 if watch is not None:
                     watch(plan[0], player, plan[1], events)
-                result.presses[player - 1] += 1
+                presses[player - 1] += 1
+                pressed += 1
                 for event in events:
-                    if isinstance(event, Play):
-                        result.cards_played[player - 1] += 1
-                    elif isinstance(event, Reject):
-                        result.rejects[event.reason] += 1
-                    if event.kind not in UNSEEN_BY_OTHERS:
-                        unseen = False
-                        if event.kind not in STOCK_ONLY:
-                            stock_only = False
-            if (unseen or stock_only) and len(due) == 1:
-                # Only the presser's own hands changed (or only their stock piles, which bots that
-                # never look at the others' stock can't see): those bots' answers stand as they were.
+                    kind = event.kind
+                    if kind in UNSEEN_BY_OTHERS:
+                        if isinstance(event, Reject):
+                            rejects[event.reason] += 1
+                    elif kind in STOCK_ONLY:
+                        stock = True
+                    elif isinstance(event, Play):
+                        cards_played[player - 1] += 1
+                        stock = spit = True
+                    else:
+                        known = False
+            if known and len(due) == 1:
+                # Nothing changed but the presser's hands, stock piles and the spit piles: the bots
+                # bring what they saw up to date rather than look again, and those who see nothing
+                # of it (another's hands, or another's stock for a bot that never looks at it)
+                # answer as they did.
                 presser = due[0][0]
-                skip_look = [bot is not presser and (unseen or not bot.strategy.watches_others)
-                             and bot.sees_nothing_new() for bot in players]
-            if sum(result.presses) >= MAX_PRESSES or now >= MAX_SECONDS:
+                change: Hint = (presser.player, stock, spit)
+                for i, bot in enumerate(players):
+                    if bot is presser:
+                        hints[i] = change
+                    elif bot.sees_nothing_new():
+                        hints[i] = change if spit or (stock and watching[i]) else SKIP
+            if pressed >= MAX_PRESSES or now >= MAX_SECONDS:
                 break
     finally:
         if not match.finished:

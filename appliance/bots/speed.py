@@ -313,9 +313,10 @@ class AnyGameBot(Bot):
     def next_press(self, game: Any, now: float) -> tuple[float, str] | None:
         if isinstance(game, SpeedGame):
             return self.speed_bot().next_press(game, now)
-        return super().next_press(game, now)
+        return Bot.next_press(self, game, now)  # (not super(): asked after every press of a simulated game)
 
     def take_due(self, now: float) -> tuple[float, str] | None:
-        if self._speed is not None:
-            return self._speed.take_due(now)
-        return super().take_due(now)
+        speed = self._speed
+        if speed is not None:
+            return speed.take_due(now)
+        return Bot.take_due(self, now)

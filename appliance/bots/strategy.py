@@ -43,10 +43,13 @@ never slaps the table. After two wrong slaps the later slapper chooses a pile as
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
+from typing import NamedTuple
 
 from ..rules import Action, Card, Ruleset
+from ..rules.moves import PLAYS
 from ..rules.stock_pile import StockPile
 from .view import FACE_DOWN, View, face_up, is_card
 
@@ -57,12 +60,10 @@ MAX_REARRANGEMENTS = 2_000  # positions searched for a way to uncover a card (a 
 # Reverse Spit: how long a player holds each card back before playing it (see `Strategy.hold_back`),
 # unless the others are stuck.
 HOLD_BACK = 3.0
+NOTHING: frozenset[Card] = frozenset()  # what fits on a spit pile with no card
 
-Fits = Callable[[Card, Card], bool]
 
-
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     action: Action
     choices: int = 1  # how many options the bot weighed (Hick's law)
     follow: tuple[Action, ...] = ()  # moves planned ahead, played as one quick series
@@ -88,6 +89,17 @@ def scan_order(rules: Ruleset, player: int) -> tuple[int, ...]:
 
 _SCAN_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 _SCAN_RANK: dict[tuple[int, int], dict[int, int]] = {}
+_PLAY_ORDER: dict[tuple[int, int], dict[Action, tuple[int, int]]] = {}
+
+
+def _play_order(rules: Ruleset, player: int) -> dict[Action, tuple[int, int]]:
+    """Each play's place in the order a player weighs them: by stock pile, then spit pile in `scan_order`."""
+    key = (rules.table.seats, player)
+    found = _PLAY_ORDER.get(key)
+    if found is None:
+        rank = _scan_rank(rules, player)
+        found = _PLAY_ORDER[key] = {play: (play.pile, rank.get(play.target, 9)) for row in PLAYS for play in row}
+    return found
 
 
 def _scan_rank(rules: Ruleset, player: int) -> dict[int, int]:
@@ -212,12 +224,22 @@ class Strategy:
     # ---------------------------------------------------------------- playing
 
     def _play(self, view: View, legal: Sequence[Action], rules: Ruleset, rng: random.Random) -> Plan | None:
-        rank = _scan_rank(rules, view.player)
-        plays = [a for a in legal if a.kind == "play"]
-        if len(plays) > 1:
-            plays.sort(key=lambda a: (a.pile, rank.get(a.target, 9)))
-        flips = [a for a in legal if a.kind in ("flip", "lift")]  # lift: V16, carry the top off, turn the card under it
-        n = len(legal) - (PICK_UP in legal)
+        plays: list[Action] = []
+        flips: list[Action] = []  # lift: V16, carry the top off, turn the card under it
+        pick_up = rearrange = False
+        for action in legal:  # (one plain loop: this runs at most presses of a simulated game)
+            kind = action.kind
+            if kind == "play":
+                plays.append(action)
+            elif kind == "flip" or kind == "lift":
+                flips.append(action)
+            elif kind in REARRANGE:
+                rearrange = True
+            elif action == PICK_UP:
+                pick_up = True
+        if len(plays) > 1:  # by stock pile, then the spit piles in the order the player looks at them
+            plays.sort(key=_play_order(rules, view.player).__getitem__)
+        n = len(legal) - pick_up
         if plays:
             if self.chooser == "random":
                 return Plan(plays[rng.randrange(len(plays))], n)
@@ -238,9 +260,9 @@ class Strategy:
             if self.chooser == "random":
                 return Plan(flips[rng.randrange(len(flips))], n)
             return Plan(flips[0], n, follow=tuple(flips[1:]) if self.pairs else ())
-        if self.hide_last and PICK_UP in legal:
+        if self.hide_last and pick_up:
             return Plan(PICK_UP, n)
-        if any(a.kind in REARRANGE for a in legal):
+        if rearrange:
             path = uncover(view, rules)
             if path and path[0] in legal:  # (it always is where legal_actions searches the same moves)
                 return Plan(path[0], n, follow=tuple(path[1:]) if self.pairs else ())
@@ -249,14 +271,16 @@ class Strategy:
     @staticmethod
     def _opponent_stuck(view: View, rules: Ruleset) -> bool:
         """Nobody else has a card showing that fits, nor a face-down card to turn (or a hidden one)."""
-        fits = fits_of(rules)
-        tops = [top for top in view.spit if is_card(top)]
+        fitting = rules.fits.fitting  # what fits on each top, as the ruleset's `fits` says
+        fit_sets = [fitting[top] for top in view.spit if is_card(top)]
         for stock in view.theirs:
             for code in stock:
                 if code == FACE_DOWN:
                     return False
-                if is_card(code) and any(fits(code, top) for top in tops):
-                    return False
+                if is_card(code):
+                    for fit in fit_sets:
+                        if code in fit:
+                            return False
         return True
 
     def _best_run(self, view: View, plays: Sequence[Action], rules: Ruleset) -> list[Action]:
@@ -267,38 +291,56 @@ class Strategy:
         on loses `leave_penalty` per such play. Cards under the ones played are unknown: a run uses
         only the top cards showing now, and what fits is the ruleset's own `fits`.
         """
-        fits = fits_of(rules)
-        cards = [(number, code) for number, code in enumerate(view.mine, start=1) if is_card(code)]
-        if view.carried:  # V16: the card in hand stands for its pile (what lies under it waits)
-            cards = [(number, code) for number, code in cards if number != view.held[0]]
-            cards.append((view.held[0], view.carried))
-        theirs = [code for stock in view.theirs for code in stock if is_card(code)]
+        fitting = rules.fits.fitting  # what fits on each top, as the ruleset's `fits` says
+        # (Plain loops, `len(code) > 1` for is_card: this runs for most of the expert's plays.)
+        numbers: list[int] = []  # my cards showing: their stock piles ...
+        codes: list[Card] = []  # ... and the cards
+        carried = view.carried
+        under = view.held[0] if carried else 0  # V16: the card in hand stands for its pile (what lies under it waits)
+        for number, code in enumerate(view.mine, start=1):
+            if len(code) > 1 and number != under:
+                numbers.append(number)
+                codes.append(code)
+        if carried:
+            numbers.append(under)
+            codes.append(carried)
+        theirs: list[Card] = []
+        for stock in view.theirs:
+            for code in stock:
+                if len(code) > 1:
+                    theirs.append(code)
         exposure, penalty = self.exposure, self.leave_penalty
         watching = bool(theirs) and (exposure > 0 or penalty > 0)
+        exposed = 1.0 - exposure  # what a card played is worth when it leaves the opponent a card to cut in
         # For each top a spit pile shows during a run (what is there now, or one of my cards): which
         # of my cards fit on it (a bit per card) and how many of the opponents' cards do.
         fit_masks: dict[Card, int] = {}
         threat: dict[Card, int] = {}
-        moves = [[Action("play", number, index) for index in range(len(view.spit))] for number, _ in cards]
+        threat_of: dict[tuple[Card, ...], int] = {}
+        bits = [1 << i for i in range(len(codes))]
+        moves = [PLAYS[number] for number in numbers]  # moves[i][index]: card i onto spit pile `index`
         memo: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[Action, ...]]] = {}
         piles = range(len(view.spit))
 
         def fit_mask(top: Card) -> int:
-            mask = fit_masks.get(top)
-            if mask is None:
-                mask = fit_masks[top] = sum([1 << i for i, (_, card) in enumerate(cards) if fits(card, top)])
+            fit = fitting[top] if len(top) > 1 else NOTHING
+            mask = fit_masks[top] = sum(compress(bits, map(fit.__contains__, codes)))
             return mask
 
         def threats(tops: tuple[Card, ...]) -> int:
             """How many of the opponents' cards showing fit on spit piles showing `tops`."""
             if not watching:
                 return 0
-            total = 0
-            for top in tops:
-                count = threat.get(top)
-                if count is None:
-                    count = threat[top] = sum([1 for card in theirs if fits(card, top)])
-                total += count
+            total = threat_of.get(tops)
+            if total is None:
+                total = 0
+                for top in tops:
+                    count = threat.get(top)
+                    if count is None:
+                        fit = fitting[top] if len(top) > 1 else NOTHING
+                        count = threat[top] = sum(map(fit.__contains__, theirs))
+                    total += count
+                threat_of[tops] = total
             return total
 
         def search(used: int, tops: tuple[Card, ...]) -> tuple[float, tuple[Action, ...]]:
@@ -306,58 +348,48 @@ class Strategy:
             found = memo.get(key)
             if found is not None:
                 return found
-            best: tuple[float, tuple[Action, ...]] = (-penalty * threats(tops), ())
-            for i, (_, card) in enumerate(cards):
+            value_now = -penalty * threats(tops)
+            seq_now: tuple[Action, ...] = ()
+            masks: list[int] = []
+            free = 0
+            for top in tops:
+                mask = fit_masks.get(top)
+                if mask is None:
+                    mask = fit_mask(top)
+                masks.append(mask)
+                free |= mask
+            free &= ~used  # my cards still showing that fit some pile
+            i = 0
+            while free:
                 bit = 1 << i
-                if used & bit:
-                    continue
-                for index in piles:
-                    if not fit_mask(tops[index]) & bit:
-                        continue
-                    after = (*tops[:index], card, *tops[index + 1:])
-                    rest, seq = search(used | bit, after)
-                    keep = 1.0 - exposure if threats(after) else 1.0
-                    value = 1.0 + keep * rest
-                    if value > best[0] + 1e-9:
-                        best = (value, (moves[i][index], *seq))
-            memo[key] = best
-            return best
+                if free & bit:
+                    free ^= bit
+                    card = codes[i]
+                    for index in piles:
+                        if not masks[index] & bit:
+                            continue
+                        after = (*tops[:index], card, *tops[index + 1:])
+                        rest, seq = search(used | bit, after)
+                        value = 1.0 + (exposed if watching and threats(after) else 1.0) * rest
+                        if value > value_now + 1e-9:
+                            value_now, seq_now = value, (moves[i][index], *seq)
+                i += 1
+            memo[key] = found = (value_now, seq_now)
+            return found
 
-        slot = {number: i for i, (number, _) in enumerate(cards)}
         root: tuple[float, list[Action]] | None = None
+        spit, held = view.spit, view.held
         for play in plays:
-            i = slot[play.pile]
-            after = (*view.spit[:play.target], cards[i][1], *view.spit[play.target + 1:])
+            i = numbers.index(play.pile)
+            target = play.target
+            after = (*spit[:target], codes[i], *spit[target + 1:])
             rest, seq = search(1 << i, after)
-            keep = 1.0 - exposure if threats(after) else 1.0
-            value = 1.0 + keep * rest + (0.05 if play.pile in view.held else 0.0)
+            keep = exposed if watching and threats(after) else 1.0
+            value = 1.0 + keep * rest + (0.05 if play.pile in held else 0.0)
             if root is None or value > root[0] + 1e-9:
                 root = (value, [play, *seq])
         assert root is not None, "best_run needs a play"
         return root[1]
-
-
-_FITS: dict[object, Fits] = {}
-
-
-def fits_of(rules: Ruleset) -> Fits:
-    """The ruleset's own `fits`, remembered card by card (a planner asks the same few hundred
-    questions over and over), and False on a spit pile with no card (EMPTY)."""
-    policy = rules.fits
-    found = _FITS.get(policy)
-    if found is None:
-        known: dict[tuple[Card, Card], bool] = {}
-        rule_fits = policy.fits
-
-        def fits(card: Card, top: Card) -> bool:
-            key = (card, top)
-            value = known.get(key)
-            if value is None:
-                value = known[key] = is_card(top) and rule_fits(card, top)
-            return value
-
-        found = _FITS[policy] = fits
-    return found
 
 
 def uncover(view: View, rules: Ruleset) -> list[Action]:
@@ -368,39 +400,50 @@ def uncover(view: View, rules: Ruleset) -> list[Action]:
     pile, V16, counted back on it, as the rules' stalemate test counts it), with the ruleset's own
     `moves` and `fits`: the same moves `legal_actions` offers, so the first step is one of them.
     """
-    fits = fits_of(rules)
     moves = rules.moves
-    tops = [top for top in view.spit if is_card(top)]
+    fitting = [rules.fits.fitting[top] for top in view.spit if is_card(top)]  # what fits on each top
 
-    def progress(stock: list[StockPile]) -> bool:
-        for pile in stock:
-            if not pile.cards:
-                continue
-            if pile.up == 0:
-                return True
-            if any(fits(pile.cards[-1], top) for top in tops):
-                return True
-        return False
+    def shows_progress(pile: StockPile) -> bool:
+        cards = pile.cards
+        if not cards:
+            return False
+        if pile.up == 0:
+            return True
+        card = cards[-1]
+        return any(card in fit for fit in fitting)
 
     start = [StockPile([FACE_DOWN] * (size - len(up)) + list(up), len(up))
              for size, up in zip(view.my_sizes, face_up(view), strict=True)]
     if view.carried:  # V16: the card in the runner's hand can go back on its pile, or into a space
         start[view.held[0] - 1].put_face_up(view.carried)
-    seen = {_key(start)}
-    frontier: list[tuple[list[StockPile], list[Action]]] = [(start, [])]
+    # Every stock searched from shows no progress (the start is checked here; the others were
+    # checked before they were searched from), so a rearrangement shows progress exactly where one
+    # of the two piles it changes does. The piles it leaves alone are shared, never changed.
+    if any(shows_progress(pile) for pile in start):
+        return next(([action] for action in moves.rearrangements(start)), [])
+    start_key = _key(start)
+    seen = {start_key}
+    frontier: list[tuple[list[StockPile], tuple[tuple[tuple[Card, ...], int], ...], list[Action]]] = [
+        (start, start_key, [])]
     while frontier:
-        following: list[tuple[list[StockPile], list[Action]]] = []
-        for stock, path in frontier:
+        following: list[tuple[list[StockPile], tuple[tuple[tuple[Card, ...], int], ...], list[Action]]] = []
+        for stock, key, path in frontier:
             for action in moves.rearrangements(stock):
-                after = [StockPile(list(pile.cards), pile.up) for pile in stock]
-                after[action.target - 1].put_face_up(after[action.pile - 1].take_top())
-                if progress(after):
+                a, b = action.pile - 1, action.target - 1
+                source, target = stock[a], stock[b]
+                moved, taken = source.cards[-1], StockPile(source.cards[:-1], max(0, source.up - 1))  # take_top
+                put = StockPile([*target.cards, moved], target.up + 1)  # put_face_up
+                if shows_progress(taken) or shows_progress(put):
                     return [*path, action]
-                key = _key(after)
-                if key in seen or len(seen) >= MAX_REARRANGEMENTS:
+                after = list(stock)
+                after[a], after[b] = taken, put
+                after_key = list(key)
+                after_key[a], after_key[b] = (tuple(taken.cards), taken.up), (tuple(put.cards), put.up)
+                new_key = tuple(after_key)
+                if new_key in seen or len(seen) >= MAX_REARRANGEMENTS:
                     continue
-                seen.add(key)
-                following.append((after, [*path, action]))
+                seen.add(new_key)
+                following.append((after, new_key, [*path, action]))
         frontier = following
     return []
 

@@ -64,9 +64,108 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
     """The table as `player` sees it from their seat. Without `others_stock` the other players'
     stock piles are left out (`theirs`, `their_sizes` empty): for a strategy that never looks at
     them, whose view then changes only when something it looks at does."""
+    # Plain loops rather than comprehensions: for the handful of piles at a table they cost less
+    # (this is built after every press of a simulated game).
     players = game.players
     me = players[player - 1]
-    others = _others(game.table, player)
+    others = _OTHERS.get((game.rules.table.seats, player)) or _others(game.table, player)
+    mine, my_sizes, stacked = _own_stock(me)
+    theirs: tuple[tuple[Card, ...], ...] = ()
+    their_sizes: tuple[tuple[int, ...], ...] = ()
+    if len(others) == 1:
+        seat = players[others[0] - 1]
+        their_spit: tuple[int, ...] = (len(seat.spit_cards),)
+        they_called: tuple[bool, ...] = (seat.called,)
+        their_out: tuple[int, ...] = (seat.out,)
+        if others_stock:
+            stock, sizes = _their_stock(seat)
+            theirs, their_sizes = (stock,), (sizes,)
+    else:
+        seats = tuple([players[n - 1] for n in others])
+        their_spit = tuple([len(seat.spit_cards) for seat in seats])
+        they_called = tuple([seat.called for seat in seats])
+        their_out = tuple([seat.out for seat in seats])
+        if others_stock:
+            seen = [_their_stock(seat) for seat in seats]
+            theirs = tuple([stock for stock, _ in seen])
+            their_sizes = tuple([sizes for _, sizes in seen])
+    spit, spit_sizes = _spit(game)
+    selected, second = me.selected, me.second
+    carried = me.carried
+    hits = game.table_hits
+    return _new_view(View, (
+        player,
+        game.phase,
+        game.round,
+        mine,
+        my_sizes,
+        stacked,
+        spit,
+        spit_sizes,
+        len(me.spit_cards),
+        their_spit,
+        me.called,
+        they_called,
+        -1 if game.lone_pile is None else game.lone_pile,
+        game.chooser or 0,
+        me.hidden,
+        me.out,
+        bool(game.choosers_out) and player in game.choosers_out,
+        tuple([hit.player for hit in hits]) if hits else (),
+        game.table_chooser or 0,
+        EMPTY if carried is None else carried[:2],
+        _hands(selected, second),
+        others,
+        theirs,
+        their_sizes,
+        their_out,
+        game.rules.table_slap is not None and game.table_slap_right(),
+    ))
+
+
+_new_view = tuple.__new__  # a View from its fields in order, without NamedTuple's keyword handling
+# Where `mine` (then my_sizes, my_stacked), `spit` (then spit_sizes), `held`, `theirs` (then
+# their_sizes) and `slap_right` are in a View.
+_MINE, _SPIT, _HELD, _THEIRS, _SLAP_RIGHT = 3, 6, 20, 22, 25
+
+
+def seen_after(view: View, game: Game, presser: int, stock: bool, spit: bool) -> View:
+    """`view` (the table as its player last saw it) after one press by `presser` that changed no
+    more than what the presser's hands hold, with `stock` the presser's stock piles too (a card
+    turned, moved, stacked or played), and with `spit` the spit piles (a card played): the view
+    `visible_view` gives now, with only what can have changed looked at again."""
+    fields = list(view)
+    if presser == view.player:
+        me = game.players[presser - 1]
+        fields[_HELD] = _hands(me.selected, me.second)
+        if stock:
+            fields[_MINE:_MINE + 3] = _own_stock(me)
+    elif stock and view.their_sizes:  # (a view that leaves the others' stock piles out sees nothing)
+        k = view.others.index(presser)
+        shown, sizes = _their_stock(game.players[presser - 1])
+        fields[_THEIRS] = (*view.theirs[:k], shown, *view.theirs[k + 1:])
+        fields[_THEIRS + 1] = (*view.their_sizes[:k], sizes, *view.their_sizes[k + 1:])
+    if spit:
+        fields[_SPIT:_SPIT + 2] = _spit(game)
+        fields[_SLAP_RIGHT] = game.rules.table_slap is not None and game.table_slap_right()
+    return _new_view(View, fields)
+
+
+def _spit(game: Game) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The spit piles' tops (EMPTY for a pile with no card) and sizes."""
+    spit_piles = game.spit_piles
+    spit: list[Card] = []
+    for spit_pile in spit_piles:
+        spit.append(spit_pile[-1][:2] if spit_pile else EMPTY)
+    return tuple(spit), tuple(map(len, spit_piles))
+
+
+def _hands(selected: int | None, second: int | None) -> tuple[int, ...]:
+    return () if selected is None else (selected,) if second is None else (selected, second)
+
+
+def _own_stock(me: Seat) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """My stock piles as I see them: `mine`, `my_sizes` and `my_stacked` (every face-up card of mine)."""
     mine: list[Card] = []
     my_sizes: list[int] = []
     stacked: list[tuple[int, tuple[Card, ...]]] = []
@@ -85,64 +184,23 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
         else:
             mine.append(EMPTY)
             my_sizes.append(0)
-    if len(others) == 1:
-        seat = players[others[0] - 1]
-        their_spit: tuple[int, ...] = (len(seat.spit_cards),)
-        they_called: tuple[bool, ...] = (seat.called,)
-        their_out: tuple[int, ...] = (seat.out,)
-        seats: tuple[Seat, ...] = (seat,)
-    else:
-        seats = tuple([players[n - 1] for n in others])
-        their_spit = tuple([len(seat.spit_cards) for seat in seats])
-        they_called = tuple([seat.called for seat in seats])
-        their_out = tuple([seat.out for seat in seats])
-    theirs: tuple[tuple[Card, ...], ...] = ()
-    their_sizes: tuple[tuple[int, ...], ...] = ()
-    if others_stock:
-        theirs = tuple([_their_stock(seat) for seat in seats])
-        their_sizes = tuple([tuple([len(pile.cards) for pile in seat.stock]) for seat in seats])
-    spit_piles = game.spit_piles
-    selected, second = me.selected, me.second
-    carried = me.carried
-    hits = game.table_hits
-    return _new_view(View, (
-        player,
-        game.phase,
-        game.round,
-        tuple(mine),
-        tuple(my_sizes),
-        tuple(stacked),
-        tuple([pile[-1][:2] if pile else EMPTY for pile in spit_piles]),
-        tuple([len(pile) for pile in spit_piles]),
-        len(me.spit_cards),
-        their_spit,
-        me.called,
-        they_called,
-        -1 if game.lone_pile is None else game.lone_pile,
-        game.chooser or 0,
-        me.hidden,
-        me.out,
-        bool(game.choosers_out) and player in game.choosers_out,
-        tuple([hit.player for hit in hits]) if hits else (),
-        game.table_chooser or 0,
-        EMPTY if carried is None else carried[:2],
-        () if selected is None else (selected,) if second is None else (selected, second),
-        others,
-        theirs,
-        their_sizes,
-        their_out,
-        game.rules.table_slap is not None and game.table_slap_right(),
-    ))
+    return tuple(mine), tuple(my_sizes), tuple(stacked)
 
 
-_new_view = tuple.__new__  # a View from its fields in order, without NamedTuple's keyword handling
-
-
-def _their_stock(seat: Seat) -> tuple[Card, ...]:
-    """Another player's stock piles as they look from across the table."""
-    if seat.hidden:  # V9: picked up, shown face down
-        return tuple([FACE_DOWN if pile.cards else EMPTY for pile in seat.stock])
-    return tuple([(pile.cards[-1][:2] if pile.up else FACE_DOWN) if pile.cards else EMPTY for pile in seat.stock])
+def _their_stock(seat: Seat) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """Another player's stock piles as they look from across the table, and how high each is."""
+    shown: list[Card] = []
+    sizes: list[int] = []
+    hidden = seat.hidden  # V9: picked up, shown face down
+    for pile in seat.stock:
+        cards = pile.cards
+        if cards:
+            shown.append(FACE_DOWN if hidden or not pile.up else cards[-1][:2])
+            sizes.append(len(cards))
+        else:
+            shown.append(EMPTY)
+            sizes.append(0)
+    return tuple(shown), tuple(sizes)
 
 
 def face_up(view: View) -> list[tuple[Card, ...]]:

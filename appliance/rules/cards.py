@@ -62,12 +62,12 @@ def is_red(card: Card) -> bool:
 
 
 # Every (rank, rank) one apart, wrapping: the question the game asks most, answered by one look-up.
-_NEIGHBOURS = frozenset((a, b) for a in RANKS for b in RANKS if (RANK_VALUE[a] - RANK_VALUE[b]) % 13 in (1, 12))
+NEIGHBOURS = frozenset((a, b) for a in RANKS for b in RANKS if (RANK_VALUE[a] - RANK_VALUE[b]) % 13 in (1, 12))
 
 
 def next_in_rank(card: Card, top: Card) -> bool:
     """One rank above or below, wrapping: an ace sits between the king and the two."""
-    return (card[0], top[0]) in _NEIGHBOURS
+    return (card[0], top[0]) in NEIGHBOURS
 
 
 def same_rank(a: Card, b: Card) -> bool:

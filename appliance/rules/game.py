@@ -41,19 +41,21 @@ from .events import (
     Take,
 )
 from .events import TableSlap as TableSlapEvent
-from .moves import Action
+from .moves import FLIPS, LIFTS, PLAYS, Action
 from .race import Race, clock, misfit
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
-from .stalemate import can_progress
+from .stalemate import can_progress, progress_by_rearranging
 from .stock_pile import StockPile
 from .table import SIDES, Table
 
+SLAP_TABLE, CALL = Action("slap_table"), Action("call")
 PHASES = ("ready", "playing", "stalemate", "choosing", "over")
 PILE_CONTROLS = tuple(f"pile{n}" for n in range(1, 7))
 # Every control of the family; a game that has no use for one rejects it (`not_in_this_game`,
 # or `no_pile` for a far spit pile at a table of two).
 CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "slap")
+_CONTROL_SET = frozenset(CONTROLS)  # `control in CONTROLS`, asked at every press, in one look-up
 
 
 @dataclass
@@ -247,16 +249,16 @@ class Game:
 
         The one source of what can be played: the computer players choose from it, the stalemate
         test searches the same moves, and the screen's assist lights the `play` ones."""
-        me = self.player(player)
+        me = self.players[player - 1]
         phase = self.phase
         if self.ghost_race is not None:
-            return [Action("slap_table")]
+            return [SLAP_TABLE]
         if self.please is not None:  # V13's duel: the lender turns the card, the short player slaps it
             short, lender, card, _ = self.please
             if player == lender and card is None:
-                return [Action("call")]
+                return [CALL]
             if player == short:
-                return [Action("slap_table")] if card is not None else []
+                return [SLAP_TABLE] if card is not None else []
         if self.table_chooser is not None:
             if self.table_chooser != player:
                 return []
@@ -267,35 +269,56 @@ class Game:
             return []
         if phase == "choosing":
             return self.rules.choosing.actions(self, player)
-        slap_table = self._may_slap_table(player)
+        slap_table = self.rules.table_slap is not None and self._may_slap_table(player)
         if phase in ("ready", "stalemate"):
-            waiting = [Action("slap_table")] if slap_table else []
+            waiting = [SLAP_TABLE] if slap_table else []
             if not me.spit_cards or me.called or self.table_hits:
                 return waiting
             if self.lone_spitter() == player and self.lone_pile is None:
                 return waiting + [Action("choose", target=i) for i in range(len(self.spit_piles))
                                   if i in self._reachable(player)]
-            return [*waiting, Action("call")]
+            return [*waiting, CALL]
         if phase != "playing":
             return []
-        actions: list[Action] = [Action("slap_table")] if slap_table else []
-        fits = self.rules.fits.fits
-        tops = [(i, pile[-1]) for i, pile in enumerate(self.spit_piles) if pile]
-        for number, pile in enumerate(me.stock, start=1):
-            if pile.face_down_top:
-                actions.append(Action("flip", number))
-                continue
-            if me.carried is not None and number == me.selected:
-                continue  # under the carried card: to reach it the runner puts the card back first
-            card = pile.face_up_top
-            if card is not None and not self.table_hits:
-                actions += [Action("play", number, i) for i, top in tops if fits(card, top)]
-        if me.carried is not None and me.selected is not None and not self.table_hits:
-            actions += [Action("play", me.selected, i) for i, top in tops if fits(me.carried, top)]
-        actions += self.rules.moves.rearrangements(me.stock_in_reach())
-        if self.rules.moves.carry:  # Running Spit: lift a top card off and turn the face-down one under it
-            actions += [Action("lift", n) for n, pile in enumerate(me.stock_in_reach(), start=1)
-                        if pile.up == 1 and len(pile.cards) > 1]
+        actions: list[Action] = [SLAP_TABLE] if slap_table else []
+        carried, selected = me.carried, me.selected
+        space: int | None = None  # the first empty stock pile, 0 for none (None: not looked)
+        if self.table_hits:  # a table slap waits to be judged: nothing is played until then
+            actions += [FLIPS[number] for number, pile in enumerate(me.stock, start=1) if pile.cards and not pile.up]
+        else:
+            space = 0
+            fitting = self.rules.fits.fitting  # (the cards that fit on each top: one look-up per card)
+            tops: list[tuple[int, frozenset[Card]]] = []
+            for i, spit_pile in enumerate(self.spit_piles):  # (plain loops: cheaper than comprehensions here)
+                if spit_pile:
+                    tops.append((i, fitting[spit_pile[-1]]))
+            for number, pile in enumerate(me.stock, start=1):
+                cards = pile.cards
+                if not cards:
+                    if not space:
+                        space = number
+                    continue
+                if not pile.up:
+                    actions.append(FLIPS[number])
+                    continue
+                if carried is not None and number == selected:
+                    continue  # under the carried card: to reach it the runner puts the card back first
+                card, plays = cards[-1], PLAYS[number]
+                for i, fit in tops:
+                    if card in fit:
+                        actions.append(plays[i])
+            if carried is not None and selected is not None:
+                plays = PLAYS[selected]
+                actions += [plays[i] for i, fit in tops if carried in fit]
+        moves = self.rules.moves
+        if carried is None:  # the stock as the player can use it is the stock itself
+            reach = me.stock
+            actions += moves.rearrangements(reach, space)
+        else:
+            reach = me.stock_in_reach()
+            actions += moves.rearrangements(reach)
+        if moves.carry:  # Running Spit: lift a top card off and turn the face-down one under it
+            actions += [LIFTS[n] for n, pile in enumerate(reach, start=1) if pile.up == 1 and len(pile.cards) > 1]
         pick_up = self.rules.moves.pick_up
         if pick_up is not None and not me.hidden and pick_up.allowed(me.stock):
             actions.append(Action("pick_up"))
@@ -333,14 +356,19 @@ class Game:
 
     def press(self, t: float, player: int, control: str) -> list[Event]:
         """Apply one press at time `t`; return what happened. Never raises for any input."""
-        t = self._clock(t)
-        if not (isinstance(player, int) and 1 <= player <= len(self.players)) or control not in CONTROLS:
+        t = float(t)  # self._clock(t), written out: this is the engine's busiest path
+        if not t >= self.now:
+            t = self.now
+        self.now = t
+        if not (isinstance(player, int) and 1 <= player <= len(self.players)
+                and isinstance(control, str) and control in _CONTROL_SET):
             return [Reject(t, player, control, "unknown_press")]
         events: list[Event] = []
-        self._close_windows(events, t)
+        if self.ghost_race is not None or self.please is not None or self.table_hits:
+            self._close_windows(events, t)  # (no window is open otherwise: `deadline` is None)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
-        elif not self.player(player).playing:
+        elif not self.players[player - 1].playing:
             self._out_press(events, t, player, control)
         elif self.please is not None and self.rules.please is not None and self.rules.please.press(
                 self, events, t, player, control):
@@ -352,7 +380,7 @@ class Game:
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
-            index = self.table.spit_pile_for(player, control)
+            index = self.rules.table.spit_pile_for(player, control)
             if index is None:
                 self.reject(events, t, player, control, "no_pile")
             else:
@@ -419,7 +447,7 @@ class Game:
 
     def _pile_press(self, events: list[Event], t: float, player: int, number: int) -> None:
         control = f"pile{number}"
-        me = self.player(player)
+        me = self.players[player - 1]
         if self.phase == "choosing":
             self.reject(events, t, player, control, "wrong_phase")
             return
@@ -550,7 +578,7 @@ class Game:
     # ------------------------------------------------------------------ playing a card
 
     def _play(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
-        me = self.player(player)
+        me = self.players[player - 1]
         held = me.held()
         if not held:
             self.reject(events, t, player, side, "nothing_selected")
@@ -563,12 +591,16 @@ class Game:
             self.reject(events, t, player, side, "table_slapped", spit_pile=index)
             return
         top = spit_pile[-1]
-        fits = self.rules.fits.fits
-        number = next((n for n in held if fits(me.held_card(n), top)), None)
+        fit = self.rules.fits.fitting[top]
+        number = None
+        for n in held:  # the first card held that fits
+            if me.held_card(n) in fit:
+                number = n
+                break
         if number is None:
             card = me.held_card(held[0])
             events.append(misfit(self.races[index], t, player, side, card, index, top, self.rules.race_window,
-                                 fits, self.rules.fits.misfit(card, top)))
+                                 self.rules.fits.fits, self.rules.fits.misfit(card, top)))
             return
         card = me.take_held(number)
         spit_pile.append(card)
@@ -588,10 +620,43 @@ class Game:
         """After anything that changes what can be played: is the game stuck?"""
         if self.phase != "playing":
             return
-        tops = self.spit_tops()
+        players = self.players
+        tops: list[Card] = []
+        fitting: list[frozenset[Card]] = []
+        table = self.rules.fits.fitting
+        for spit_pile in self.spit_piles:
+            if spit_pile:
+                top = spit_pile[-1]
+                tops.append(top)
+                fitting.append(table[top])
+        for p in players:
+            # The common answers first, with no search: a face-down card to turn, or a card showing
+            # that fits (not the one under a card carried off its pile, V16, but the carried one):
+            # what `can_progress` calls direct progress, on the stock as the player can use it.
+            if p.out:  # (not playing)
+                continue
+            carried = p.carried
+            under = p.selected if carried is not None else None
+            if under is not None:
+                for fit in fitting:
+                    if carried in fit:
+                        return
+            for number, pile in enumerate(p.stock, start=1):
+                cards = pile.cards
+                if not cards:
+                    continue
+                if not pile.up:
+                    return
+                if number != under:
+                    card = cards[-1]
+                    for fit in fitting:
+                        if card in fit:
+                            return
+        # Nobody can play or turn a card as things lie (and nobody has a face-down card under one
+        # carried, V16): can anybody after rearranging their stock?
         fits, moves = self.rules.fits.fits, self.rules.moves
-        for p in self.players:
-            if p.playing and (p.can_turn_under_carried() or can_progress(p.stock_in_reach(), tops, fits, moves)):
+        for p in players:
+            if p.playing and progress_by_rearranging(p.stock_in_reach(), tops, fits, moves):
                 return
         if self.spitters():
             self.phase = "stalemate"

@@ -7,7 +7,7 @@ which stock moves a game has and what a `pileN` press does with them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,6 +34,16 @@ class Action(NamedTuple):
 
 # Moves that change what can be played from the stock, not just where cards lie.
 PROGRESS = frozenset({"play", "flip"})
+
+# The actions `legal_actions` and `rearrangements` offer over and over, made once: PLAYS[pile][spit
+# pile], FLIPS[pile], MOVES[pile][space], STACKS[pile][onto], LIFTS[pile] (stock piles 1 to 6,
+# spit piles 0 to 3). An Action is a plain tuple: one made here equals one made anywhere else.
+_PILES, _SPIT_PILES = range(7), range(4)
+PLAYS = tuple(tuple(Action("play", n, i) for i in _SPIT_PILES) for n in _PILES)
+FLIPS = tuple(Action("flip", n) for n in _PILES)
+MOVES = tuple(tuple(Action("move", n, m) for m in _PILES) for n in _PILES)
+STACKS = tuple(tuple(Action("stack", n, m) for m in _PILES) for n in _PILES)
+LIFTS = tuple(Action("lift", n) for n in _PILES)
 
 
 @dataclass(frozen=True)
@@ -64,20 +74,34 @@ class StockMoves:
         top = onto.face_up_top
         return self.stacking and top is not None and same_rank(card, top)
 
-    def rearrangements(self, stock: Sequence[StockPile]) -> Iterator[Action]:
+    def rearrangements(self, stock: Sequence[StockPile], space: int | None = None) -> list[Action]:
         """Moves that only rearrange the stock: into a space (the first empty one: spaces are
-        alike), and same-rank stacking."""
-        space = next((n for n, pile in enumerate(stock, start=1) if not pile.cards), 0)
+        alike), and same-rank stacking. `space`: the first empty pile (0 for none), where the caller
+        has just looked."""
+        if space is None:
+            space = 0
+            for number, pile in enumerate(stock, start=1):
+                if not pile.cards:
+                    space = number
+                    break
+        if not self.stacking:
+            if not space:
+                return []  # the common case, asked after every press: no space, nothing to move
+            moves = MOVES
+            # moving a lone card only moves it
+            return [moves[number][space] for number, pile in enumerate(stock, start=1)
+                    if len(pile.cards) > 1 and pile.up]
+        found: list[Action] = []
         for number, pile in enumerate(stock, start=1):
             card = pile.face_up_top
             if card is None:
                 continue
             if space and len(pile.cards) > 1:  # moving a lone card only moves it
-                yield Action("move", number, space)
-            if self.stacking:
-                for other, onto in enumerate(stock, start=1):
-                    if other != number and self.can_stack(card, onto):
-                        yield Action("stack", number, other)
+                found.append(MOVES[number][space])
+            for other, onto in enumerate(stock, start=1):
+                if other != number and self.can_stack(card, onto):
+                    found.append(STACKS[number][other])
+        return found
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ class Seat:
 
     def stock_count(self) -> int:
         """Stock cards, the one carried in hand included (it is not played until it lands)."""
-        return sum(len(pile.cards) for pile in self.stock) + (self.carried is not None)
+        return sum([len(pile.cards) for pile in self.stock]) + (self.carried is not None)
 
     def all_cards(self) -> list[Card]:
         carried = [] if self.carried is None else [self.carried]

@@ -41,12 +41,22 @@ def direct_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits
 
 def can_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, moves: StockMoves) -> bool:
     """True if this stock can play a card or turn one, now or after rearranging it."""
-    if direct_progress(stock, tops, fits):
-        return True
+    return direct_progress(stock, tops, fits) or progress_by_rearranging(stock, tops, fits, moves)
+
+
+def progress_by_rearranging(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, moves: StockMoves) -> bool:
+    """`can_progress` for a stock already known to have no `direct_progress`."""
     if moves.carry and any(pile.up == 1 and len(pile.cards) > 1 for pile in stock):
         return True  # Running Spit: a runner lifts the top card off and turns the one under it
-    if not any(True for _ in moves.rearrangements(stock)):
+    first = moves.rearrangements(stock)
+    if not first:
         return False
+    for action in first:
+        # Taking the top off a pile whose only face-up card it is uncovers a face-down card: the
+        # search below would find that at its first step (the usual case: a card moved into a space).
+        source = stock[action.pile - 1]
+        if source.up == 1 and len(source.cards) > 1:
+            return True
     start = _position(stock)
     seen = {start}
     frontier = [start]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 SIDES = ("left", "right", "far_left", "far_right")
 MIN_SEATS, MAX_SEATS = 2, 4
+_SIDE_FOR: dict[tuple[int, int, int], str] = {}  # (seats, player, spit pile) -> Table.side_for
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,16 @@ class Table:
 
     def side_for(self, player: int, spit_pile: int) -> str:
         """The control with which `player` reaches `spit_pile` (its nearest name)."""
-        for side in self.sides():
-            if self.spit_pile_for(player, side) == spit_pile:
-                return side
-        raise ValueError(f"no spit pile {spit_pile} at a table of {self.seats}")
+        key = (self.seats, player, spit_pile)
+        found = _SIDE_FOR.get(key)  # asked for every card played: worked out once per seat and pile
+        if found is None:
+            for side in self.sides():
+                if self.spit_pile_for(player, side) == spit_pile:
+                    found = _SIDE_FOR[key] = side
+                    break
+            else:
+                raise ValueError(f"no spit pile {spit_pile} at a table of {self.seats}")
+        return found
 
     def starting_pile(self, player: int) -> int:
         """The spit pile a player starts with their spit cards: the one on their own left."""
