@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 import pytest
+from slides import band, heights_until_landed
 
 from appliance.bots import make_bot
 from appliance.display.captions import Caption, Drawn, shown_to
@@ -145,11 +146,6 @@ def test_a_reject_is_told_to_its_seat_in_speeds_words() -> None:
     assert own(scene.captions(), 1, "reject") == []
 
 
-def _band(dirty: list[pygame.Rect]) -> tuple[int, int]:
-    """The rows a frame changed, topmost to bottommost (what SDL's KMSDRM path uploads)."""
-    return min(r.top for r in dirty), max(r.bottom for r in dirty)
-
-
 @pytest.mark.parametrize(("layout", "player"), [("tabletop", 1), ("tabletop", 2), ("desktop", 1)])
 def test_a_played_card_slides_to_its_pile_never_changing_hand_and_middle_in_one_frame(
     layout: str, player: int
@@ -171,20 +167,12 @@ def test_a_played_card_slides_to_its_pile_never_changing_hand_and_middle_in_one_
         return [image for image, x, y in h.canvas().items if (x, y) == rect.topleft]
 
     first = h.frame()
-    top, bottom = _band(first)
+    top, bottom = band(first)
     hand_rows = hand.union(hand.move(0, table.layout.seat(player).stack_step * 3)).inflate(0, 2 * hand.h // 5)
     assert hand_rows.top <= top and bottom <= hand_rows.bottom, "the press's frame changes the hand's row only"
     assert table.art.face(under) in at(pile)  # the pile still shows what the card will cover
     assert table.art.face("3S", player == 2 and layout == "tabletop") in at(hand)  # the hand refilled at once
-    heights = []
-    for _ in range(20):
-        dirty = h.frame()
-        if table.art.face("5H") in at(pile):
-            break
-        top, bottom = _band(dirty)
-        heights.append(bottom - top)
-    else:
-        raise AssertionError("the card never landed")
+    heights = heights_until_landed(h, lambda: table.art.face("5H") in at(pile), 20)
     assert 5 <= len(heights) <= 8  # about 120 ms at 60 frames a second
     assert max(heights) <= table.layout.card_h + abs(pile.y - hand.y) // 6, heights  # even steps, none big
     assert max(heights) < 0.3 * SIZE[1]

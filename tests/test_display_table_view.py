@@ -6,6 +6,7 @@ from typing import Any
 
 import pygame
 import pytest
+from slides import band, heights_until_landed
 
 from appliance.display.card_art import CardArt
 from appliance.display.compositor import Canvas
@@ -198,11 +199,6 @@ def test_a_turned_up_card_flips_and_a_new_layout_is_dealt() -> None:
 # ------------------------------------------------------------------ a played card's frames (the band KMSDRM uploads)
 
 
-def _band(dirty: list[pygame.Rect]) -> tuple[int, int]:
-    """The rows a frame changed, topmost to bottommost (what SDL's KMSDRM path uploads)."""
-    return min(r.top for r in dirty), max(r.bottom for r in dirty)
-
-
 @pytest.mark.parametrize(
     ("layout", "player", "assist"),
     [("tabletop", 1, True), ("tabletop", 2, True), ("desktop", 1, True), ("tabletop", 1, False)],
@@ -248,19 +244,11 @@ def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_mi
     seat = lay.seat(player)
     glow = view.art.glow_offset()
     hand_rows = seat.stock[0].union(seat.stock[0].move(seat.stack_dx * 3, seat.stack_step * 3)).inflate(0, 2 * glow)
-    top, bottom = _band(first)
+    top, bottom = band(first)
     assert hand_rows.top <= top and bottom <= hand_rows.bottom, "the press's frame changes the hand's rows only"
     pile = lay.spit_piles[0]
     assert view.art.face("4C") in at(pile) and not lit_other()  # the pile as it was, at every seat
-    heights = []
-    for _ in range(12):
-        dirty = h.frame()
-        if view.art.face("5H") in at(pile):
-            break
-        top, bottom = _band(dirty)
-        heights.append(bottom - top)
-    else:
-        raise AssertionError("the card never landed")
+    heights = heights_until_landed(h, lambda: view.art.face("5H") in at(pile), 12)
     assert 4 <= len(heights) <= 7  # about 100 ms at 60 frames a second
     assert max(heights) < lay.card_h + abs(pile.y - seat.stock[0].y) // 3, heights  # even steps, none big
     assert lit_other() == assist  # landed: 6D fits it, and the other seat sees it lit
