@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 import pygame
 
+from appliance.credits import CreditBank
+
 from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
 from ..compositor import Canvas
@@ -140,6 +142,7 @@ class Context:
     tidy_memory: bool = False  # collect and freeze the heap before play (the app and the bench; not tests)
     config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
     inputs: Any = None  # the running input sources (the service menu's switch test reads them)
+    credit_bank: CreditBank | None = field(init=False, default=None)  # the coin box (coins.credit_bank)
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)
