@@ -179,18 +179,22 @@ def test_a_journal_of_four_seats_replays_exactly(tmp_path: Path, capsys: pytest.
 def test_looking_again_only_when_something_visible_changed_plays_the_same_games(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The simulator lets the other bots answer without looking when a press only took a card in
-    hand: the same games, press for press, as bots that look every time."""
-    def presses(variant: str, seed: int) -> list[tuple[float, int, str]]:
+    hand, and has the bots bring their view up to date with what a press changed rather than look
+    at everything: the same games, press for press, as bots that look at everything every time."""
+    def presses(variant: str, seed: int, options: dict[str, Any] | None = None) -> list[tuple[float, int, str]]:
         made: list[tuple[float, int, str]] = []
         specs = ("5", "2") if seed % 2 else ("4", "5")
-        play_game(specs, seed, watch=lambda t, p, c, e: made.append((t, p, c)), variant=variant)
+        play_game(specs, seed, watch=lambda t, p, c, e: made.append((t, p, c)), variant=variant, options=options)
         return made
 
-    cases = [("classic", 1), ("two-decks", 2), ("mod-spit", 3), ("four-piles", 4), ("classic", 6), ("threes", 8)]
-    shortcut = [presses(variant, seed) for variant, seed in cases]
+    cases = [("classic", 1, None), ("two-decks", 2, None), ("mod-spit", 3, None), ("four-piles", 4, None),
+             ("classic", 6, None), ("threes", 8, None), ("classic", 5, {"same_rank_stacking": True}),
+             ("classic", 7, {"ghost_card": True}), ("classic", 9, {"spit_card_please": True})]
+    shortcut = [presses(*case) for case in cases]
     from appliance.bots.opponent import Bot
     monkeypatch.setattr(Bot, "sees_nothing_new", lambda self: False)
-    assert [presses(variant, seed) for variant, seed in cases] == shortcut
+    monkeypatch.setattr(Bot, "next_press_after", lambda self, game, now, *change: self.next_press(game, now))
+    assert [presses(*case) for case in cases] == shortcut
 
 
 def test_at_four_seats_the_expert_plays_the_far_piles_and_takes_the_smallest_pile_going_out() -> None:

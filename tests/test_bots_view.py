@@ -1,10 +1,15 @@
 """The visible view: what a player at the table sees, and nothing hidden."""
 
+from collections import Counter
 from typing import Any
 
+import pytest
 from positions import game_at, position
 
-from appliance.bots.view import EMPTY, FACE_DOWN, OWN_FIELDS, View, face_up, is_card, visible_view
+from appliance.bots import opponent
+from appliance.bots import view as view_module
+from appliance.bots.simulate import play_game
+from appliance.bots.view import EMPTY, FACE_DOWN, OWN_FIELDS, View, face_up, is_card, seen_after, visible_view
 from appliance.rules import Game, game_from_state, new_game
 
 
@@ -127,3 +132,40 @@ def test_a_view_without_the_others_stock_piles() -> None:
     assert visible_view(game, 1, others_stock=False) == short
     game.press(0.7, 2, "pile4")  # player 2 turns a card: only a view with their piles shows it
     assert visible_view(game, 1, others_stock=False) == short and visible_view(game, 1) != full
+
+
+def test_a_view_brought_up_to_date_knows_where_its_fields_are() -> None:
+    fields = View._fields
+    assert fields[view_module._MINE:view_module._MINE + 3] == ("mine", "my_sizes", "my_stacked")
+    assert fields[view_module._SPIT:view_module._SPIT + 2] == ("spit", "spit_sizes")
+    assert fields[view_module._HELD] == "held" and fields[view_module._SLAP_RIGHT] == "slap_right"
+    assert fields[view_module._THEIRS:view_module._THEIRS + 2] == ("theirs", "their_sizes")
+
+
+@pytest.mark.parametrize(("variant", "options", "specs"), [
+    ("classic", None, ("5", "1")),
+    ("two-decks", None, ("4", "5")),
+    ("eleven-middle", None, ("5", "3")),
+    ("mod-spit", None, ("5", "2")),
+    ("refill", None, ("1", "5")),
+    ("classic", {"seats": 4}, ("5", "1", "first", "3")),
+    ("classic", {"same_rank_stacking": True, "two_hands": True, "hidden_last": True}, ("5", "2")),
+    ("four-piles", {"alternate_colours": True, "seats": 3}, ("4", "5", "1")),
+])
+def test_a_view_brought_up_to_date_after_a_press_is_the_view_looked_at_afresh(
+        monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, Any] | None,
+        specs: tuple[str, ...]) -> None:
+    """The simulator tells the bots what a press changed (`seen_after`): whatever it brings up to
+    date, the view is the one `visible_view` builds looking at everything."""
+    brought: Counter[tuple[bool, bool, bool]] = Counter()
+
+    def checked(view: View, game: Game, presser: int, piles: tuple[int, ...], spit: bool) -> View:
+        seen = seen_after(view, game, presser, piles, spit)
+        assert seen == visible_view(game, view.player, others_stock=bool(view.their_sizes))
+        brought[presser == view.player, bool(piles), spit] += 1
+        return seen
+
+    monkeypatch.setattr(opponent, "seen_after", checked)
+    for seed in range(3):
+        play_game(specs, seed, variant=variant, options=options)
+    assert brought[True, False, False] and brought[True, True, True] and brought[False, True, True], brought

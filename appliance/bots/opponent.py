@@ -69,11 +69,6 @@ def next_control(game: Game, view: View, action: Action) -> str:
     return game.presses_for(view.player, action)[0]
 
 
-def carrying(view: View, action: Action) -> bool:
-    """Is the card of `action` in hand, so the next press puts it down?"""
-    return action.kind in CARRIED and view.held == (action.pile,)
-
-
 class Bot:
     def __init__(
         self, spec: str, player: int, strategy: Strategy, timing: Timing, seed: int, *, keep_log: bool = False
@@ -125,23 +120,25 @@ class Bot:
             self._forget()  # time went back: a new game (or a replay from the start)
         return self._look(game, now, visible_view(game, self.player, self._watches))
 
-    def next_press_after(self, game: FamilyGame, now: float, presser: int, stock: bool,
+    def next_press_after(self, game: FamilyGame, now: float, presser: int, piles: tuple[int, ...],
                          spit: bool) -> tuple[float, str] | None:
         """`next_press` for a caller that knows what changed since the bot last looked: one press by
-        `presser` that changed only what the presser's hands hold, with `stock` the presser's stock
-        piles, with `spit` the spit piles (the simulator, from that press's events; see
-        `view.seen_after`). The same answer, with the view brought up to date rather than looked at
-        afresh."""
+        `presser` that changed only what the presser's hands hold, the presser's stock `piles`, and
+        with `spit` the spit piles (the simulator, from that press's events; see `view.seen_after`).
+        The same answer, with the view brought up to date rather than looked at afresh."""
         view = self._view
         if view is None or now < self._seen or not isinstance(game, Game):
             return self.next_press(game, now)
-        return self._look(game, now, seen_after(view, game, presser, stock, spit))
+        return self._look(game, now, seen_after(view, game, presser, piles, spit))
 
     def _look(self, game: Game, now: float, view: View) -> tuple[float, str] | None:
         if self._stale or view != self._view:
             if view.round != self._round[0]:
                 self._round = (view.round, now)
             self._update(game, view, now)
+        due = self._due
+        if due is None or due[0] > now:
+            return due  # (what take_due answers when nothing is due yet, without asking it)
         return self.take_due(now)
 
     def sees_nothing_new(self) -> bool:
@@ -178,10 +175,13 @@ class Bot:
         if due is not None and due[0] - now <= COMMIT:
             return  # too late to stop the hand (whether or not the move still works)
         legal = self._legal_actions(game, view)
-        if SLAP_TABLE in legal and game.rules.table_slap is None:
+        if (game.ghost_race is not None or game.please is not None) and SLAP_TABLE in legal \
+                and game.rules.table_slap is None:
             # V14's ghost card raced for, V13's turned spit card: slap it (nothing else can be done
             # meanwhile: the rules offer only the slap). Nothing to choose, the moment expected: a
             # simple reaction, the floor and the hand's movement (`continuation`), not a decision.
+            # (Only then, or with Mod Spit's table slap, do the rules offer the slap: the cheap
+            # questions first, asked at every look.)
             if self._action != SLAP_TABLE or self._due is None:
                 self._follow.clear()
                 self._schedule(game, view, now, SLAP_TABLE, self.timing.continuation(self.rng), "continuation")
@@ -202,7 +202,8 @@ class Bot:
             self._action = None
             self._follow.clear()
             action = None
-        if action is not None and carrying(view, action):
+        # Is the card of the planned move in hand, so the next press puts it down?
+        if action is not None and action.kind in CARRIED and view.held == (action.pile,):
             if action in legal:  # the card is in hand: put it down
                 self._schedule(game, view, now, action, self.timing.continuation(self.rng), "continuation")
                 return

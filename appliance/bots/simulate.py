@@ -8,7 +8,10 @@
 Game k is dealt with seed S + k, of the preset `--variant` (default classic) with the house rules
 `--options` (a JSON object) on top; `--bots` names one bot per seat (`--swap` moves them round the
 table game by game). No clock is read while playing: every bot is asked for its next press, the
-earliest is applied (equal times: a seeded coin decides), and so on until the game is over. Prints
+earliest is applied (equal times: a seeded coin decides), and so on until the game is over. Where
+the press's events say it changed no more than the presser's hands, stock piles and the spit piles,
+the bots bring their view up to date with just that (`Bot.next_press_after`), or answer as they did
+if they see none of it: the same games as bots that look at everything every time. Prints
 one JSON summary; `wins` counts games won (at three or four seats: the player who ends the game
 with no cards at all) per bot in `--bots` order; `games_per_s` is wall time, `games_per_cpu_s`
 this process's CPU time (one core, whatever else runs). With `--journal-dir`
@@ -34,18 +37,17 @@ from ..journal import Journal
 from ..match import Match, setup_line
 from ..random_play import variant_options
 from ..rules import PRESETS, Event, Game, read_options
-from ..rules.events import Play, Reject
+from ..rules.events import Flip, Move, Play, Reject, Stack
 from . import Bot, make_bot, parse_spec
 
 SKIP = "skip"  # a hint to a bot: nothing it sees has changed since it last looked
-Hint = tuple[int, bool, bool] | str | None  # see `hints` in play_game
+Hint = tuple[int, tuple[int, ...], bool] | str | None  # see `hints` in play_game
 MAX_PRESSES = 50_000  # a game still going after this many presses is counted unfinished
 MAX_SECONDS = 4 * 3_600.0  # ... or after four hours of game time (a safety net)
 # Events that change nothing another player sees (a card taken in hand stays on its pile, unless it
-# is carried off: V16), so the other bots need not look at the table again.
+# is carried off: V16), so the other bots need not look at the table again. A flip, move or stack
+# changes only the presser's stock piles (which some bots never look at), a play those and a spit pile.
 UNSEEN_BY_OTHERS = frozenset({"select", "deselect", "reject"})
-# ... and those that change only the presser's stock piles, which some bots never look at.
-STOCK_ONLY = frozenset({"flip", "move", "stack"})
 
 
 @dataclass
@@ -165,8 +167,9 @@ def play_game(
                         handed.append((bot, made))
                 due = handed
             # What the presses changed, from their events: only what the presser's hands hold,
-            # their stock piles (`stock`), the spit piles (`spit`), or more (not `known`).
-            known, stock, spit = private, False, False
+            # their stock piles (the numbers in `piles`), the spit piles (`spit`), or more (not `known`).
+            known, spit = private, False
+            piles: list[int] = []
             for bot, plan in due:
                 player = bot.player
                 events = match.apply(plan[0], player, plan[1], "bot")
@@ -179,11 +182,14 @@ def play_game(
                     if kind in UNSEEN_BY_OTHERS:
                         if isinstance(event, Reject):
                             rejects[event.reason] += 1
-                    elif kind in STOCK_ONLY:
-                        stock = True
+                    elif isinstance(event, Flip):
+                        piles.append(event.pile)
+                    elif isinstance(event, Move | Stack):
+                        piles += (event.from_, event.to)
                     elif isinstance(event, Play):
                         cards_played[player - 1] += 1
-                        stock = spit = True
+                        piles.append(event.pile)
+                        spit = True
                     else:
                         known = False
             if known and len(due) == 1:
@@ -192,12 +198,12 @@ def play_game(
                 # of it (another's hands, or another's stock for a bot that never looks at it)
                 # answer as they did.
                 presser = due[0][0]
-                change: Hint = (presser.player, stock, spit)
+                change: Hint = (presser.player, tuple(piles), spit)
                 for i, bot in enumerate(players):
                     if bot is presser:
                         hints[i] = change
                     elif bot.sees_nothing_new():
-                        hints[i] = change if spit or (stock and watching[i]) else SKIP
+                        hints[i] = change if spit or (piles and watching[i]) else SKIP
             if pressed >= MAX_PRESSES or now >= MAX_SECONDS:
                 break
     finally:

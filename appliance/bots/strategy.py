@@ -304,6 +304,21 @@ class Strategy:
         if carried:
             numbers.append(under)
             codes.append(carried)
+        spit = view.spit
+        if len(plays) == 1:
+            # One play, and often nothing to follow it: no card of mine fits on the tops it leaves.
+            # Then the run is that play alone, whatever it is worth (the search finds no more).
+            play = plays[0]
+            i, target = numbers.index(play.pile), play.target
+            followed = False
+            for top in (*spit[:target], codes[i], *spit[target + 1:]):
+                if len(top) > 1:
+                    fit = fitting[top]
+                    for j, code in enumerate(codes):
+                        if j != i and code in fit:
+                            followed = True
+            if not followed:
+                return [play]
         theirs: list[Card] = []
         for stock in view.theirs:
             for code in stock:
@@ -378,7 +393,7 @@ class Strategy:
             return found
 
         root: tuple[float, list[Action]] | None = None
-        spit, held = view.spit, view.held
+        held = view.held
         for play in plays:
             i = numbers.index(play.pile)
             target = play.target
@@ -419,8 +434,9 @@ def uncover(view: View, rules: Ruleset) -> list[Action]:
     # Every stock searched from shows no progress (the start is checked here; the others were
     # checked before they were searched from), so a rearrangement shows progress exactly where one
     # of the two piles it changes does. The piles it leaves alone are shared, never changed.
-    if any(shows_progress(pile) for pile in start):
-        return next(([action] for action in moves.rearrangements(start)), [])
+    for pile in start:
+        if shows_progress(pile):
+            return next(([action] for action in moves.rearrangements(start)), [])
     start_key = _key(start)
     seen = {start_key}
     frontier: list[tuple[list[StockPile], tuple[tuple[tuple[Card, ...], int], ...], list[Action]]] = [

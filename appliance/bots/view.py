@@ -12,16 +12,22 @@ Cards are rank then suit (`5H`); with two decks (V4) the deck a card came from i
 no rule looks at it. A view is a plain tuple, so "has anything changed?" is one comparison.
 
 The other players come in `game.table.others(player)` order: round the table from the bot's right.
+`seen_after` brings a view up to date after a press that changed only a few things (the simulator
+knows which from the press's events): the same view `visible_view` would build from scratch.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules import Card, Game, Seat, Table
+from ..rules import Card, Game, Seat, Table, deck
 
 EMPTY = ""  # a stock pile space with no cards
 FACE_DOWN = "?"  # a stock pile whose top card is face down (or hidden: V9)
+# Each card as a player sees it, rank then suit: `card[:2]` worked out once, the same string for
+# both decks' copies of a card (V4), so views compare and hash their cards without slicing them.
+FACE: dict[Card, Card] = {card: card for card in deck(1)}
+FACE.update({card: FACE[card[:2]] for card in deck(2)})
 
 
 class View(NamedTuple):
@@ -113,8 +119,8 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
         bool(game.choosers_out) and player in game.choosers_out,
         tuple([hit.player for hit in hits]) if hits else (),
         game.table_chooser or 0,
-        EMPTY if carried is None else carried[:2],
-        _hands(selected, second),
+        EMPTY if carried is None else FACE[carried],
+        () if selected is None else (selected,) if second is None else (selected, second),
         others,
         theirs,
         their_sizes,
@@ -129,22 +135,49 @@ _new_view = tuple.__new__  # a View from its fields in order, without NamedTuple
 _MINE, _SPIT, _HELD, _THEIRS, _SLAP_RIGHT = 3, 6, 20, 22, 25
 
 
-def seen_after(view: View, game: Game, presser: int, stock: bool, spit: bool) -> View:
+def seen_after(view: View, game: Game, presser: int, piles: tuple[int, ...], spit: bool) -> View:
     """`view` (the table as its player last saw it) after one press by `presser` that changed no
-    more than what the presser's hands hold, with `stock` the presser's stock piles too (a card
-    turned, moved, stacked or played), and with `spit` the spit piles (a card played): the view
+    more than what the presser's hands hold, their stock `piles` (numbers: a card turned, moved,
+    stacked or played off them) and, with `spit`, the spit piles (a card played): the view
     `visible_view` gives now, with only what can have changed looked at again."""
     fields = list(view)
     if presser == view.player:
         me = game.players[presser - 1]
-        fields[_HELD] = _hands(me.selected, me.second)
-        if stock:
-            fields[_MINE:_MINE + 3] = _own_stock(me)
-    elif stock and view.their_sizes:  # (a view that leaves the others' stock piles out sees nothing)
+        selected, second = me.selected, me.second
+        fields[_HELD] = () if selected is None else (selected,) if second is None else (selected, second)
+        if piles:
+            stock = me.stock
+            mine, sizes = list(view.mine), list(view.my_sizes)
+            stacked = bool(view.my_stacked)  # a pile of several face-up cards (V7): worked out again
+            for number in piles:
+                pile = stock[number - 1]
+                cards = pile.cards
+                if cards:
+                    up = pile.up
+                    mine[number - 1] = FACE[cards[-1]] if up else FACE_DOWN
+                    sizes[number - 1] = len(cards)
+                    stacked = stacked or up > 1
+                else:
+                    mine[number - 1], sizes[number - 1] = EMPTY, 0
+            fields[_MINE] = tuple(mine)
+            fields[_MINE + 1] = tuple(sizes)
+            if stacked:
+                fields[_MINE + 2] = _own_stock(me)[2]
+    elif piles and view.their_sizes:  # (a view that leaves the others' stock piles out sees nothing)
         k = view.others.index(presser)
-        shown, sizes = _their_stock(game.players[presser - 1])
-        fields[_THEIRS] = (*view.theirs[:k], shown, *view.theirs[k + 1:])
-        fields[_THEIRS + 1] = (*view.their_sizes[:k], sizes, *view.their_sizes[k + 1:])
+        seat = game.players[presser - 1]
+        stock, hidden = seat.stock, seat.hidden
+        shown, sizes = list(view.theirs[k]), list(view.their_sizes[k])
+        for number in piles:
+            pile = stock[number - 1]
+            cards = pile.cards
+            if cards:  # as `_their_stock` shows them
+                shown[number - 1] = FACE_DOWN if hidden or not pile.up else FACE[cards[-1]]
+                sizes[number - 1] = len(cards)
+            else:
+                shown[number - 1], sizes[number - 1] = EMPTY, 0
+        fields[_THEIRS] = (*view.theirs[:k], tuple(shown), *view.theirs[k + 1:])
+        fields[_THEIRS + 1] = (*view.their_sizes[:k], tuple(sizes), *view.their_sizes[k + 1:])
     if spit:
         fields[_SPIT:_SPIT + 2] = _spit(game)
         fields[_SLAP_RIGHT] = game.rules.table_slap is not None and game.table_slap_right()
@@ -156,12 +189,8 @@ def _spit(game: Game) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     spit_piles = game.spit_piles
     spit: list[Card] = []
     for spit_pile in spit_piles:
-        spit.append(spit_pile[-1][:2] if spit_pile else EMPTY)
+        spit.append(FACE[spit_pile[-1]] if spit_pile else EMPTY)
     return tuple(spit), tuple(map(len, spit_piles))
-
-
-def _hands(selected: int | None, second: int | None) -> tuple[int, ...]:
-    return () if selected is None else (selected,) if second is None else (selected, second)
 
 
 def _own_stock(me: Seat) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[int, tuple[Card, ...]], ...]]:
@@ -174,10 +203,10 @@ def _own_stock(me: Seat) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple
         if cards:
             up = pile.up
             if up == 1:
-                mine.append(cards[-1][:2])
+                mine.append(FACE[cards[-1]])
             elif up:
-                mine.append(cards[-1][:2])
-                stacked.append((number, tuple([card[:2] for card in cards[-up:]])))
+                mine.append(FACE[cards[-1]])
+                stacked.append((number, tuple([FACE[card] for card in cards[-up:]])))
             else:
                 mine.append(FACE_DOWN)
             my_sizes.append(len(cards))
@@ -195,7 +224,7 @@ def _their_stock(seat: Seat) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     for pile in seat.stock:
         cards = pile.cards
         if cards:
-            shown.append(FACE_DOWN if hidden or not pile.up else cards[-1][:2])
+            shown.append(FACE_DOWN if hidden or not pile.up else FACE[cards[-1]])
             sizes.append(len(cards))
         else:
             shown.append(EMPTY)

@@ -58,6 +58,12 @@ CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "s
 _CONTROL_SET = frozenset(CONTROLS)  # `control in CONTROLS`, asked at every press, in one look-up
 
 
+def _uncovered(pile: StockPile) -> bool:
+    """Did taking a card off `pile` leave a face-down card on top? Then its player can turn it, and
+    nobody is stuck: no need to ask `after_change` (it would find that card, and change nothing)."""
+    return bool(pile.cards) and not pile.up
+
+
 @dataclass
 class SlapRace:
     """The first slap of a choosing, which settled the piles: a later slap is answered from it."""
@@ -263,7 +269,7 @@ class Game:
             if self.table_chooser != player:
                 return []
             return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
-        if not me.playing:
+        if me.out:  # (not playing)
             if self.phase in ("playing", "stalemate") and self.rules.round_end.may_choose_now(self, player):
                 return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
             return []
@@ -368,7 +374,7 @@ class Game:
             self._close_windows(events, t)  # (no window is open otherwise: `deadline` is None)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
-        elif not self.players[player - 1].playing:
+        elif self.players[player - 1].out:  # (not playing)
             self._out_press(events, t, player, control)
         elif self.please is not None and self.rules.please is not None and self.rules.please.press(
                 self, events, t, player, control):
@@ -446,32 +452,33 @@ class Game:
     # ------------------------------------------------------------------ presses by control
 
     def _pile_press(self, events: list[Event], t: float, player: int, number: int) -> None:
-        control = f"pile{number}"
         me = self.players[player - 1]
         if self.phase == "choosing":
-            self.reject(events, t, player, control, "wrong_phase")
+            self.reject(events, t, player, f"pile{number}", "wrong_phase")
             return
         if number > len(me.stock):
-            self.reject(events, t, player, control, "no_pile")
+            self.reject(events, t, player, f"pile{number}", "no_pile")
             return
         pile = me.stock[number - 1]
         held = me.selected
-        if pile.face_down_top:
+        if pile.cards and not pile.up:  # (pile.face_down_top)
             if self.phase != "playing":  # no turning cards before "Spit!"
-                self.reject(events, t, player, control, "wrong_phase")
+                self.reject(events, t, player, f"pile{number}", "wrong_phase")
                 return
             pile.up = 1
             events.append(Flip(t, player, number, pile.cards[-1]))
             self.after_change(events, t)
-        elif number in me.held():
+        elif held is not None and (number == held or number == me.second):  # (number in me.held())
             me.release(number)
             events.append(Deselect(t, player, number))
         elif held is not None and not pile.cards:
             card = me.take_held(held)
             pile.put_face_up(card)
             events.append(Move(t, player, held, number, card))
+            source = me.stock[held - 1]
             me.release(held)
-            self.after_change(events, t)  # a move can use up the last space that kept a card in reach
+            if not _uncovered(source):
+                self.after_change(events, t)  # a move can use up the last space that kept a card in reach
         elif held is not None and self.rules.moves.can_stack(me.held_card(held), pile):
             card = me.take_held(held)
             pile.put_face_up(card)
@@ -486,7 +493,7 @@ class Game:
             self.rules.moves.hold(me, number)
             events.append(Select(t, player, number, card))
         else:
-            self.reject(events, t, player, control, "no_card")
+            self.reject(events, t, player, f"pile{number}", "no_card")
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         race = self.slap_race
@@ -611,9 +618,9 @@ class Game:
         refill = self.rules.layout.after_play(me, number)
         if refill is not None:
             events.append(Refill(t, player, number, refill))
-        if me.stock_count() == 0:
+        if me.carried is None and not any([pile.cards for pile in me.stock]):  # (me.stock_count() == 0)
             self.rules.round_end.stock_out(self, events, t, player)
-        else:
+        elif not _uncovered(me.stock[number - 1]):
             self.after_change(events, t)
 
     def after_change(self, events: list[Event], t: float) -> None:
