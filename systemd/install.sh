@@ -35,16 +35,23 @@ wheel="$(ls "$work"/dist/spit_arcade-*.whl)"
 mkdir -p "$prefix"
 chown root:root "$prefix"
 chmod 0755 "$prefix"
-rm -rf "$prefix/venv.new"
+# Each install is a venv of its own, made where it stays (a venv's scripts name its python by
+# absolute path: a venv made elsewhere and renamed cannot run them), and `venv` is a link swapped to
+# it in one rename at the end: a game that starts meanwhile runs the old version or the new, whole.
+release="$prefix/venv-$(date -u +%Y%m%dT%H%M%S)"
+rm -rf "$release"
 # System site packages: Raspberry Pi OS's python3-lgpio (gpiozero's pin factory on a Pi 4 and 5).
-python3 -m venv --system-site-packages "$prefix/venv.new"
-"$prefix/venv.new/bin/pip" install --quiet --no-cache-dir "$wheel"
+python3 -m venv --system-site-packages "$release"
+# The [cabinet] extra: lgpio from PyPI where the system has none (Debian, an x86 mini PC).
+"$release/bin/pip" install --quiet --no-cache-dir "$wheel[cabinet]"
 # No installer left in the kiosk's venv: nothing the game runs can add code to it.
-"$prefix/venv.new/bin/python" -m pip uninstall --quiet --yes pip setuptools >/dev/null 2>&1 || true
-rm -rf "$prefix/venv.old"
-[ -d "$prefix/venv" ] && mv "$prefix/venv" "$prefix/venv.old"
-mv "$prefix/venv.new" "$prefix/venv"
-rm -rf "$prefix/venv.old"
+"$release/bin/python" -m pip uninstall --quiet --yes pip setuptools >/dev/null 2>&1 || true
+# The new venv must run before it goes live (and `set -e` stops here if it cannot).
+"$release/bin/spit-arcade" variants >/dev/null
+[ -d "$prefix/venv" ] && [ ! -L "$prefix/venv" ] && rm -rf "$prefix/venv"  # an install from before the links
+ln -sfn "$release" "$prefix/venv.link"
+mv -T "$prefix/venv.link" "$prefix/venv"   # an older install's plain venv folder: see below
+for old in "$prefix"/venv-*; do [ "$old" = "$release" ] || rm -rf "$old"; done
 install -m 0644 "$here/README.md" "$prefix/README.md"
 install -d -m 0755 "$prefix/systemd"
 install -m 0644 "$here/systemd/README.md" "$prefix/systemd/README.md"
@@ -55,8 +62,16 @@ ln -sf "$prefix/venv/bin/spit-arcade" /usr/local/bin/spit-arcade
 # --- the user, its state, the wiring
 id spit >/dev/null 2>&1 ||
   useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin spit
+# The groups that own the devices it uses. Plain Debian has no `gpio` group (Raspberry Pi OS has one,
+# and a udev rule giving it the GPIO chips): make both where they are missing, so the unit's
+# SupplementaryGroups= can always be granted (a group that does not exist fails the unit: 216/GROUP).
+getent group gpio >/dev/null || groupadd --system gpio
+if ! grep -qs 'gpiochip' /etc/udev/rules.d/*.rules /lib/udev/rules.d/*.rules /usr/lib/udev/rules.d/*.rules; then
+  install -D -m 0644 "$here/systemd/60-spit-arcade-gpio.rules" /etc/udev/rules.d/60-spit-arcade-gpio.rules
+fi
 for group in video render input audio gpio dialout; do
-  getent group "$group" >/dev/null && usermod -aG "$group" spit
+  getent group "$group" >/dev/null || groupadd --system "$group"
+  usermod -aG "$group" spit
 done
 install -d -m 0750 -o spit -g spit "$state" "$state/journals" "$state/audits"
 if [ ! -f "$state/config.toml" ]; then
@@ -76,6 +91,11 @@ install -d -m 0755 /etc/spit-arcade
 install -m 0644 "$here/systemd/spit-arcade.service" /etc/systemd/system/spit-arcade.service
 install -m 0644 "$here/systemd/spit-arcade-fallback.service" /etc/systemd/system/spit-arcade-fallback.service
 install -D -m 0755 "$here/systemd/fallback.sh" /usr/local/libexec/spit-arcade-fallback
+install -D -m 0755 "$here/systemd/backoff.sh" /usr/local/libexec/spit-arcade-backoff
+# The drivers of what may be plugged in later (a USB sound card, a pad's serial adapter), loaded at
+# boot: the unit's DeviceAllow= resolves char-alsa, char-ttyUSB and char-ttyACM once, at its start,
+# and only for drivers already loaded.
+install -D -m 0644 "$here/systemd/modules-load.conf" /etc/modules-load.d/spit-arcade.conf
 
 # --- the kiosk's keyboard reaches only the game
 install -D -m 0644 "$here/systemd/logind.conf" /etc/systemd/logind.conf.d/spit-arcade.conf
@@ -84,8 +104,10 @@ install -D -m 0644 "$here/systemd/sysctl.conf" /etc/sysctl.d/90-spit-arcade.conf
 sysctl -q -p /etc/sysctl.d/90-spit-arcade.conf || true
 systemctl mask ctrl-alt-del.target
 systemctl disable getty@tty1.service 2>/dev/null || true
-for tty in ttyAMA0 ttyS0; do
-  systemctl disable --now "serial-getty@$tty.service" 2>/dev/null || true
+# A login on a serial port: masked, not disabled, because systemd's getty generator starts one on
+# the kernel's serial console whatever is enabled (a Pi's header UART is console=serial0 by default).
+for tty in ttyAMA0 ttyAMA10 ttyS0 ttyS1 hvc0; do
+  systemctl mask "serial-getty@$tty.service" >/dev/null 2>&1 || true
 done
 remap=/etc/console-setup/remap.inc
 if [ -d /etc/console-setup ] && ! grep -q "Spit Arcade" "$remap" 2>/dev/null; then
@@ -101,11 +123,23 @@ for cmdline in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
   fi
 done
 
-systemctl daemon-reload
 systemctl enable spit-arcade.service
-"$prefix/venv/bin/spit-arcade" check-config --cabinet || echo "install.sh: the game will use the built-in default for each problem above" >&2
-if [ "$start" = yes ]; then
-  systemctl restart spit-arcade.service
-  echo "Spit Arcade is running on tty1. Logs: journalctl -u spit-arcade -f"
+# check-config exits 2 when the files have mistakes (the game plays on with defaults for those);
+# anything else means the installed program cannot run, and the install has failed.
+rc=0
+"$prefix/venv/bin/spit-arcade" check-config --cabinet || rc=$?
+case "$rc" in
+  0) ;;
+  2) echo "install.sh: the game will use the built-in default for each problem above" >&2 ;;
+  *) echo "install.sh: the installed game does not run (check-config exit $rc)" >&2; exit 1 ;;
+esac
+if [ -d /run/systemd/system ]; then   # a running system (not an image being built in a chroot)
+  systemctl daemon-reload
+  if [ "$start" = yes ]; then
+    systemctl restart spit-arcade.service
+    echo "Spit Arcade is running on tty1. Logs: journalctl -u spit-arcade -f"
+  fi
+  echo "Reboot once to apply the console, logind and kernel settings. Read-only root: see systemd/README.md."
+else
+  echo "install.sh: installed; the game starts at the next boot."
 fi
-echo "Reboot once to apply the console, logind and kernel settings. Read-only root: see systemd/README.md."

@@ -112,6 +112,23 @@ def test_the_start_says_which_driver_and_warns_when_the_cabinet_is_not_on_kmsdrm
     assert "expected kmsdrm" not in app.describe_screen(screen, fullscreen=False, out=out)
 
 
+def test_sdl_naming_its_driver_in_capitals_is_no_cause_for_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the virtual cabinet's KMSDRM screen SDL says "KMSDRM": the cabinet is where it should be."""
+    import io
+
+    import pygame
+
+    from appliance.display.headless import headless_display
+
+    screen = headless_display((320, 240))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: "KMSDRM")
+    line = app.describe_screen(screen, fullscreen=True, out=io.StringIO())
+    assert "video driver KMSDRM" in line and "expected" not in line
+
+
 def test_a_missing_gpio_chip_is_a_notice_and_the_game_plays_without_it(tmp_path: Path) -> None:
     # gpiozero can open no pins (a pin factory that is not there), as on a cabinet with no GPIO chip.
     env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "no-such-pin-factory"}

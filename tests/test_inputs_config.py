@@ -92,6 +92,9 @@ def test_per_control_settings_keys_and_pads():
         ("[gpio.cabinet]\ncoin = { pin = 11, lockout_ms = 1 }", "gpio.cabinet.coin.lockout_ms", "from 5 to 500"),
         ("[gpio.player1]\ncoin = 11", "gpio.player1.coin", "unknown control"),
         ("[gpio.cabinet]\ncion = 11", "gpio.cabinet.cion", "did you mean 'coin'"),
+        ("[gpio]\nchip = -1", "gpio.chip", "a chip's number"),
+        ("[gpio]\nchip = true", "gpio.chip", "a chip's number"),
+        ("[gpio]\nchip = [0]", "gpio.chip", "a chip's number"),
         ('[keyboard.keys]\nf3 = "1 coin"', "keyboard.keys.f3", "unknown control"),
         ('[keyboard.keys]\nf3 = "0 coins"', "keyboard.keys.f3", "player 0 has start, service, coin"),
     ],
@@ -233,3 +236,23 @@ def test_the_coin_input_is_debounced_as_a_coin_on_gpio_and_on_a_pad():
     assert source._owner("coin") == 0  # a coin on a station is the cabinet's, whichever player it has
     keymap = parse_config('[keyboard.keys]\nf5 = "0 coin"\nreturn = "0 start"').keymap
     assert keymap == {"f5": (0, "coin"), "return": (0, "start")}
+
+
+def test_a_gpio_chip_named_by_number_or_label_and_gpiozero_left_to_choose_on_a_pi():
+    assert read_config("").gpio_chip == ""  # a Pi: gpiozero finds its own chip and board
+    assert read_config("[gpio]\nchip = 4").gpio_chip == "4"
+    assert read_config('[gpio]\nchip = "spit-cabinet"').gpio_chip == "spit-cabinet"
+
+
+def test_a_named_chip_is_opened_with_the_chip_factory(monkeypatch):
+    """`[gpio] chip` builds the GPIO source on gpiozero's lgpio factory for that chip (the virtual
+    cabinet's gpio-sim, an x86 mini PC); a factory handed in (the tests' mock) wins."""
+    from appliance.inputs import config as config_module
+
+    made = []
+    monkeypatch.setattr(config_module, "chip_factory", lambda chip: made.append(chip) or "factory:" + chip)
+    (source,) = build_sources(read_config('sources = ["gpio"]\n[gpio]\nchip = "spit-cabinet"'))
+    assert made == ["spit-cabinet"] and source._pin_factory == "factory:spit-cabinet"
+    mock = MockFactory()
+    (source,) = build_sources(read_config('sources = ["gpio"]\n[gpio]\nchip = 0'), pin_factory=mock)
+    assert made == ["spit-cabinet"] and source._pin_factory is mock

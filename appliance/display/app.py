@@ -121,8 +121,8 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # a Pi without a desktop
     try:
         pygame.display.init()
-        driver = pygame.display.get_driver()
-        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        driver = pygame.display.get_driver().lower()  # SDL names them in capitals too ("KMSDRM")
+        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "").lower() != driver:
             # SDL falls back to drawing nowhere when it finds no screen: say so instead of playing unseen.
             pygame.display.quit()
             raise pygame.error(f"SDL found no screen and fell back to its {driver!r} driver")
@@ -174,7 +174,7 @@ def describe_screen(screen: Any, fullscreen: bool, out: Any = None) -> str:
     rate = rate_of() if rate_of is not None else 0
     w, h = screen.get_size()
     line = f"spit-arcade: video driver {driver}, {w}x{h} at {rate or '?'} Hz, font {font_name()}"
-    if expects_kmsdrm(fullscreen) and driver != "kmsdrm":
+    if expects_kmsdrm(fullscreen) and driver.lower() != "kmsdrm":  # SDL says "KMSDRM"
         line += f"; expected kmsdrm on the cabinet, not {driver}: frame times will differ"
     print(line, file=out or sys.stderr)
     return line

@@ -167,6 +167,7 @@ class Runner:
             self.present(dirty)
         self.frames += 1
         self.notifier.ping()  # at most every half watchdog period: cheap
+        self.ctx.sound.check_device(now_ns)  # a sound card plugged in late (free once sound is on)
         self.ctx.art.warm(WARM_BUDGET_S)
         return dirty
 

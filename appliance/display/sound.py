@@ -13,9 +13,12 @@ pygame.mixer.Sound(buffer=...), so nothing beyond pygame-ce is needed.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import sys
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -73,11 +76,27 @@ def samples(tune: list[tuple[float, float, str]], rate: int = RATE) -> array:
     return out
 
 
+RECHECK_NS = 2_000_000_000  # how often a game without sound looks for a sound card that came later
+CARDS = "/proc/asound/cards"  # ALSA's list of sound cards
+
+
+def cards_listed(path: str = CARDS) -> str:
+    """The system's sound cards, as ALSA lists them ("" where it lists none at all)."""
+    try:
+        with open(path) as cards:
+            return cards.read()
+    except OSError:
+        return ""
+
+
 class Sound:
-    def __init__(self, sounds: dict[str, Any], volume: float) -> None:
+    def __init__(self, sounds: dict[str, Any], volume: float, *, wanted: float = 0.0, cards: str = "") -> None:
         self.sounds = sounds
         self.volume = volume
         self.played: list[str] = []  # what was asked for (tests read it)
+        self.wanted = wanted  # the volume asked for, while silent for want of a sound card
+        self._cards = cards  # the cards listed when it last failed
+        self._next_check_ns = 0
 
     @property
     def silent(self) -> bool:
@@ -108,8 +127,28 @@ class Sound:
                 sounds[name] = sound
         except (pygame.error, OSError, ValueError) as error:
             print(f"spit-arcade: no sound ({error}); playing silently", file=notice or sys.stderr)
-            return cls.silence()
+            with contextlib.suppress(pygame.error):
+                pygame.mixer.quit()
+            return cls({}, 0.0, wanted=volume, cards=cards_listed())
         return cls(sounds, volume)
+
+    def check_device(self, now_ns: int, cards: Callable[[], str] = cards_listed) -> bool:
+        """Silent for want of a sound card: every RECHECK_NS, look whether the system lists a card it
+        did not (a USB sound card plugged in after the start, a HAT's driver loaded late) and take it
+        up. True when sound came on now. Free when sound is on or was turned off on purpose."""
+        if self.sounds or self.wanted <= 0 or now_ns < self._next_check_ns:
+            return False
+        self._next_check_ns = now_ns + RECHECK_NS
+        listed = cards()
+        if listed == self._cards:
+            return False
+        self._cards = listed
+        fresh = Sound.open(self.wanted, notice=io.StringIO())
+        if fresh.silent:
+            return False
+        self.sounds, self.volume, self.wanted = fresh.sounds, fresh.volume, 0.0
+        print("spit-arcade: a sound card appeared; playing with sound", file=sys.stderr)
+        return True
 
     def play(self, name: str) -> None:
         self.played.append(name)

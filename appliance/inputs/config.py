@@ -25,7 +25,7 @@ from typing import Any
 from appliance.check_config import Checker, Problem, key_name, shown
 
 from .debounce import COIN, PAD, Timing
-from .gpio import GpioSource, PinControl
+from .gpio import GpioSource, PinControl, chip_factory
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
 from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
@@ -59,6 +59,7 @@ class InputsConfig:
     gpio: list[PinControl] = field(default_factory=list)
     gpio_pull_up: bool = True
     gpio_latency_ns: int = 2_000_000
+    gpio_chip: str = ""  # "" gpiozero's own choice (a Pi); else a chip's number or label (gpio.chip_factory)
     keymap: Keymap = field(default_factory=default_keymap)
     serial: list[SerialPad] = field(default_factory=list)
     mock_script: str = ""
@@ -73,7 +74,7 @@ def default_config_text() -> str:
 # What each table may hold; the bounds keep a typo from making a control dead (a lockout of an hour).
 _TOP = ("sources", "merge", "debounce", "gpio", "keyboard", "serial", "mock")
 _DEBOUNCE = ("button_ms", "pad_ms", "coin_ms", "pads", "stuck_s")
-_GPIO = ("pull_up", "latency_ms", *_SEATS)
+_GPIO = ("pull_up", "latency_ms", "chip", *_SEATS)
 _PIN = ("pin", "lockout_ms", "stuck_s")
 _SERIAL = ("port", "player", "baudrate", "latency_ms", "silence_ms", "lockout_ms")
 LOCKOUT_MS = (0.0, 500.0)
@@ -255,6 +256,11 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     check.unknown(gpio, _GPIO, "gpio.")
     config.gpio_pull_up = check.boolean(gpio, "pull_up", True, "gpio.")
     config.gpio_latency_ns = _ns(check.number(gpio, "latency_ms", 2.0, *LATENCY_MS, "gpio."))
+    chip = gpio.get("chip", "")
+    if isinstance(chip, bool) or not isinstance(chip, int | str) or (isinstance(chip, int) and chip < 0):
+        check.problem("gpio.chip", f"must be a chip's number (0, 4) or label (\"pinctrl-rp1\"), not {shown(chip)}")
+        chip = ""
+    config.gpio_chip = str(chip)
     config.gpio = _gpio(gpio, pads, (button_ns, pad_ns, coin_ns), stuck_ns, check)
 
     keyboard = check.table(data, "keyboard")
@@ -330,9 +336,15 @@ def build_sources(config: InputsConfig, pin_factory: Any = None) -> list[Source]
     out: list[Source] = []
     for backend in config.sources:
         if backend == "gpio":
+            factory = pin_factory
+            if factory is None and config.gpio_chip:  # a chip named in [gpio]: not gpiozero's own choice
+                factory = chip_factory(config.gpio_chip)
             out.append(
                 GpioSource(
-                    config.gpio, latency_ns=config.gpio_latency_ns, pull_up=config.gpio_pull_up, pin_factory=pin_factory
+                    config.gpio,
+                    latency_ns=config.gpio_latency_ns,
+                    pull_up=config.gpio_pull_up,
+                    pin_factory=factory,
                 )
             )
         elif backend == "keyboard":

@@ -86,6 +86,55 @@ def _stamping_button_class() -> type:
     return StampingButton
 
 
+# A Pi 4 B's revision code: its 40-pin header, BCM 0-27 on lines 0-27 of the chip.
+PI_HEADER_REVISION = 0xC03111
+
+
+def chip_factory(chip: str) -> Any:
+    """gpiozero's lgpio pin factory on one GPIO chip, named by number ("0", "4") or by label.
+
+    On a Pi, gpiozero finds the chip itself and the board from the Pi's revision code, and `[gpio]
+    chip` stays unset. Elsewhere (an x86 mini PC's GPIO, the virtual cabinet's gpio-sim) there is no
+    revision code, and gpiozero would refuse the board: the chip is taken to be wired as a Pi's header,
+    line n being BCM n, which is what the pin numbers of the inputs configuration mean."""
+    from gpiozero.pins.lgpio import LGPIOFactory
+    from gpiozero.pins.local import get_pi_revision
+
+    number = int(chip) if chip.isdigit() else chip_by_label(chip)
+
+    class ChipFactory(LGPIOFactory):
+        def _get_revision(self) -> int:
+            try:
+                return int(get_pi_revision())
+            except Exception:  # no Pi here: a header's worth of lines
+                return PI_HEADER_REVISION
+
+    return ChipFactory(chip=number)
+
+
+def chip_by_label(label: str) -> int:
+    """The number of the GPIO chip with this label (lgpio asks each /dev/gpiochip*)."""
+    import glob
+
+    import lgpio
+
+    seen = []
+    for path in sorted(glob.glob("/dev/gpiochip*")):
+        number = int(path.removeprefix("/dev/gpiochip"))
+        try:
+            handle = lgpio.gpiochip_open(number)
+        except Exception:
+            continue
+        try:
+            _, _, _, chip_label = lgpio.gpio_get_chip_info(handle)
+        finally:
+            lgpio.gpiochip_close(handle)
+        if chip_label == label:
+            return number
+        seen.append(f"{path} ({chip_label})")
+    raise ValueError(f"no GPIO chip labelled {label!r}; there are: {', '.join(seen) or 'none'}")
+
+
 class GpioSource:
     """Buttons on GPIO pins delivering debounced, edge-stamped presses (a Source)."""
 

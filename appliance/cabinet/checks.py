@@ -1,0 +1,468 @@
+"""What the virtual cabinet checks, from outside, and the figures it reports.
+
+Each check drives the machine the way its owner or its players would (power, keys, buttons, a pad,
+a plug pulled) and looks at what a person would see (the screen) and at what the game keeps (its
+journal, through the agent). The figures go into `Report`, printed as one JSON object at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .screen import compare
+from .vm import Machine, VmError
+
+UNIT = "spit-arcade.service"
+JOURNALS = "/var/lib/spit-arcade/journals"
+# The default wiring's lines (appliance/inputs/default.toml: BCM n is line n of the simulated chip).
+LINES = {
+    (0, "start"): 10,
+    (1, "pile1"): 4, (1, "pile2"): 17, (1, "pile3"): 27, (1, "pile4"): 22, (1, "pile5"): 5,
+    (1, "left"): 13, (1, "spit"): 19, (1, "right"): 26,
+    (2, "pile1"): 23, (2, "pile2"): 24, (2, "pile3"): 25, (2, "pile4"): 8, (2, "pile5"): 7,
+    (2, "left"): 16, (2, "spit"): 20, (2, "right"): 21,
+}  # fmt: skip
+STATE_FSCK = r"systemd-fsck@dev-disk-by\\x2dlabel-spit\\x2dstate.service"
+
+
+@dataclass
+class Report:
+    accel: str = "tcg"
+    image: str = ""
+    image_mb: float = 0.0
+    boot_to_ready_s: float | None = None
+    boot_to_title_s: float | None = None
+    title_on_screen: bool = False
+    title_score: float = 0.0
+    screen_size: list[int] = field(default_factory=list)
+    video_driver: str = ""
+    gpio_presses_sent: int = 0
+    gpio_presses_applied: int = 0
+    gpio_p50_ms: float | None = None
+    gpio_p99_ms: float | None = None
+    keyboard_presses_applied: int = 0
+    pad_presses_sent: int = 0
+    pad_presses_applied: int = 0
+    pad_plugged_late: bool = False
+    sound_plugged_late: bool = False
+    kill_resume_s: float | None = None
+    kill_resumed: bool = False
+    watchdog_restart_s: float | None = None
+    broken_config_runs: bool = False
+    broken_config_restarts: int | None = None
+    power_cuts_tried: int = 0
+    power_cuts_resumed: int = 0
+    power_cuts_state_clean: int = 0
+    escapes_tried: int = 0
+    escapes_held: int = 0
+    exposure: float | None = None
+    exposure_line: str = ""
+    checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
+    run_s: float = 0.0
+
+    def note(self, name: str, ok: bool, detail: str = "") -> None:
+        self.checks[name] = "ok" if ok else (detail or "failed")
+        mark = "ok  " if ok else "FAIL"
+        print(f"cabinet-test: {mark} {name}{': ' + detail if detail else ''}", file=sys.stderr, flush=True)
+
+    def json(self) -> str:
+        return json.dumps(asdict(self))
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def wait_for(what: str, test: Callable[[], bool], timeout: float, every: float = 0.5) -> float:
+    """Seconds until `test()` holds; VmError after `timeout`."""
+    start = time.monotonic()
+    while True:
+        with contextlib.suppress(VmError):
+            if test():
+                return time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            raise VmError(f"{what}: not within {timeout:.0f} s")
+        time.sleep(every)
+
+
+class Cabinet:
+    """The checks, in order, on one machine."""
+
+    def __init__(self, machine: Machine, report: Report, layout: str = "tabletop") -> None:
+        self.vm = machine
+        self.report = report
+        self.layout = layout
+        self.pad: subprocess.Popen[str] | None = None
+
+    # --- looking
+
+    def unit(self, *props: str) -> dict[str, str]:
+        out = self.vm.out(f"systemctl show {UNIT} " + " ".join(f"-p {p}" for p in props))
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def ready(self) -> bool:
+        state = self.unit("ActiveState", "SubState")
+        return state.get("ActiveState") == "active" and state.get("SubState") == "running"
+
+    def main_pid(self) -> int:
+        return int(self.unit("MainPID").get("MainPID", "0") or 0)
+
+    def title_seen(self) -> dict[str, Any]:
+        dump = self.vm.screendump(self.vm.workdir / "screen.ppm")
+        wait_for("the screen dump", dump.exists, 10, 0.1)
+        time.sleep(0.2)
+        return compare(dump, self.layout)
+
+    def journal_lines(self) -> list[dict[str, Any]]:
+        """The presses of the newest journal, as the game wrote them."""
+        out = self.vm.out(f"f=$(ls -t {JOURNALS}/*.jsonl 2>/dev/null | head -n1); [ -n \"$f\" ] && cat \"$f\"")
+        lines = []
+        for raw in out.splitlines():
+            with contextlib.suppress(ValueError):
+                value = json.loads(raw)
+                if isinstance(value, dict) and "press" in value:
+                    lines.append(value)
+        return lines
+
+    def newest_journal(self) -> str:
+        return self.vm.out(f"ls -t {JOURNALS}/*.jsonl 2>/dev/null | head -n1")
+
+    def notices_up(self) -> bool:
+        """Did the game now running start with notices on the screen (the first press takes them away)?"""
+        pid = self.main_pid()
+        out = self.vm.out(f"journalctl _PID={pid} -o cat --no-pager -b | grep -c '^spit-arcade play: ' || true")
+        return out.strip() not in ("", "0")
+
+    # --- doing
+
+    def press(self, player: int, control: str, watch: bool = False, hold_ms: int = 70) -> float | None:
+        """A panel's button pressed and let go (the simulated line closed to ground and opened); with
+        `watch`, the milliseconds until the game journalled it (None if it did not)."""
+        request: dict[str, Any] = {"press": LINES[(player, control)], "hold_ms": hold_ms}
+        if watch:
+            request["watch"] = JOURNALS
+        reply = self.vm.request(request, timeout=10)
+        self.report.gpio_presses_sent += 1
+        latency = int(reply.get("latency_ns", -1))
+        time.sleep(0.05)
+        return latency / 1e6 if latency >= 0 else None
+
+    def start_game(self) -> str:
+        """From the title: START, "Two players", the countdown, both SPIT!: the new game's journal."""
+        before = self.newest_journal()
+        self.press(0, "start")
+        time.sleep(1.0)
+        if self.title_seen()["title_on_screen"]:
+            self.press(0, "start")  # the first press took the start-up notices away
+            time.sleep(1.0)
+        self.press(0, "start")
+        wait_for("a new game's journal", lambda: self.newest_journal() not in ("", before), 20, 0.3)
+        time.sleep(4.0)  # the countdown
+        return self.newest_journal()
+
+    def play_some(self, presses: int, latencies: list[float]) -> None:
+        """Both players press SPIT!, then play from their stock piles, the game journalling each press."""
+        moves = [(1, "spit"), (2, "spit")]
+        for n in range(presses):
+            player = 1 + n % 2
+            moves += [(player, f"pile{1 + (n // 2) % 5}"), (player, "left" if n % 3 else "right")]
+        for player, control in moves[:presses]:
+            latency = self.press(player, control, watch=True)
+            if latency is not None:
+                latencies.append(latency)
+
+    def resume_after_restart(self, journal: str, timeout: float = 120) -> bool:
+        """After a restart: the game comes back as "game resumed"; both press SPIT! to be back, and
+        the next press lands in the same journal."""
+        wait_for("the game running again", self.ready, timeout)
+        time.sleep(1.0)
+        if self.notices_up():
+            self.press(1, "spit")
+        self.press(1, "spit")
+        self.press(2, "spit")
+        time.sleep(0.3)
+        latency = self.press(1, "pile1", watch=True)
+        return latency is not None and self.newest_journal() == journal
+
+    # --- the checks
+
+    def boot(self, timeout: float = 300) -> None:
+        self.vm.start()
+        self.vm.connect_agent(timeout)
+        ready_s = wait_for("the unit READY", self.ready, timeout) + (time.monotonic() - self.vm.started_at)
+        del ready_s
+        self.report.boot_to_ready_s = round(time.monotonic() - self.vm.started_at, 1)
+
+    def first_boot(self) -> None:
+        self.boot()
+        try:
+            wait_for("the title on the screen", lambda: bool(self.title_seen()["title_on_screen"]), 60, 0.5)
+            self.report.boot_to_title_s = round(time.monotonic() - self.vm.started_at, 1)
+        except VmError:
+            pass
+        seen = self.title_seen()
+        self.report.title_on_screen = bool(seen["title_on_screen"])
+        self.report.title_score = float(seen["score"])
+        self.report.screen_size = list(seen["size"])
+        said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 'video driver' || true")
+        self.report.video_driver = said.split("video driver", 1)[-1].split(",")[0].strip() if said else ""
+        self.report.note(
+            "boots to the title",
+            self.report.title_on_screen and self.report.video_driver.lower() == "kmsdrm",
+            f"score {seen['score']}, driver {self.report.video_driver or '?'}, {self.report.boot_to_title_s} s",
+        )
+
+    def gpio_game(self, presses: int = 40) -> str:
+        journal = self.start_game()
+        latencies: list[float] = []
+        self.play_some(presses, latencies)
+        gpio = [line for line in self.journal_lines() if line.get("source") == "gpio"]
+        self.report.gpio_presses_applied = len(gpio)
+        self.report.gpio_p50_ms = round(percentile(latencies, 0.5) or 0, 2) if latencies else None
+        self.report.gpio_p99_ms = round(percentile(latencies, 0.99) or 0, 2) if latencies else None
+        self.report.note(
+            "panels through the kernel's GPIO",
+            len(gpio) >= presses * 0.9,
+            f"{len(gpio)} of {presses + 0} journalled, edge to journal p50 {self.report.gpio_p50_ms} ms, "
+            f"p99 {self.report.gpio_p99_ms} ms",
+        )
+        return journal
+
+    def keyboard(self) -> None:
+        before = len(self.journal_lines())
+        for key in ("q", "a", "u", "j", "w", "d"):
+            self.vm.keys(key)
+            time.sleep(0.25)
+        lines = self.journal_lines()[before:]
+        self.report.keyboard_presses_applied = sum(1 for line in lines if line.get("source") == "keyboard")
+        self.report.note("a USB keyboard", self.report.keyboard_presses_applied >= 5, f"{lines[-6:]}")
+
+    def plug_pad(self, pty_link: Path) -> None:
+        """A USB serial adapter plugged in while the game runs, a pad emulator on its other end."""
+        self.vm.qmp("chardev-add", id="pad", backend={"type": "serial", "data": {"device": str(pty_link)}})
+        self.vm.qmp("device_add", driver="usb-serial", id="padusb", chardev="pad", bus="xhci.0")
+
+    def pad_game(self, presses: int = 12) -> None:
+        link = self.vm.workdir / "pad1"
+        self.pad = subprocess.Popen(
+            [sys.executable, "-m", "appliance.cli", "pad-emulator", "--link", str(link)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.pad.stdin is not None and self.pad.stdout is not None
+        self.pad.stdout.readline()  # "pad 1 on /dev/pts/N via LINK"
+        self.plug_pad(link)
+        try:
+            wait_for(
+                "the pad's adapter in the game",
+                lambda: "/dev/ttyUSB0" in self.vm.out(f"ls -l /proc/{self.main_pid()}/fd 2>/dev/null"),
+                30,
+            )
+            self.report.pad_plugged_late = True
+        except VmError as error:
+            self.report.note("a slap pad plugged in late", False, str(error))
+            return
+        before = len(self.journal_lines())
+        for n in range(presses):
+            control = "left" if n % 2 else "right"
+            self.pad.stdin.write(f"tap {control}\n")
+            self.pad.stdin.flush()
+            self.report.pad_presses_sent += 1
+            time.sleep(0.4)
+        time.sleep(1.0)
+        lines = self.journal_lines()[before:]
+        self.report.pad_presses_applied = sum(1 for line in lines if str(line.get("source", "")).startswith("serial"))
+        self.report.note(
+            "a slap pad on a USB serial adapter plugged in after the start",
+            self.report.pad_presses_applied >= presses * 0.9,
+            f"{self.report.pad_presses_applied} of {presses} journalled",
+        )
+
+    def plug_sound(self) -> None:
+        """A USB sound card plugged in while the game runs: it must be used once it is there."""
+        self.vm.qmp("device_add", driver="usb-audio", id="usbsound", audiodev="snd0", bus="xhci.0")
+        try:
+            wait_for(
+                "the game using the sound card",
+                lambda: "/dev/snd/pcm" in self.vm.out(f"ls -l /proc/{self.main_pid()}/fd 2>/dev/null"),
+                60,
+                1.0,
+            )
+            self.report.sound_plugged_late = True
+        except VmError:
+            self.report.sound_plugged_late = False
+        self.report.note("a sound card plugged in after the start", self.report.sound_plugged_late)
+
+    def kill_and_resume(self, journal: str) -> None:
+        pid = self.main_pid()
+        self.vm.sh(f"kill -9 {pid}")
+        start = time.monotonic()
+        wait_for("the game back after kill -9", lambda: self.ready() and self.main_pid() not in (0, pid), 120)
+        self.report.kill_resume_s = round(time.monotonic() - start, 1)
+        self.report.kill_resumed = self.resume_after_restart(journal)
+        self.report.note("kill -9: back and resumed", self.report.kill_resumed, f"{self.report.kill_resume_s} s")
+
+    def watchdog(self) -> None:
+        pid = self.main_pid()
+        self.vm.sh(f"kill -STOP {pid}")  # a frame loop that hangs: no WATCHDOG=1 any more
+        start = time.monotonic()
+        wait_for("the watchdog's restart", lambda: self.ready() and self.main_pid() not in (0, pid), 120)
+        self.report.watchdog_restart_s = round(time.monotonic() - start, 1)
+        result = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -c -i watchdog || true")
+        self.report.note(
+            "a hung frame loop: the watchdog restarts it",
+            result not in ("", "0"),
+            f"{self.report.watchdog_restart_s} s from the hang to running again",
+        )
+
+    def escapes(self) -> None:
+        """The keyboard's ways out of the kiosk, tried: each must leave the game where it was."""
+        boot_id = self.vm.out("cat /proc/sys/kernel/random/boot_id")
+        pid = self.main_pid()
+        tries: list[tuple[str, Callable[[], None]]] = [
+            ("Ctrl+Alt+F2", lambda: self.vm.keys("ctrl", "alt", "f2")),
+            ("Alt+F2", lambda: self.vm.keys("alt", "f2")),
+            ("Ctrl+Alt+F3", lambda: self.vm.keys("ctrl", "alt", "f3")),
+            ("Alt+Right", lambda: self.vm.keys("alt", "right")),
+            ("Ctrl+Alt+Del", lambda: self.vm.keys("ctrl", "alt", "delete")),
+            ("Ctrl+Alt+Del x8", lambda: self.vm.keys("ctrl", "alt", "delete", hold_s=0.03, times=8)),
+            ("SysRq+B", lambda: self.vm.keys("alt", "sysrq", "b")),
+            ("SysRq+E", lambda: self.vm.keys("alt", "sysrq", "e")),
+            ("Ctrl+Alt+Backspace", lambda: self.vm.keys("ctrl", "alt", "backspace")),
+            ("Escape", lambda: self.vm.keys("esc")),
+        ]
+        held_all = True
+        for name, act in tries:
+            act()
+            time.sleep(2.0)
+            vt = self.vm.out("cat /sys/class/tty/tty0/active")
+            same = (
+                self.vm.out("cat /proc/sys/kernel/random/boot_id") == boot_id
+                and self.main_pid() == pid
+                and vt == "tty1"
+            )
+            self.report.escapes_tried += 1
+            self.report.escapes_held += int(same)
+            held_all &= same
+            if not same:
+                self.report.note(f"escape {name}", False, f"console {vt}, pid {self.main_pid()} (was {pid})")
+        gettys = self.vm.out("systemctl list-units --no-legend --state=active 'getty@*' 'serial-getty@*' || true")
+        self.report.escapes_tried += 1
+        self.report.escapes_held += int(not gettys)
+        held_all &= not gettys
+        if gettys:
+            self.report.note("no login prompt anywhere", False, gettys)
+        held = f"{self.report.escapes_held}/{self.report.escapes_tried} held"
+        self.report.note("the keyboard's ways out", held_all, held)
+
+    def broken_config(self) -> None:
+        config = "/var/lib/spit-arcade/config.toml"
+        self.vm.sh(f"cp {config} /run/config.saved && printf 'volume = [[[\\nlayout = 7\\n' >{config}")
+        self.vm.sh(f"systemctl restart {UNIT}")
+        try:
+            wait_for("the game on a broken config.toml", self.ready, 120)
+            time.sleep(8.0)
+            restarts = int(self.unit("NRestarts").get("NRestarts", "0") or 0)
+            self.report.broken_config_restarts = restarts
+            self.report.broken_config_runs = self.ready() and restarts == 0
+        except VmError:
+            self.report.broken_config_runs = False
+        finally:
+            self.vm.sh(f"cp /run/config.saved {config} && chown spit:spit {config}")
+            self.vm.sh(f"systemctl restart {UNIT}")
+            wait_for("the game after the config is mended", self.ready, 120)
+        self.report.note(
+            "a broken config.toml: the game runs on defaults, no restart loop",
+            self.report.broken_config_runs,
+            f"restarts {self.report.broken_config_restarts}",
+        )
+
+    def power_cuts(self, count: int, rng: random.Random) -> None:
+        """Pull the plug at random moments mid-game; each next boot must resume the game and find the
+        state partition clean."""
+        for n in range(count):
+            if not self.ready():
+                wait_for("the game", self.ready, 300)
+            journal = self.newest_journal()
+            finished = self.vm.out(f"tail -n1 {journal} | grep -c '^{{\"state\"' || true") if journal else "1"
+            if finished not in ("0", ""):  # no game, or it ended (its closing state line): a new one
+                journal = self.start_game()
+                self.press(1, "spit")
+                self.press(2, "spit")
+            steps = []
+            for k in range(20):  # a pile, then a spit pile, by turns, while the plug is pulled
+                steps += [[LINES[(1 + k % 2, f"pile{1 + k % 5}")], 60, 70], [LINES[(1 + k % 2, "left")], 60, 70]]
+            self.vm.request({"burst": steps})
+            time.sleep(rng.uniform(0.2, 4.0))
+            self.vm.power_cut()
+            self.report.power_cuts_tried += 1
+            try:
+                self.vm.start()
+                self.vm.connect_agent(300)
+                resumed = self.resume_after_restart(journal, timeout=300)
+            except VmError as error:
+                print(f"cabinet-test: power cut {n + 1}: {error}", file=sys.stderr)
+                resumed = False
+            clean = self.state_clean()
+            self.report.power_cuts_resumed += int(resumed)
+            self.report.power_cuts_state_clean += int(clean)
+            print(
+                f"cabinet-test: power cut {n + 1}/{count}: {'resumed' if resumed else 'NOT resumed'}, "
+                f"state partition {'clean' if clean else 'NOT clean'}",
+                file=sys.stderr,
+                flush=True,
+            )
+        self.report.note(
+            "power cuts mid-game",
+            self.report.power_cuts_resumed == count and self.report.power_cuts_state_clean == count,
+            f"{self.report.power_cuts_resumed}/{count} resumed, {self.report.power_cuts_state_clean}/{count} clean",
+        )
+
+    def state_clean(self) -> bool:
+        """The state partition after a power cut: fsck passed at boot, it is mounted read-write, the
+        kernel reported no file system error, and the root is still read-only."""
+        fsck = self.vm.out(f"systemctl show -p Result --value '{STATE_FSCK}'")
+        mounts = self.vm.out("findmnt -no OPTIONS /var/lib/spit-arcade; findmnt -no OPTIONS /")
+        errors = self.vm.out("dmesg | grep -c 'EXT4-fs error' || true")
+        lines = mounts.splitlines()
+        return (
+            fsck == "success"
+            and len(lines) == 2
+            and lines[0].startswith("rw")
+            and lines[1].startswith("ro")
+            and errors in ("0", "")
+        )
+
+    def exposure(self) -> None:
+        out = self.vm.out(f"systemd-analyze security {UNIT} --no-pager | tail -n1")
+        self.report.exposure_line = out
+        with contextlib.suppress(ValueError, IndexError):
+            self.report.exposure = float(out.split("exposure level for")[1].split(":")[1].split()[0])
+        self.report.note("systemd-analyze security", self.report.exposure is not None, out)
+
+    def close(self) -> None:
+        if self.pad is not None:
+            with contextlib.suppress(Exception):
+                assert self.pad.stdin is not None
+                self.pad.stdin.write("quit\n")
+                self.pad.stdin.flush()
+                self.pad.wait(timeout=5)
+            if self.pad.poll() is None:
+                self.pad.kill()
+
+
+def image_mb(path: Path) -> float:
+    return round(path.stat().st_size / 2**20, 1)

@@ -1,0 +1,184 @@
+"""`spit-arcade cabinet-test`: build the cabinet's image, boot it under QEMU, play it from outside.
+
+    ./spit cabinet-test                  # build the test image if the tree changed, boot, check all
+    ./spit cabinet-test --json           # ... and print the figures as one JSON object, last
+    ./spit cabinet-test --if-available   # CI: say plainly why it was skipped where QEMU can't be had
+
+Needs root (mmdebstrap, mkfs) and Debian's qemu-system-x86, qemu-utils, ovmf, mmdebstrap, e2fsprogs,
+dosfstools, mtools and fdisk: installed with apt-get when missing and run as root. The image is
+systemd/image/build-image.sh --test; the checks are appliance/cabinet/checks.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .checks import Cabinet, Report, image_mb
+from .vm import OVMF_CODE, Machine, VmError
+
+TOOLS = {  # command -> Debian package
+    "qemu-system-x86_64": "qemu-system-x86",
+    "qemu-img": "qemu-utils",
+    "mmdebstrap": "mmdebstrap",
+    "mkfs.ext4": "e2fsprogs",
+    "mkfs.vfat": "dosfstools",
+    "mcopy": "mtools",
+    "sfdisk": "fdisk",
+}
+
+
+def repo_root() -> Path | None:
+    here = Path(__file__).resolve().parents[2]
+    return here if (here / "systemd" / "image" / "build-image.sh").exists() else None
+
+
+def missing_tools() -> list[str]:
+    packages = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+    if not any(os.path.exists(path) for path in OVMF_CODE):
+        packages.append("ovmf")
+    return packages
+
+
+def install(packages: list[str]) -> str:
+    """Install Debian packages; '' when done, else why not."""
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return f"needs {' '.join(packages)} (Debian packages) and root"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print(f"cabinet-test: installing {' '.join(packages)} with apt-get ...", file=sys.stderr, flush=True)
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *packages]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"apt-get could not install {' '.join(packages)}: {done.stderr.strip()[-300:]}"
+    return ""
+
+
+def tree_stamp(repo: Path) -> str:
+    """What the image is built from: the commit, the uncommitted change and the untracked files."""
+    digest = hashlib.sha256()
+    for command in (["git", "rev-parse", "HEAD"], ["git", "diff", "HEAD", "--binary"]):
+        digest.update(subprocess.run(command, cwd=repo, capture_output=True, check=True).stdout)
+    untracked = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard", "-z"], cwd=repo, capture_output=True, check=True
+    ).stdout
+    for name in sorted(filter(None, untracked.split(b"\0"))):
+        digest.update(name)
+        with contextlib.suppress(OSError):
+            digest.update((repo / name.decode()).read_bytes())
+    return digest.hexdigest()
+
+
+def build_image(repo: Path, out: Path, rebuild: bool) -> Path:
+    image = out / "spit-arcade-bookworm-amd64-test.img"
+    stamp_file = out / "spit-arcade-bookworm-amd64-test.stamp"
+    stamp = tree_stamp(repo)
+    if image.exists() and not rebuild and stamp_file.exists() and stamp_file.read_text() == stamp:
+        print(f"cabinet-test: {image} is of this tree; not built again", file=sys.stderr)
+        return image
+    started = time.monotonic()
+    subprocess.run([str(repo / "systemd/image/build-image.sh"), "--test", "--out", str(out)], check=True)
+    stamp_file.write_text(stamp)
+    print(f"cabinet-test: image built in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return image
+
+
+def kvm_works() -> bool:
+    """KVM has been seen to hang here: it is used only when a machine starts under it and answers."""
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return False
+    try:
+        done = subprocess.run(
+            ["qemu-system-x86_64", "-accel", "kvm", "-machine", "q35", "-display", "none", "-nodefaults",
+             "-no-reboot", "-kernel", "/nonexistent"],
+            capture_output=True, text=True, timeout=15,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return False
+    return "kvm" not in done.stderr.lower()
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="spit-arcade cabinet-test", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object, last")
+    parser.add_argument("--if-available", action="store_true", help="skip, saying why, where QEMU can't be had")
+    parser.add_argument("--image", type=Path, help="boot this image instead of building one")
+    parser.add_argument("--rebuild", action="store_true", help="build the image even if the tree has not changed")
+    parser.add_argument("--out", type=Path, help="where images and runs go (default: build/cabinet in the clone)")
+    parser.add_argument("--power-cuts", type=int, default=20, help="power cuts at random moments (default 20)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the power cuts")
+    parser.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="tcg", help="tcg (default) or kvm")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    started = time.monotonic()
+    repo = repo_root()
+    if repo is None and args.image is None:
+        print("cabinet-test: run it from a clone of the project (it builds the image from the clone)", file=sys.stderr)
+        return 2
+    out = args.out or ((repo / "build" / "cabinet") if repo else Path.cwd())
+    out.mkdir(parents=True, exist_ok=True)
+    needed = missing_tools()
+    if needed:
+        why = install(needed)
+        if why:
+            print(f"cabinet-test: skipped: {why}", file=sys.stderr)
+            return 0 if args.if_available else 2
+    report = Report()
+    try:
+        image = args.image or build_image(repo, out, args.rebuild)  # type: ignore[arg-type]
+    except subprocess.CalledProcessError as error:
+        print(f"cabinet-test: the image could not be built ({error})", file=sys.stderr)
+        return 1
+    report.image = str(image)
+    report.image_mb = image_mb(image)
+    accel = "kvm" if args.accel == "kvm" or (args.accel == "auto" and kvm_works()) else "tcg"
+    report.accel = accel
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    print(f"cabinet-test: booting {image.name} under QEMU ({accel}); power cuts seeded {seed}", file=sys.stderr)
+    machine = Machine(image=image, workdir=out / "run", accel=accel, sound=False)
+    machine.prepare()
+    cabinet = Cabinet(machine, report)
+    failed = False
+    try:
+        cabinet.first_boot()
+        cabinet.exposure()
+        steps: list[tuple[str, Callable[[], object]]] = [
+            ("panels through the kernel's GPIO", cabinet.gpio_game),
+            ("a USB keyboard", cabinet.keyboard),
+            ("a slap pad on a USB serial adapter plugged in after the start", cabinet.pad_game),
+            ("a sound card plugged in after the start", cabinet.plug_sound),
+            ("kill -9: back and resumed", lambda: cabinet.kill_and_resume(cabinet.newest_journal())),
+            ("a hung frame loop: the watchdog restarts it", cabinet.watchdog),
+            ("the keyboard's ways out", cabinet.escapes),
+            ("a broken config.toml: the game runs on defaults, no restart loop", cabinet.broken_config),
+            ("power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
+        ]
+        for name, step in steps:
+            try:
+                step()
+            except VmError as error:
+                report.note(name, False, str(error))
+    except VmError as error:
+        report.note("the machine", False, str(error))
+        print(machine.console()[-3000:], file=sys.stderr)
+    finally:
+        cabinet.close()
+        machine.shutdown()
+    failed = any(verdict != "ok" for verdict in report.checks.values())
+    report.run_s = round(time.monotonic() - started, 1)
+    passed = sum(verdict == "ok" for verdict in report.checks.values())
+    print(f"cabinet-test: {passed} passed, {len(report.checks) - passed} failed", file=sys.stderr)
+    if args.json:
+        print(report.json())
+    return 1 if failed else 0

@@ -1,0 +1,59 @@
+"""Is the title on the cabinet's screen? A QMP screen dump compared with the game's own render.
+
+The game draws its title headless (SDL's dummy driver) at the screen's size and layout; the texts it
+drew are data (`Canvas.texts`), so the comparison is made where the title's own words are: inside
+each text's box, the share of pixels within `TOLERANCE` of the render (pygame's colour distance). Behind the
+texts the attract mode plays a demo, different from moment to moment, so the rest is not compared.
+A black screen, the fallback's console text or another scene scores far below `MATCH`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+TOLERANCE = 0.19  # pygame's colour distance (0-1): font hinting differs by a little, a wrong pixel by more
+MATCH = 0.85  # the share of the title's text boxes that must agree
+
+
+def title_texts(size: tuple[int, int], layout: str) -> tuple[Any, list[Any]]:
+    """The title as the game draws it at this size: (the frame as a Surface, its texts as data)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from appliance.display.headless import Harness
+    from appliance.display.settings import Settings
+
+    harness = Harness(size, layout=layout, settings=Settings(layout=layout, attract=False))
+    canvas = harness.canvas()
+    frame = pygame.Surface(size)
+    canvas.render(frame)
+    return frame, list(canvas.texts)
+
+
+def compare(dump: Path, layout: str = "tabletop") -> dict[str, Any]:
+    """How well a screen dump (PPM or PNG) matches the title: {"score", "size", "title_on_screen"}."""
+    import pygame
+
+    shot = pygame.image.load(str(dump))
+    size = shot.get_size()
+    frame, texts = title_texts(size, layout)
+    agree = total = 0
+    for text in texts:
+        box = text.rect.clip(frame.get_rect())
+        if box.width == 0 or box.height == 0:
+            continue
+        ours = pygame.PixelArray(frame.subsurface(box).copy())
+        theirs = pygame.PixelArray(shot.subsurface(box).convert(frame))
+        same = ours.compare(theirs, distance=TOLERANCE).make_surface()  # white where they agree
+        ours.close()
+        theirs.close()
+        inside = frame.subsurface(box)
+        ink = pygame.mask.from_threshold(inside, inside.get_at((0, 0)), (40, 40, 40, 255))
+        ink.invert()  # what is not the box's background: the letters
+        agreeing = pygame.mask.from_threshold(same, (255, 255, 255), (1, 1, 1, 255))
+        agree += ink.overlap_area(agreeing, (0, 0))
+        total += ink.count()
+    score = agree / total if total else 0.0
+    return {"score": round(score, 3), "size": list(size), "title_on_screen": score >= MATCH}

@@ -1,0 +1,251 @@
+"""One virtual cabinet: QEMU running the cabinet's disk image, watched and driven from outside.
+
+The machine has what a cabinet has: a screen (virtio-vga: SDL's KMSDRM draws on it as on a Pi's
+HDMI), a USB keyboard, a sound card (intel-hda, or none until one is plugged in), and USB ports for a
+slap pad's serial adapter. QMP drives it from outside: screen dumps, key presses, hot-plugging, and the
+power cut (`quit`: the machine stops at once, nothing is shut down or synced). The kernel's serial
+console goes to a file (`console.log`). The agent (systemd/image/agent.py, test images only) answers on
+a virtio-serial port: unit states, the journal, the simulated GPIO lines of the panels.
+
+The disk is a qcow2 overlay on the image, kept across boots of one run: what a power cut leaves is what
+the next boot finds. KVM is used when asked for and it answers; emulation (TCG) otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+OVMF_CODE = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_CODE.fd")
+OVMF_VARS = ("/usr/share/OVMF/OVMF_VARS_4M.fd", "/usr/share/OVMF/OVMF_VARS.fd")
+AGENT_PORT = "org.spitarcade.agent"
+
+
+class VmError(RuntimeError):
+    """The machine did not do what was asked in time (with what it said)."""
+
+
+def first_existing(paths: tuple[str, ...]) -> str:
+    for path in paths:
+        if os.path.exists(path):
+            return path
+    raise VmError(f"none of {', '.join(paths)} (apt-get install ovmf)")
+
+
+@dataclass
+class Machine:
+    image: Path
+    workdir: Path
+    accel: str = "tcg"  # "kvm" where it works
+    memory_mb: int = 1536
+    cpus: int = 2
+    gpu: str = "virtio-vga"  # the screen's device
+    sound: bool = True  # a sound card from the start (False: none until plug_sound)
+    pad_chardev: str | None = None  # a host serial device (the pad emulator's pty) for the USB adapter
+    process: subprocess.Popen[bytes] | None = None
+    boots: int = 0
+    _qmp: Any = None
+    _agent: socket.socket | None = None
+    _agent_buffer: bytes = b""
+    _next_id: int = 1
+    started_at: float = 0.0
+    extra: list[str] = field(default_factory=list)
+
+    # --- the machine's life
+
+    def prepare(self) -> None:
+        """A fresh disk (an overlay on the image) and firmware variables for this run."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        disk = self.workdir / "disk.qcow2"
+        disk.unlink(missing_ok=True)
+        subprocess.run(
+            ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image.resolve()), "-F", "raw", str(disk)],
+            check=True,
+        )
+        shutil.copyfile(first_existing(OVMF_VARS), self.workdir / "vars.fd")
+
+    def command(self) -> list[str]:
+        w = self.workdir
+        cmd = [
+            "qemu-system-x86_64",
+            "-machine", "q35",
+            "-accel", self.accel,
+            "-cpu", "max",  # qemu64 (the default) lacks what the wheels are built for: SIGILL
+            "-m", str(self.memory_mb),
+            "-smp", str(self.cpus),
+            "-drive", f"if=pflash,format=raw,readonly=on,file={first_existing(OVMF_CODE)}",
+            "-drive", f"if=pflash,format=raw,file={w / 'vars.fd'}",
+            "-drive", f"file={w / 'disk.qcow2'},format=qcow2,if=virtio",
+            "-device", self.gpu,
+            "-display", "none",
+            "-nic", "none",
+            "-serial", f"file:{w / 'console.log'}",
+            "-qmp", f"unix:{w / 'qmp.sock'},server=on,wait=off",
+            "-device", "virtio-serial-pci",
+            "-chardev", f"socket,id=agent,path={w / 'agent.sock'},server=on,wait=off",
+            "-device", f"virtserialport,chardev=agent,name={AGENT_PORT}",
+            "-device", "qemu-xhci,id=xhci",
+            "-device", "usb-kbd,id=kbd,bus=xhci.0",
+            "-audiodev", "none,id=snd0",
+        ]  # fmt: skip
+        if self.sound:
+            cmd += ["-device", "intel-hda", "-device", "hda-duplex,audiodev=snd0"]
+        if self.pad_chardev:
+            cmd += ["-chardev", f"serial,id=pad,path={self.pad_chardev}", "-device", "usb-serial,id=padusb,chardev=pad"]
+        return cmd + self.extra
+
+    def start(self) -> None:
+        """Power on (the disk as the last power cut or shutdown left it)."""
+        for name in ("qmp.sock", "agent.sock"):
+            (self.workdir / name).unlink(missing_ok=True)
+        log = open(self.workdir / "qemu.log", "ab")  # noqa: SIM115 (the process keeps it)
+        self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.started_at = time.monotonic()
+        self.boots += 1
+        self._qmp = None
+        self._agent = None
+        self._agent_buffer = b""
+        self._wait_path(self.workdir / "qmp.sock", 30)
+        from qemu.qmp.legacy import QEMUMonitorProtocol
+
+        qmp = QEMUMonitorProtocol(str(self.workdir / "qmp.sock"))
+        qmp.connect()
+        self._qmp = qmp
+
+    def power_cut(self) -> None:
+        """The plug pulled: QEMU stops at once; nothing in the machine is told or synced."""
+        if self.process is None:
+            return
+        with contextlib.suppress(Exception):
+            self._qmp.cmd("quit")
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._close_channels()
+        self.process = None
+
+    def shutdown(self) -> None:
+        """A clean power-off (the end of a run), or a power cut if it does not come."""
+        if self.process is None:
+            return
+        with contextlib.suppress(Exception):
+            self.sh("systemctl poweroff --no-block", timeout=5)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=60)
+        self.power_cut()
+
+    def _close_channels(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._qmp is not None:
+                self._qmp.close()
+        with contextlib.suppress(Exception):
+            if self._agent is not None:
+                self._agent.close()
+        self._qmp = None
+        self._agent = None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def _wait_path(self, path: Path, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not path.exists():
+            if not self.alive():
+                raise VmError(f"QEMU stopped: {self.qemu_log()[-2000:]}")
+            if time.monotonic() > deadline:
+                raise VmError(f"no {path.name} after {timeout} s")
+            time.sleep(0.05)
+
+    def qemu_log(self) -> str:
+        return (self.workdir / "qemu.log").read_text(errors="replace")
+
+    def console(self) -> str:
+        path = self.workdir / "console.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    # --- QMP: what is done to the machine from outside
+
+    def qmp(self, command: str, **args: Any) -> Any:
+        return self._qmp.cmd(command, **args)
+
+    def screendump(self, path: Path) -> Path:
+        path.unlink(missing_ok=True)
+        self.qmp("screendump", filename=str(path.resolve()))
+        return path
+
+    def keys(self, *names: str, hold_s: float = 0.06, times: int = 1) -> None:
+        """Press and release keys together on the USB keyboard (QMP input-send-event, qcodes)."""
+        down = [{"type": "key", "data": {"down": True, "key": {"type": "qcode", "data": n}}} for n in names]
+        up = [{"type": "key", "data": {"down": False, "key": {"type": "qcode", "data": n}}} for n in reversed(names)]
+        for _ in range(times):
+            self.qmp("input-send-event", events=down)
+            time.sleep(hold_s)
+            self.qmp("input-send-event", events=up)
+            time.sleep(hold_s)
+
+    # --- the agent: what is asked of the machine from inside (test images only)
+
+    def connect_agent(self, timeout: float) -> float:
+        """Wait until the agent answers; the seconds since power-on."""
+        deadline = time.monotonic() + timeout
+        self._wait_path(self.workdir / "agent.sock", timeout)
+        while True:
+            try:
+                if self._agent is None:
+                    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    sock.connect(str(self.workdir / "agent.sock"))
+                    self._agent = sock
+                self.request({"now": True}, timeout=3)
+                return time.monotonic() - self.started_at
+            except (OSError, VmError):
+                if not self.alive():
+                    raise VmError(f"QEMU stopped: {self.qemu_log()[-2000:]}") from None
+                if time.monotonic() > deadline:
+                    raise VmError(f"the agent did not answer in {timeout} s") from None
+                time.sleep(0.5)
+
+    def request(self, message: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+        if self._agent is None:
+            raise VmError("no agent channel")
+        ident = self._next_id
+        self._next_id += 1
+        self._agent.sendall(json.dumps({**message, "id": ident}).encode() + b"\n")
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" in self._agent_buffer:
+                line, self._agent_buffer = self._agent_buffer.split(b"\n", 1)
+                try:
+                    reply = json.loads(line)
+                except ValueError:
+                    continue
+                if reply.get("id") == ident:
+                    return dict(reply)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VmError(f"the agent did not answer {message} in {timeout} s")
+            self._agent.settimeout(left)
+            try:
+                chunk = self._agent.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                self._agent = None
+                raise VmError("the agent's channel closed")
+            self._agent_buffer += chunk
+
+    def sh(self, command: str, timeout: float = 60) -> tuple[int, str]:
+        reply = self.request({"sh": command, "timeout": timeout}, timeout=timeout + 10)
+        return int(reply.get("rc", 1)), str(reply.get("out", ""))
+
+    def out(self, command: str, timeout: float = 60) -> str:
+        return self.sh(command, timeout)[1].strip()

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Run by build-image.sh inside the new system (chroot), after systemd/install.sh: what makes it a
+# cabinet's image rather than a Pi someone installed by hand. ARCH=amd64|arm64, TEST=yes|no.
+set -eu
+here=/root/spit-arcade/systemd/image
+
+echo spit-arcade >/etc/hostname
+# A fresh machine id at each boot (the root is read-only): systemd makes one in RAM when it is empty.
+: >/etc/machine-id
+passwd --lock root >/dev/null
+
+# Read-only root; what must be written goes to RAM, or (the game's state) to its own partition.
+cat >/etc/fstab <<FSTAB
+# Spit Arcade: the root is read-only (a power cut cannot hurt it); the game writes only its state partition.
+LABEL=spit-root   /                    ext4   ro,noatime                        0 1
+LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail                     0 2
+tmpfs             /tmp                 tmpfs  mode=1777,nosuid,nodev,size=64m     0 0
+tmpfs             /var/tmp             tmpfs  mode=1777,nosuid,nodev,size=16m     0 0
+tmpfs             /var/log             tmpfs  mode=0755,nosuid,nodev,size=32m     0 0
+FSTAB
+[ "$ARCH" = arm64 ] && echo 'LABEL=SPITBOOT    /boot/firmware       vfat   ro,noatime,nofail                 0 2' >>/etc/fstab
+# Services' state directories, made now: a read-only root cannot have them made at boot (logind
+# failed with 238/STATE_DIRECTORY for want of /var/lib/systemd/linger).
+mkdir -p /var/lib/systemd/linger
+# journald keeps its log in RAM (/run); nothing else wants to write below /var on this system.
+mkdir -p /etc/systemd/journald.conf.d
+printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=16M\n' >/etc/systemd/journald.conf.d/spit-arcade.conf
+# No timers that write to /var on a read-only root, no apt on a kiosk.
+systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
+  systemd-timesyncd.service fstrim.timer >/dev/null 2>&1 || true
+
+if [ "$ARCH" = arm64 ]; then
+  # Debian's raspi-firmware writes /boot/firmware/cmdline.txt from these (install.sh edits cmdline.txt
+  # too, on Raspberry Pi OS): the root by label, read-only, no console blanking.
+  printf 'ROOTPART=LABEL=spit-root\nCONSOLES="tty1"\n' >/etc/default/raspi-firmware
+  echo "ro consoleblank=0 vt.global_cursor_default=0" >/etc/default/raspi-extra-cmdline
+  update-initramfs -u -k all >/dev/null
+fi
+
+if [ "$TEST" = yes ]; then
+  # The virtual cabinet's way in: a root agent on a virtio-serial port (not a login, not a console).
+  install -m 0755 "$here/agent.py" /usr/local/libexec/spit-cabinet-agent
+  install -m 0644 "$here/spit-cabinet-agent.service" /etc/systemd/system/
+  systemctl enable spit-cabinet-agent.service >/dev/null 2>&1
+  # The panels on the kernel's simulated GPIO chip; a slap pad on a USB serial adapter.
+  install -m 0644 "$here/spit-cabinet-gpio-sim.service" /etc/systemd/system/
+  systemctl enable spit-cabinet-gpio-sim.service >/dev/null 2>&1
+  # The default wiring, with the chip named and a pad added (systemd/image/test-inputs.toml), checked.
+  sed -e 's/^sources = \["gpio"\]$/sources = ["gpio", "serial"]/' \
+      -e '/^\[gpio\]$/r '"$here/test-inputs.toml" /root/spit-arcade/appliance/inputs/default.toml \
+      >/etc/spit-arcade/inputs.toml
+  printf '\n[[serial]]\nport = "/dev/ttyUSB0"   # QEMU usb-serial, the host pad-emulator on its other end\nplayer = 1\n' >>/etc/spit-arcade/inputs.toml
+  grep -q '^sources = \["gpio", "serial"\]$' /etc/spit-arcade/inputs.toml
+  /opt/spit-arcade/venv/bin/spit-arcade check-config --inputs /etc/spit-arcade/inputs.toml
+fi
