@@ -204,12 +204,17 @@ def test_systemd_hears_ready_after_the_first_frame_a_ping_every_frame_status_and
         assert runner.run(max_frames=3) == 0
         said = datagrams(server)
         assert said[0] == "WATCHDOG=1"  # sent from the frame itself, then READY once it is on screen
-        assert said[1] == "READY=1\nSTATUS=title"
+        assert said[1].startswith("READY=1\nSTATUS=title: SPIT ARCADE")  # the scene and its words, as drawn
         assert said.count("WATCHDOG=1") == 3 and said[-1] == "STOPPING=1"
-        # a scene change is said once; the same scene again says nothing
+        # a scene change is said once, with the words of its first frame; the same scene again says nothing
         runner.apply(Push(PlayScene(h.ctx, Match(5, h.now_ns))))
         runner.apply(None)
-        assert datagrams(server) == ["STATUS=play"]
+        assert "STATUS=" not in " ".join(datagrams(server))  # not before it is drawn
+        runner.frame([], h.now_ns)
+        runner.frame([], h.now_ns)
+        status = [line for line in datagrams(server) if line.startswith("STATUS=")]
+        assert len(status) == 1 and status[0].startswith("STATUS=play: ")
+        assert "press SPIT" in status[0]  # the play scene's first words: "Ready? press SPIT!"
     finally:
         server.close()
 

@@ -41,7 +41,9 @@ class Report:
     image_mb: float = 0.0
     boot_to_ready_s: float | None = None
     boot_to_title_s: float | None = None
-    title_on_screen: bool = False
+    title_on_screen: bool = False  # the game says it drew the title, its words as data (STATUS=)
+    first_status: str = ""
+    screen_dump_matches: bool = False  # a QMP screen dump agrees with the game's own render
     title_score: float = 0.0
     screen_size: list[int] = field(default_factory=list)
     video_driver: str = ""
@@ -119,6 +121,13 @@ class Cabinet:
     def main_pid(self) -> int:
         return int(self.unit("MainPID").get("MainPID", "0") or 0)
 
+    def status(self) -> str:
+        """What the game says it shows: the scene on top and its first words (`systemctl status`)."""
+        return self.vm.out(f"systemctl show -p StatusText --value {UNIT}")
+
+    def wait_scene(self, scene: str, timeout: float = 20) -> float:
+        return wait_for(f"the {scene} scene", lambda: self.status().startswith(scene + ":"), timeout, 0.3)
+
     def title_seen(self) -> dict[str, Any]:
         dump = self.vm.screendump(self.vm.workdir / "screen.ppm")
         wait_for("the screen dump", dump.exists, 10, 0.1)
@@ -139,12 +148,6 @@ class Cabinet:
     def newest_journal(self) -> str:
         return self.vm.out(f"ls -t {JOURNALS}/*.jsonl 2>/dev/null | head -n1")
 
-    def notices_up(self) -> bool:
-        """Did the game now running start with notices on the screen (the first press takes them away)?"""
-        pid = self.main_pid()
-        out = self.vm.out(f"journalctl _PID={pid} -o cat --no-pager -b | grep -c '^spit-arcade play: ' || true")
-        return out.strip() not in ("", "0")
-
     # --- doing
 
     def press(self, player: int, control: str, watch: bool = False, hold_ms: int = 70) -> float | None:
@@ -162,11 +165,11 @@ class Cabinet:
     def start_game(self) -> str:
         """From the title: START, "Two players", the countdown, both SPIT!: the new game's journal."""
         before = self.newest_journal()
+        if self.status().startswith("notices:"):
+            self.press(0, "start")  # the start-up notices go at the first press
+            self.wait_scene("title")
         self.press(0, "start")
-        time.sleep(1.0)
-        if self.title_seen()["title_on_screen"]:
-            self.press(0, "start")  # the first press took the start-up notices away
-            time.sleep(1.0)
+        self.wait_scene("choose")
         self.press(0, "start")
         wait_for("a new game's journal", lambda: self.newest_journal() not in ("", before), 20, 0.3)
         time.sleep(4.0)  # the countdown
@@ -187,12 +190,12 @@ class Cabinet:
         """After a restart: the game comes back as "game resumed"; both press SPIT! to be back, and
         the next press lands in the same journal."""
         wait_for("the game running again", self.ready, timeout)
-        time.sleep(1.0)
-        if self.notices_up():
-            self.press(1, "spit")
+        if self.status().startswith("notices:"):
+            self.press(1, "spit")  # the start-up notices go at the first press
+        self.wait_scene("resumed")
         self.press(1, "spit")
         self.press(2, "spit")
-        time.sleep(0.3)
+        self.wait_scene("play")
         latency = self.press(1, "pile1", watch=True)
         return latency is not None and self.newest_journal() == journal
 
@@ -206,22 +209,30 @@ class Cabinet:
         self.report.boot_to_ready_s = round(time.monotonic() - self.vm.started_at, 1)
 
     def first_boot(self) -> None:
+        """Power on: READY, then the title with its words (under the start-up notices, which the
+        first press takes away); the screen dump compared with the game's own render besides."""
         self.boot()
+        self.report.first_status = self.status()
+        if self.report.first_status.startswith("notices:"):
+            self.press(0, "start")
         try:
-            wait_for("the title on the screen", lambda: bool(self.title_seen()["title_on_screen"]), 60, 0.5)
+            self.wait_scene("title", 60)
             self.report.boot_to_title_s = round(time.monotonic() - self.vm.started_at, 1)
         except VmError:
             pass
+        status = self.status()
+        self.report.title_on_screen = status.startswith("title: SPIT ARCADE")
         seen = self.title_seen()
-        self.report.title_on_screen = bool(seen["title_on_screen"])
         self.report.title_score = float(seen["score"])
+        self.report.screen_dump_matches = bool(seen["title_on_screen"])
         self.report.screen_size = list(seen["size"])
         said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 'video driver' || true")
         self.report.video_driver = said.split("video driver", 1)[-1].split(",")[0].strip() if said else ""
         self.report.note(
             "boots to the title",
             self.report.title_on_screen and self.report.video_driver.lower() == "kmsdrm",
-            f"score {seen['score']}, driver {self.report.video_driver or '?'}, {self.report.boot_to_title_s} s",
+            f"{status!r} on {self.report.video_driver or '?'} after {self.report.boot_to_title_s} s; "
+            f"screen dump {'matches' if seen['title_on_screen'] else 'does not match'} the render ({seen['score']})",
         )
 
     def gpio_game(self, presses: int = 40) -> str:

@@ -85,6 +85,8 @@ class Runner:
         self.notifier = notifier or watchdog.notifier()  # systemd's (a no-op outside systemd)
         self.service_menu = service_menu  # SERVICE opens the service menu here, not in the scenes
         self._said: str | None = None  # the status line systemd was last told
+        self._status_due = False  # the scene on top changed since
+        self._top_texts = 0  # the index of the scene on top's first text in the canvas drawn last
         self.ready_said = False  # READY=1 is said once, after the loop's first frame
 
     @property
@@ -106,11 +108,13 @@ class Runner:
         elif isinstance(transition, Quit):
             self.status = transition.status
         if transition is not None:
-            self.tell_status()
+            self._status_due = True  # said once the new scene is drawn (its words are in that frame)
 
-    def tell_status(self) -> None:
-        """systemd's status line: what the scene on top is (said once each time it changes)."""
-        said = scene_status(self.scene)
+    def tell_status(self, canvas: Canvas) -> None:
+        """systemd's status line: the scene on top and the words it shows first (said once each time
+        it changes): what `systemctl status spit-arcade` and the virtual cabinet read of the screen."""
+        self._status_due = False
+        said = status_line(self.scene, canvas.texts[self._top_texts :])
         if said != self._said:
             self._said = said
             self.notifier.status(said)
@@ -162,6 +166,8 @@ class Runner:
         if self.status is None:
             self.apply(self.scene.update(now_ns))
         canvas = self.draw()
+        if self._status_due and self.ready_said:
+            self.tell_status(canvas)
         dirty = self.compositor.present(canvas, self.screen)
         if dirty:
             self.present(dirty)
@@ -174,6 +180,7 @@ class Runner:
     def draw(self) -> Canvas:
         canvas = Canvas(self.stack[0].background())
         for scene in self.stack:
+            self._top_texts = len(canvas.texts)  # where the scene on top's own texts start
             scene.draw(canvas)
         return canvas
 
@@ -194,7 +201,8 @@ class Runner:
             self.frame(events + pygame.event.get(), self.ctx.clock())
             if not self.ready_said:  # the first frame is on screen: systemd's start job is done
                 self.ready_said = True
-                self._said = scene_status(self.scene)
+                self._status_due = False
+                self._said = status_line(self.scene, self.draw().texts[self._top_texts :])
                 self.notifier.ready(self._said)
             if self.log_rate:
                 done = time.monotonic_ns()
@@ -232,6 +240,23 @@ def scene_status(scene: Scene) -> str:
     """A scene in a word or two, for `systemctl status`: TitleScene -> "title"."""
     name = type(scene).__name__.removesuffix("Scene")
     return "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip() or "?"
+
+
+STATUS_WORDS = 160  # characters of the scene's words in the status line
+
+
+def status_line(scene: Scene, texts: list[Any]) -> str:
+    """ "title: SPIT ARCADE | Player 1: …": the scene in a word or two, then the first line of each
+    text it draws, as data (the texts the screen shows, not a reading of the pixels)."""
+    lines: list[str] = []
+    for text in texts:
+        first = text.words[0] if text.words else ""
+        if first and first not in lines:
+            lines.append(first)
+    words = " | ".join(lines)
+    if len(words) > STATUS_WORDS:
+        words = words[: STATUS_WORDS - 1] + "…"
+    return f"{scene_status(scene)}: {words}" if words else scene_status(scene)
 
 
 def in_service(scene: Scene) -> bool:
