@@ -162,6 +162,27 @@ class Cabinet:
         time.sleep(0.05)
         return latency / 1e6 if latency >= 0 else None
 
+    def finished(self, journal: str) -> bool:
+        """Whether a journal ends in its game's closing state line."""
+        return self.vm.out(f"tail -n1 {journal} | grep -c '^{{\"state\"' || true") not in ("0", "")
+
+    def to_play(self) -> str:
+        """Back at the table whatever is up: the notices taken away, a resumed game's seats back, or
+        a new game when the last one ended; the journal of the game now played."""
+        if self.status().startswith("notices:"):
+            self.press(1, "spit")
+            time.sleep(0.5)
+        if self.status().startswith("resumed:"):
+            self.press(1, "spit")
+            self.press(2, "spit")
+            self.wait_scene("play")
+        journal = self.newest_journal()
+        if not journal or self.finished(journal) or not self.status().startswith("play:"):
+            journal = self.start_game()
+            self.press(1, "spit")
+            self.press(2, "spit")
+        return journal
+
     def start_game(self) -> str:
         """From the title: START, "Two players", the countdown, both SPIT!: the new game's journal."""
         before = self.newest_journal()
@@ -407,12 +428,7 @@ class Cabinet:
         for n in range(count):
             if not self.ready():
                 wait_for("the game", self.ready, 300)
-            journal = self.newest_journal()
-            finished = self.vm.out(f"tail -n1 {journal} | grep -c '^{{\"state\"' || true") if journal else "1"
-            if finished not in ("0", ""):  # no game, or it ended (its closing state line): a new one
-                journal = self.start_game()
-                self.press(1, "spit")
-                self.press(2, "spit")
+            journal = self.to_play()
             steps = []
             for k in range(20):  # a pile, then a spit pile, by turns, while the plug is pulled
                 steps += [[LINES[(1 + k % 2, f"pile{1 + k % 5}")], 60, 70], [LINES[(1 + k % 2, "left")], 60, 70]]
@@ -423,7 +439,11 @@ class Cabinet:
             try:
                 self.vm.start()
                 self.vm.connect_agent(300)
-                resumed = self.resume_after_restart(journal, timeout=300)
+                if self.finished(journal):  # the burst ended the game before the plug was pulled
+                    wait_for("the game", self.ready, 300)
+                    resumed = self.status().startswith(("title:", "notices:"))
+                else:
+                    resumed = self.resume_after_restart(journal, timeout=300)
             except VmError as error:
                 print(f"cabinet-test: power cut {n + 1}: {error}", file=sys.stderr)
                 resumed = False

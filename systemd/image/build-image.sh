@@ -54,7 +54,7 @@ packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
 components=main
 case "$arch" in
   amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi) ;;
-  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211); components="main,non-free-firmware" ;;
+  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 
