@@ -185,7 +185,7 @@ def load_audits(path: Path) -> Audits:
     """The audits in `path`; empty ones if it is missing or unreadable (never raises)."""
     try:
         return Audits.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return Audits()
 
 

@@ -86,7 +86,7 @@ class CreditBank:
             return bank
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         credits = _count(data, "credits", None) if isinstance(data, dict) else None
         coins = _count(data, "coins", None) if isinstance(data, dict) else None

@@ -113,7 +113,7 @@ def load(path: Path) -> HighScores:
     """The table in `path`; an empty one if it is missing or unreadable (never raises)."""
     try:
         return HighScores.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return HighScores()
 
 

@@ -207,19 +207,23 @@ def _sync_directory(directory: Path) -> None:
 
 
 def _loads(line: str) -> Any:
-    """A line's JSON value; None where it is not JSON."""
+    """A line's JSON value; None where it is not JSON (or JSON nested too deeply to read)."""
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
-def _is_json(line: str) -> bool:
+def _is_torn(line: str) -> bool:
+    """Whether a trailing line is the torn tail of a power cut: not JSON. A line nested too deeply
+    to read is not torn (the appliance never writes one): it is kept, for the reader to name."""
     try:
         json.loads(line)
     except ValueError:
+        return True
+    except RecursionError:
         return False
-    return True
+    return False
 
 
 def split_journal(data: bytes) -> tuple[list[str], bool]:
@@ -232,7 +236,7 @@ def split_journal(data: bytes) -> tuple[list[str], bool]:
     """
     lines = data.decode("utf-8", errors="replace").split("\n")
     torn = lines.pop() != ""  # the text after the last newline: "" when the file ends in one
-    while lines and lines[-1].strip() and not _is_json(lines[-1]):
+    while lines and lines[-1].strip() and _is_torn(lines[-1]):
         lines.pop()
         torn = True
     while lines and not lines[-1].strip():
@@ -262,7 +266,7 @@ def is_finished(path: Path) -> bool:
         return False
     try:
         return _closing_line(json.loads(lines[-1]))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 
@@ -298,7 +302,7 @@ def newest_unfinished(directory: Path) -> Path | None:
             continue
         try:
             value = json.loads(first) if first.endswith(b"\n") else None
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if isinstance(value, dict) and isinstance(value.get("setup"), dict):
             return path

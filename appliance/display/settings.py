@@ -177,6 +177,9 @@ def load_settings(path: Path | None = None) -> Settings:
     except tomllib.TOMLDecodeError as error:
         check.problem("", f"not valid TOML ({error}); using the built-in settings")
         return Settings(warnings=check.problems)
+    except RecursionError:
+        check.problem("", "not TOML this program reads (nested too deeply); using the built-in settings")
+        return Settings(warnings=check.problems)
     except (OSError, ValueError) as error:  # unreadable, a directory, not UTF-8
         check.problem("", f"cannot read it ({error}); using the built-in settings")
         return Settings(warnings=check.problems)

@@ -29,7 +29,7 @@ from .gpio import GpioSource, PinControl
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
 from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
-from .script_source import ScriptSource, read_script
+from .script_source import ScriptLineError, ScriptSource, read_script
 from .serial_link import SerialSource
 from .source import Source
 
@@ -62,6 +62,7 @@ class InputsConfig:
     keymap: Keymap = field(default_factory=default_keymap)
     serial: list[SerialPad] = field(default_factory=list)
     mock_script: str = ""
+    mock_presses: list[tuple[float, int, str]] | None = None  # the mock script's presses, read when checked
     origin: str = "default"
     problems: list[Problem] = field(default_factory=list)  # what was wrong (each left at its default)
 
@@ -266,7 +267,23 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     mock = check.table(data, "mock")
     check.unknown(mock, ("script",), "mock.")
     config.mock_script = check.string(mock, "script", "", "mock.")
+    config.mock_presses = _mock_presses(config.mock_script, check)
     return config
+
+
+def _mock_presses(script: str, check: Checker) -> list[tuple[float, int, str]]:
+    """The presses of the mock source's script, read and checked now (a problem, and no presses,
+    for a script that cannot be read or names a player or control the cabinet does not have)."""
+    if not script:
+        return []
+    try:
+        return read_script(script)
+    except ScriptLineError as error:
+        check.problem("mock.script", f"{error}; the mock source plays nothing")
+    except OSError as error:
+        why = error.strerror or error
+        check.problem("mock.script", f"cannot read {script!r} ({why}); the mock source plays nothing")
+    return []
 
 
 def read_config(text: str, origin: str = "<text>") -> InputsConfig:
@@ -275,8 +292,11 @@ def read_config(text: str, origin: str = "<text>") -> InputsConfig:
     check = Checker(origin)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        check.problem("", f"not valid TOML ({error}); using the packaged default")
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        why = "not TOML this program reads (nested too deeply)" if isinstance(error, RecursionError) else (
+            f"not valid TOML ({error})"
+        )
+        check.problem("", f"{why}; using the packaged default")
         config = check_config(tomllib.loads(default_config_text()), Checker("default.toml"))
         config.origin, config.problems = origin, check.problems
         return config
@@ -351,7 +371,10 @@ def build_sources(config: InputsConfig, pin_factory: Any = None) -> list[Source]
                     )
                 )
         elif backend in ("mock", "scripted"):
-            presses = read_script(config.mock_script) if config.mock_script else []
+            if config.mock_presses is not None:
+                presses = config.mock_presses
+            else:  # a configuration built in code, never checked
+                presses = read_script(config.mock_script) if config.mock_script else []
             out.append(ScriptSource(presses, name="mock"))
     return out
 

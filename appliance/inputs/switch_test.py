@@ -136,6 +136,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between redraws")
     parser.add_argument("--legend", action="store_true", help="print the keyboard legend and exit")
     args = parser.parse_args(argv)
+    if not 0 <= args.settle <= 60:
+        parser.error("--settle must be from 0 to 60 seconds")
+    if not 0.01 <= args.interval <= 60:
+        parser.error("--interval must be from 0.01 to 60 seconds")
     try:
         config = load_config(args.config, args.sources.split(",") if args.sources else None)
     except ConfigError as error:
