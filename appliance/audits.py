@@ -191,7 +191,7 @@ def load_audits(path: Path) -> Audits:
 
 def save_audits(path: Path, audits: Audits) -> str | None:
     """Write the audits atomically; None, or why they could not be written."""
-    from appliance.display.settings import write_atomically
+    from appliance.shared.files import write_atomically
 
     try:
         write_atomically(path, json.dumps(audits.to_json(), indent=1, sort_keys=True) + "\n")

@@ -13,7 +13,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("appliance.display.app:main", "play Spit on screen (the game itself)"),
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
-    "replay": ("appliance.scripting:replay_main", "play a journal back (--show: on screen, at real speed)"),
+    "replay": ("appliance.cli:replay_main", "play a journal back (--show: on screen, at real speed)"),
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
     "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
@@ -42,6 +42,19 @@ def bench_main(argv: list[str]) -> int:
         print(f"usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
         return 2
     return _call(BENCHES[argv[0]], argv[1:])
+
+
+def replay_main(argv: list[str]) -> int:
+    """`replay`: the file format's command, with the display's player for `--show` (the command
+    line is the one place outside appliance/display/ that starts the screen)."""
+    from appliance.scripting import replay_main as replay
+
+    def show(args: list[str]) -> int:
+        from appliance.display.replay_show import main as show_main
+
+        return int(show_main(args) or 0)
+
+    return replay(argv, show=show)
 
 
 def usage() -> str:

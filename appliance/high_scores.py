@@ -119,7 +119,7 @@ def load(path: Path) -> HighScores:
 
 def save(path: Path, table: HighScores) -> str | None:
     """Write the table atomically; None, or why it could not be written."""
-    from appliance.display.settings import write_atomically
+    from appliance.shared.files import write_atomically
 
     try:
         write_atomically(path, json.dumps(table.to_json(), indent=1, ensure_ascii=False) + "\n")

@@ -50,6 +50,11 @@ def default_journal_dir() -> Path:
     return Path(base) / "spit-arcade" / "journals"
 
 
+def journal_dir(configured: str = "") -> Path:
+    """Where games are journalled: the settings' `journal_dir` (with ~ expanded), else the default."""
+    return Path(configured).expanduser() if configured else default_journal_dir()
+
+
 def journal_path(directory: Path, seed: int, now: float | None = None) -> Path:
     """A new file name that sorts by start time: 20261121-203015-seed7.jsonl (never reused)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))

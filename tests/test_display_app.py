@@ -99,7 +99,7 @@ def test_the_start_says_which_driver_and_warns_when_the_cabinet_is_not_on_kmsdrm
 ) -> None:
     import io
 
-    from appliance.display.headless import headless_display
+    from headless import headless_display
 
     screen = headless_display((320, 240))
     monkeypatch.delenv("DISPLAY", raising=False)

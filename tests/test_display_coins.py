@@ -12,12 +12,12 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory
 from gpiozero.pins.pi import PiPin
+from headless import Harness, to_play
 
 from appliance.credits import CreditBank, credits_path
 from appliance.display import app
 from appliance.display.captions import shown_to
 from appliance.display.coins import credit_bank
-from appliance.display.headless import Harness, to_play
 from appliance.display.i18n import set_language
 from appliance.display.keys import Press
 from appliance.display.runner import Runner
@@ -28,10 +28,10 @@ from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.service_menu import ServiceMenuScene
 from appliance.display.scenes.service_notices import startup_notices
 from appliance.display.scenes.title import TitleScene
-from appliance.display.settings import Settings
 from appliance.inputs.config import load_config
 from appliance.inputs.gpio import EdgeClock, GpioSource
 from appliance.inputs.merge import Merger
+from appliance.shared.settings import Settings
 
 SIZE = (640, 360)
 MS = 1_000_000

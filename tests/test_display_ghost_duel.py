@@ -18,11 +18,11 @@ from typing import Any
 
 import pygame
 import pytest
+from headless import Harness, to_ready
 from positions import position
 
 from appliance.display.captions import Caption, shown_to
 from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel
-from appliance.display.headless import Harness, to_ready
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import (
     MENU_VALUES,

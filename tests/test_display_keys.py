@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from headless import headless_display
 
-from appliance.display.headless import headless_display
 from appliance.display.keys import Keyboard, default_keymap, for_desktop, key_label, legend, parse_keys
 
 

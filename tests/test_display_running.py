@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+from headless import Harness
 from positions import game_at
 
 from appliance import high_scores
 from appliance.display.compositor import Canvas
-from appliance.display.headless import Harness
 from appliance.display.running_view import (
     RUNNER_SIZE,
     LatePadNote,

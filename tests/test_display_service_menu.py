@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import Harness
 
 from appliance import audits as audit
 from appliance.display import app
 from appliance.display.captions import shown_to
-from appliance.display.headless import Harness
 from appliance.display.i18n import language, set_language
 from appliance.display.scenes.base import BACK, MenuKey
 from appliance.display.scenes.service_menu import STUCK_S, ServiceMenuScene
 from appliance.display.scenes.title import TitleScene
-from appliance.display.settings import Settings, load_settings
+from appliance.shared.settings import Settings, load_settings
 
 SIZE = (640, 360)
 
@@ -393,7 +393,7 @@ def test_the_starts_notices_fit_and_face_their_readers(layout: str) -> None:
 def test_a_write_cut_short_leaves_the_old_settings_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from appliance.display.settings import write_settings
+    from appliance.shared.config_file import write_settings
 
     config = tmp_path / "config.toml"
     config.write_text('volume = 0.6\n[keys]\nz = "1 pile1"\n')
@@ -412,6 +412,6 @@ def test_a_write_cut_short_leaves_the_old_settings_whole(tmp_path: Path, monkeyp
 
 def test_the_settings_languages_are_the_screens() -> None:
     from appliance.display.i18n import LANGUAGES
-    from appliance.display.settings import LANGUAGE_CODES
+    from appliance.shared.settings import LANGUAGE_CODES
 
     assert LANGUAGE_CODES == LANGUAGES

@@ -44,8 +44,8 @@ def _percentile(values: list[float], q: float) -> float:
 def _context(size: tuple[int, int], layout: str, clock: Any) -> Any:
     from appliance.display.keys import default_keymap, for_desktop
     from appliance.display.scenes.base import Context
-    from appliance.display.settings import Settings
     from appliance.display.sound import Sound
+    from appliance.shared.settings import Settings
 
     settings = Settings(layout=layout, assist=True)
     keymap = default_keymap()

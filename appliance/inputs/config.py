@@ -22,13 +22,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from appliance.check_config import Checker, Problem, key_name, shown
+from appliance.shared.bindings import key_name_problem, parse_binding
+from appliance.shared.checks import Checker, Problem, key_name, shown
 
 from .debounce import COIN, PAD, Timing
 from .gpio import GpioSource, PinControl
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
-from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
+from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS
 from .script_source import ScriptLineError, ScriptSource, read_script
 from .serial_link import SerialSource
 from .source import Source
@@ -138,47 +139,6 @@ def _gpio(
             stuck = _ns(check.number(spec, "stuck_s", stuck_ns / 1e9, *STUCK_S, where + ".") * 1000)
             controls.append(PinControl(pin, player, control, Timing(lockout, stuck, settle_release=control == "coin")))
     return controls
-
-
-def key_name_problem(key: str) -> str | None:
-    """What is wrong with a key name from a file (None: pygame knows it)."""
-    if "\0" in key or not known_key(key.lower()):
-        return f"unknown key name {shown(key)} (names as pygame gives them: q, return, f2); ignored"
-    return None
-
-
-def known_key(name: str) -> bool:
-    """Whether pygame knows the key name ("q", "return", "left shift", "f2"); imports pygame."""
-    import warnings
-
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # key_code warns before pygame.init(); its table is static
-        try:
-            pygame.key.key_code(name)
-        except ValueError:
-            return False
-    return True
-
-
-def parse_binding(value: str) -> tuple[int, str]:
-    """One `[keys]` value, "player control": player 1 to 4 with a game control, or 0 with a cabinet
-    control (start, service, coin). ValueError saying what is wrong."""
-    parts = value.split() if isinstance(value, str) else []
-    if len(parts) != 2 or not parts[0].isdigit():
-        raise ValueError(f'expected "player control", e.g. "1 pile1" or "0 start", not {shown(value)}')
-    player, control = int(parts[0]), parts[1]
-    if player == CABINET_PLAYER:
-        if control not in CABINET_CONTROLS:
-            raise ValueError(f"player 0 has {', '.join(CABINET_CONTROLS)}, not {control!r}")
-    elif player in PLAYERS:
-        if control not in GAME_CONTROLS:
-            raise ValueError(f"unknown control {control!r} (controls: {', '.join(GAME_CONTROLS)})")
-    else:
-        raise ValueError(f"player must be 1 to 4 (0 for {'/'.join(CABINET_CONTROLS)}), not {player}")
-    return player, control
 
 
 def _keymap(keys: dict[str, Any], check: Checker) -> Keymap:

@@ -21,11 +21,11 @@ from typing import Any
 import pygame
 
 from appliance.rules import PRESETS
+from appliance.shared.config_file import remember_game
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
-from ..remember import remember_game
 from ..rules_words import (
     MENU_VALUES,
     GameChoice,

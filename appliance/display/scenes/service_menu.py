@@ -16,7 +16,7 @@ steps a value (the arrow keys left/right step either way); SERVICE or Escape goe
 out of the menu from its first page. In the switch test every control is shown, START and SPIT
 included: only SERVICE (or Escape) leaves it.
 
-Adjustments are written to the settings file at once, atomically (settings.write_settings): a
+Adjustments are written to the settings file at once, atomically (appliance/shared/config_file.py): a
 power cut leaves the old file or the new one. Nothing here runs a program or reaches a shell.
 """
 
@@ -30,12 +30,13 @@ from typing import Any
 import pygame
 
 from appliance import audits as audit
+from appliance.shared.config_file import remember_game, write_settings
+from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 
 from ..captions import Caption, Line
 from ..coins import credit_bank
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
-from ..settings import COMPUTER_LEVELS, CREDITS, Settings, write_settings
 from ..table_view import GOLD, RED, SOFT, WHITE
 from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_scene, make
 from .service_notices import startup_notices
@@ -369,8 +370,6 @@ class ServiceMenuScene:
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        from ..remember import remember_game
-
         failed = remember_game(path, self.settings.game, self.settings.house_rules)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 

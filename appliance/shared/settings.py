@@ -19,6 +19,7 @@ picks another. A missing file means the defaults.
 A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
 wrong (for the whole file where it cannot be read as TOML) and lists every problem, with its file and
 key, in `Settings.warnings` (`spit-arcade check-config` prints them; the screen may show them).
+The service menu and the game menu write settings back through config_file.py, the file's one rewriter.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appliance.check_config import Checker, Problem, key_name, shown
+from .bindings import CABINET_PLAYER, START_KEY, key_name_problem, parse_binding
+from .checks import Checker, Problem, key_name, shown
 
 LAYOUTS = ("desktop", "tabletop")
 IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
-LANGUAGE_CODES = ("en", "de", "eo")  # as appliance/display/i18n.LANGUAGES (no pygame imported here)
+LANGUAGE_CODES = ("en", "de", "eo")  # the screen's languages (appliance/display/i18n.LANGUAGES)
 COMPUTER_LEVELS = ("1", "2", "3", "4", "5")
 CREDITS = (1, 9)  # credits a game costs, when not on free play
 
@@ -74,11 +76,8 @@ def default_config_path() -> Path:
 
 def _check_keys(table: dict[str, Any], check: Checker) -> dict[str, str]:
     """The `[keys]` entries that are right; a problem for each one that is not."""
-    from appliance.inputs.config import key_name_problem
-
-    from .keys import CABINET_PLAYER, amend_keymap, default_keymap, parse_binding
-
     keys: dict[str, str] = {}
+    bound: dict[tuple[int, str], str] = {}  # the controls given so far, and to which key
     for key, value in table.items():
         where = f"keys.{key_name(key)}"
         name = key.lower()
@@ -98,16 +97,16 @@ def _check_keys(table: dict[str, Any], check: Checker) -> dict[str, str]:
             except ValueError as error:
                 check.problem(where, f"{error}; ignored")
                 continue
-            other = next((k for k, v in keys.items() if v and parse_binding(v) == target), None)
-            if other is not None:
-                check.problem(where, f"{value!r} is given to key {other!r} already; ignored")
+            if target in bound:
+                check.problem(where, f"{value!r} is given to key {bound[target]!r} already; ignored")
                 continue
+            bound[target] = name
         keys[name] = value
-    start = (CABINET_PLAYER, "start")
-    if start not in amend_keymap(default_keymap(), keys).values():  # the default start key was taken
-        key = next(k for k, v in default_keymap().items() if v == start)
-        check.problem(f"keys.{key}", f"would leave no key to start a game; {key} stays start")
-        keys.pop(key, None)
+    # A change takes its key from the default map, and its control from the key that had it, so
+    # the only way to leave no START is to give the default START key something else and START none.
+    if START_KEY in keys and (CABINET_PLAYER, "start") not in bound:
+        check.problem(f"keys.{START_KEY}", f"would leave no key to start a game; {START_KEY} stays start")
+        keys.pop(START_KEY)
     return keys
 
 
@@ -184,85 +183,3 @@ def load_settings(path: Path | None = None) -> Settings:
         check.problem("", f"cannot read it ({error}); using the built-in settings")
         return Settings(warnings=check.problems)
     return check_settings(data, check)
-
-
-def journal_dir(settings: Settings) -> Path:
-    from appliance.journal import default_journal_dir
-
-    return Path(settings.journal_dir).expanduser() if settings.journal_dir else default_journal_dir()
-
-
-# ---------------------------------------------------------------- the service menu's adjustments
-
-
-def toml_scalar(value: Any) -> str:
-    """A top-level setting's value as TOML."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    import json
-
-    return json.dumps(str(value), ensure_ascii=False)
-
-
-def with_values(text: str, values: dict[str, Any]) -> str:
-    """`text` (a settings file) with the top-level keys in `values` set: a key's line replaced where
-    it is, else added before the first table; every other line (comments, [keys], [house_rules])
-    kept as it was."""
-    import re
-
-    lines = text.splitlines()
-    first_table = next((i for i, line in enumerate(lines) if re.match(r"^\s*\[", line)), len(lines))
-    top, rest = lines[:first_table], lines[first_table:]
-    left = dict(values)
-    for index, line in enumerate(top):
-        match = re.match(r"^\s*([A-Za-z0-9_-]+)\s*=", line)
-        if match and match.group(1) in left:
-            key = match.group(1)
-            top[index] = f"{key} = {toml_scalar(left.pop(key))}"
-    while top and not top[-1].strip():
-        top.pop()
-    top += [f"{key} = {toml_scalar(value)}" for key, value in left.items()]
-    out = top + (["", *rest] if rest else [])
-    return "\n".join(out) + "\n"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace the file at `path` with `text` so a power cut leaves the old file or the new one:
-    a temporary file beside it, written and synced, renamed over it, the directory synced."""
-    import contextlib
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            if path.exists():
-                os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
-
-
-def write_settings(path: Path, values: dict[str, Any]) -> str | None:
-    """Set top-level settings in the file at `path` (atomically; the rest of the file kept).
-    None, or why it could not be written (a read-only card: the change holds for this session)."""
-    try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-        write_atomically(path, with_values(text, values))
-    except (OSError, ValueError) as error:
-        return str(error)
-    return None

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from appliance.display.keys import amend_keymap, default_keymap, for_desktop
-from appliance.display.settings import Settings, default_config_path, journal_dir, load_settings
+from appliance.journal import journal_dir
+from appliance.shared.settings import Settings, default_config_path, load_settings
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -33,7 +34,7 @@ def test_a_config_file(tmp_path: Path) -> None:
     s = load_settings(path)
     assert (s.layout, s.volume, s.assist, s.four_colour, s.idle_timeout_s) == ("tabletop", 0.25, True, True, 30.0)
     assert s.keys == {"z": "1 pile1"} and s.warnings == []
-    assert journal_dir(s) == Path("/srv/journals")
+    assert journal_dir(s.journal_dir) == Path("/srv/journals")
 
 
 @pytest.mark.parametrize(
