@@ -6,6 +6,7 @@ used without pygame, GPIO or serial being importable: a module is imported only 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 
@@ -39,7 +40,9 @@ def _call(target: str, argv: list[str]) -> int:
 
 def bench_main(argv: list[str]) -> int:
     if not argv or argv[0] not in BENCHES:
-        print(f"usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
+        near = difflib.get_close_matches(argv[0], BENCHES, n=1, cutoff=0.6) if argv else []
+        hint = f"spit-arcade bench: unknown benchmark {argv[0]!r} (did you mean {near[0]!r}?)\n" if near else ""
+        print(f"{hint}usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
         return 2
     return _call(BENCHES[argv[0]], argv[1:])
 
@@ -71,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     command, rest = args[0], args[1:]
     if command not in COMMANDS:
-        print(f"spit-arcade: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        near = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        print(f"spit-arcade: unknown command {command!r}{hint}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
         return _call(COMMANDS[command][0], rest)

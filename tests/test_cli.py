@@ -297,3 +297,20 @@ def test_any_script_plays_or_is_named_never_a_traceback(
     assert status in (0, 1, 2)
     if status == 2:
         assert out == "" and one_line(err).startswith(f"spit-arcade {command}: {path}: line ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "first_line"),
+    [
+        (["pley"], "spit-arcade: unknown command 'pley' (did you mean 'play'?)"),
+        (["check_config"], "spit-arcade: unknown command 'check_config' (did you mean 'check-config'?)"),
+        (["simualte"], "spit-arcade: unknown command 'simualte' (did you mean 'simulate'?)"),
+        (["xyzzy"], "spit-arcade: unknown command 'xyzzy'"),
+        (["bench", "rulse"], "spit-arcade bench: unknown benchmark 'rulse' (did you mean 'rules'?)"),
+    ],
+)
+def test_a_mistyped_command_gets_did_you_mean(
+    capsys: pytest.CaptureFixture[str], argv: list[str], first_line: str
+) -> None:
+    status, out, err = call(argv, capsys)
+    assert status == 2 and out == "" and err.splitlines()[0] == first_line

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from .config import ConfigError, build_merger, load_config
+from .gpio import NoGpio
 from .keyboard import KeyboardSource, legend
 from .merge import Merger
 from .press import Press
@@ -151,7 +152,11 @@ def main(argv: list[str]) -> int:
     try:
         merger = build_merger(config)
         merger.start()
-    except Exception as error:  # a pin factory that can't load (not a Pi), a pin in use, ...
+    except NoGpio as error:  # a desktop: said once, plainly, with what to do instead
+        print(f"spit-arcade inputs: {error}; on a desktop try GPIOZERO_PIN_FACTORY=mock spit-arcade inputs, "
+              "or --sources keyboard,serial", file=sys.stderr)
+        return 1
+    except Exception as error:  # a pin in use, no permission on /dev/gpiochip*, ...
         print(f"spit-arcade inputs: cannot start the inputs: {error}", file=sys.stderr)
         print("  (on a desktop: GPIOZERO_PIN_FACTORY=mock, or --sources keyboard,serial)", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ picks another. A missing file means the defaults.
     four_colour = false       # spades black, hearts red, diamonds blue, clubs green
     journal_dir = ""          # empty: the user's data directory
     idle_timeout_s = 90       # a game nobody touches for this long goes back to the title
-    computer_level = "3"      # the computer's level offered first when choosing players ("1".."5")
+    computer_level = 3        # the computer's level offered first when choosing players (1..5)
     free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
     credits_per_game = 1      # 1..9, when not on free play
 
@@ -136,6 +136,19 @@ def _check_house_rules(table: dict[str, Any], check: Checker) -> dict[str, Any]:
     return rules
 
 
+def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
+    """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
+    value = data.get("computer_level", default)
+    if isinstance(value, int) and not isinstance(value, bool) and str(value) in COMPUTER_LEVELS:
+        return str(value)
+    if isinstance(value, str) and value.strip() in COMPUTER_LEVELS:
+        return value.strip()
+    low, high = COMPUTER_LEVELS[0], COMPUTER_LEVELS[-1]
+    message = f"must be a level from {low} to {high}, e.g. 3, not {shown(value)}; using {default}"
+    check.problem("computer_level", message)
+    return default
+
+
 def check_settings(data: dict[str, Any], check: Checker) -> Settings:
     """Settings from a parsed file: each wrong value reported and left at its default."""
     d = Settings()
@@ -152,7 +165,7 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         game=check.choice(data, "game", d.game, _presets()),
         house_rules=_check_house_rules(check.table(data, "house_rules"), check),
         language=check.choice(data, "language", d.language, LANGUAGE_CODES),
-        computer_level=check.choice(data, "computer_level", d.computer_level, COMPUTER_LEVELS),
+        computer_level=_computer_level(data, check, d.computer_level),
         attract=check.boolean(data, "attract", d.attract),
         free_play=check.boolean(data, "free_play", d.free_play),
         credits_per_game=check.integer(data, "credits_per_game", d.credits_per_game, *CREDITS),
