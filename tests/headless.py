@@ -364,7 +364,7 @@ def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> 
     for seat, level in (computer or {}).items():
         h.runner.send(MenuKey(0, "down", True, h.now_ns))
         scene.index = seat
-        for _ in range(len(scene.levels)):  # round the levels offered (the operator's first) to `level`
+        for _ in range(len(scene.levels)):  # round the levels (the operator's first for a seat) to `level`
             if scene.seats[seat - 1] == level:
                 break
             h.runner.send(MenuKey(0, "right", True, h.now_ns))

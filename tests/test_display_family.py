@@ -277,7 +277,7 @@ def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None
     h = Harness(SIZE, "tabletop")
     to_mod_spit(h)
     legends = {d.seat: d.words for d in h.scene.view.legend_texts}  # type: ignore[attr-defined]
-    assert "slap the table X" in legends[1] and "slap the table ," in legends[2]
+    assert "slap the table X" in legends[1] and "slap the table ,\u00a0(comma)" in " ".join(legends[2])
 
 
 # ------------------------------------------------------------------ the table's many layouts

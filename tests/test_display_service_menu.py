@@ -179,7 +179,7 @@ def test_the_audits_count_the_journals_lifetime_beside_resettable_and_are_kept(t
     h.advance(0.1)
     lines = seen(h)
     assert lines[:3] == ["Audits", "lifetime  |  since cleared (never)", "games:  3  |  3"]
-    assert "finished / abandoned:  2/1  |  2/1" in lines and "classic:  3  |  3" in lines
+    assert "finished / abandoned:  2/1  |  2/1" in lines and "Classic Spit:  3  |  3" in lines
     assert "counting the journals..." not in lines
     kept = audit.load_audits(tmp_path / "audits" / "audits.json")
     assert kept.lifetime.games == 3 and kept.through
@@ -199,7 +199,7 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     h = menu(tmp_path, text)
     go(h, 2)
     assert seen(h)[0] == "Adjustments"
-    assert cursor_line(h) == "▶  default game: classic  ◀"
+    assert cursor_line(h) == "▶  default game: Classic Spit  ◀"
     go(h, 5)  # volume: 60% -> 70%
     assert cursor_line(h) == "▶  volume: 70%  ◀" and h.ctx.settings.volume == 0.7
     go(h, 1)  # language: English -> Deutsch, at once
@@ -238,7 +238,7 @@ def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_serv
     assert chosen[0] == "four-piles" and chosen[1]
     h.press(0, "start")  # keeps it: the default, written as the game menu writes it
     assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
-    assert cursor_line(h) == "▶  default game: four-piles  ◀" and "saved" in seen(h)
+    assert cursor_line(h) == "▶  default game: Four piles  ◀" and "saved" in seen(h)
     assert "Adjustments" in drawn(h) and "Game and house rules" not in drawn(h)
     settings = load_settings(tmp_path / "config.toml")
     assert (settings.game, settings.house_rules, settings.volume) == (*chosen, 0.5)

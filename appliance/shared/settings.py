@@ -9,7 +9,7 @@ picks another. A missing file means the defaults.
     four_colour = false       # spades black, hearts red, diamonds blue, clubs green
     journal_dir = ""          # empty: the user's data directory
     idle_timeout_s = 90       # a game nobody touches for this long goes back to the title
-    computer_level = 3        # the computer's level offered first when choosing players (1..5)
+    computer_level = 3        # the level the players' menu recommends (1..5)
     free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
     credits_per_game = 1      # 1..9, when not on free play
 
@@ -60,7 +60,7 @@ class Settings:
     house_rules: dict[str, Any] = field(default_factory=dict)  # option -> value, on top of the preset
     # The operator's adjustments (the service menu writes them: `write_settings`).
     language: str = "en"  # the players' language (appliance/display/i18n.LANGUAGES)
-    computer_level: str = "3"  # the computer's level offered first (appliance.bots.LEVELS)
+    computer_level: str = "3"  # the level the players' menu recommends (appliance.bots.LEVELS)
     attract: bool = True  # the computer plays itself behind the title
     free_play: bool = True  # False: a game costs `credits_per_game` credits from the coin input
     credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/credits.py)

@@ -37,6 +37,7 @@ from ..captions import Caption, Line
 from ..coins import credit_bank
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
+from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
 from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_scene, make
 from .service_notices import startup_notices
@@ -179,6 +180,8 @@ class ServiceMenuScene:
                 self.pattern = (self.pattern - 1) % len(SCREEN_PATTERNS)
             return None
         items = self.items()
+        if items and self.cursor >= len(items):  # a row gone (free play hides what a game costs)
+            self.pages[-1][1] = len(items) - 1
         arrow = press.player == 0 and press.control in ("left", "right")  # the keyboard's arrows
         if press.control == "up" or (press.control == "left" and not arrow):
             self.move(-1, items)
@@ -278,7 +281,7 @@ class ServiceMenuScene:
             rows.append(Line(_("margins, ms (lifetime): {margins}").format(margins=margins), 0.11, WHITE))
         most = sorted(a.lifetime.variants.items(), key=lambda item: (-item[1], item[0]))
         for variant, games in most[:3]:
-            rows.append(self.pair(variant, games, a.since.variants.get(variant, 0)))
+            rows.append(self.pair(preset_name(variant), games, a.since.variants.get(variant, 0)))
         if len(most) > 3:
             rows.append(Line(_("and {n} more games").format(n=len(most) - 3), 0.11, SOFT))
         if self.counting:
@@ -321,7 +324,7 @@ class ServiceMenuScene:
     def adjustments(self) -> list[Item]:
         s = self.settings
         return [
-            Item(lambda: _("default game: {game}").format(game=s.game), self.choose_game),
+            Item(lambda: _("default game: {game}").format(game=preset_name(s.game)), self.choose_game),
             Item(lambda: self.house_rules_words(), self.clear_house_rules),
             Item(lambda: _("computer level: {n}").format(n=s.computer_level),
                  self.cycle("computer_level", COMPUTER_LEVELS)),
@@ -332,9 +335,10 @@ class ServiceMenuScene:
             Item(lambda: _("language: {name}").format(name=LANGUAGE_NAMES.get(s.language, s.language)),
                  self.cycle("language", LANGUAGES, set_language)),
             Item(lambda: _("free play: {on}").format(on=on_off(s.free_play)), self.cycle("free_play", (True, False))),
+        ] + ([] if s.free_play else [  # what a game costs only where games cost credits
             Item(lambda: _("credits a game: {n}").format(n=s.credits_per_game),
                  self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
-        ]  # fmt: skip
+        ])  # fmt: skip
 
     def choose_game(self, step: int) -> Transition:
         """The players' game menu over this page: what it keeps is the default game and its house
