@@ -256,13 +256,22 @@ def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_serv
     assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
 
 
-def test_factory_settings_put_every_adjustment_back_after_a_second_press(tmp_path: Path) -> None:
+def test_factory_settings_put_every_adjustment_back_after_a_second_press(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from appliance.shared import config_file
+
     text = 'layout = "tabletop"\nvolume = 0.2\nattract = false\nlanguage = "eo"\ngame = "mod-spit"\n'
+    text += "[house_rules]\nrefill = true\n"
     h = menu(tmp_path, text)
     h.ctx.settings.volume, h.ctx.settings.attract, h.ctx.settings.language = 0.2, False, "eo"
     go(h, 3, 1)
     assert load_settings(tmp_path / "config.toml").volume == 0.2  # one press only asks
+    writes: list[str] = []
+    write = config_file.write_atomically
+    monkeypatch.setattr(config_file, "write_atomically", lambda path, text: (writes.append(text), write(path, text)))
     go(h, 0)
+    assert len(writes) == 1 and "[house_rules]" not in writes[0]  # all at once: a power cut keeps all or none
     settings = load_settings(tmp_path / "config.toml")
     d = Settings()
     assert (settings.volume, settings.attract, settings.language, settings.game) == (d.volume, True, "en", "classic")

@@ -297,15 +297,18 @@ class ServiceMenuScene:
     def settings(self) -> Settings:
         return self.ctx.settings
 
-    def write(self, **values: Any) -> None:
-        """Apply adjustments now and write them to the settings file (atomically)."""
+    def write(self, house_rules: dict[str, Any] | None = None, **values: Any) -> None:
+        """Apply adjustments now and write them to the settings file (atomically, in one write), with
+        the `[house_rules]` too unless None."""
         for name, value in values.items():
             setattr(self.settings, name, value)
+        if house_rules is not None:
+            self.settings.house_rules = dict(house_rules)
         path = self.ctx.config_path
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        failed = write_settings(path, values)
+        failed = write_settings(path, values, house_rules)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def cycle(
@@ -433,13 +436,10 @@ class ServiceMenuScene:
             for name in ("computer_level", "attract", "idle_timeout_s", "volume", "language", "free_play",
                          "credits_per_game")
         }  # fmt: skip
-        self.write(**values)
+        self.write(house_rules={}, game=d.game, **values)  # one write: a power cut keeps all or none
         set_language(d.language)
         self.set_volume(d.volume)
-        self.settings.game, self.settings.house_rules = d.game, {}
-        saved = self.message
-        self.remember()
-        self.message = _("factory settings restored") if saved == self.message == _("saved") else self.message
+        self.message = _("factory settings restored") if self.message == _("saved") else self.message
 
     # ------------------------------------------------------------------ drawing
     def background(self) -> pygame.Surface:
