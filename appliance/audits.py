@@ -185,13 +185,13 @@ def load_audits(path: Path) -> Audits:
     """The audits in `path`; empty ones if it is missing or unreadable (never raises)."""
     try:
         return Audits.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return Audits()
 
 
 def save_audits(path: Path, audits: Audits) -> str | None:
     """Write the audits atomically; None, or why they could not be written."""
-    from appliance.display.settings import write_atomically
+    from appliance.shared.files import write_atomically
 
     try:
         write_atomically(path, json.dumps(audits.to_json(), indent=1, sort_keys=True) + "\n")

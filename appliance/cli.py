@@ -6,6 +6,7 @@ used without pygame, GPIO or serial being importable: a module is imported only 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 
@@ -13,7 +14,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("appliance.display.app:main", "play Spit on screen (the game itself)"),
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
-    "replay": ("appliance.scripting:replay_main", "play a journal back (--show: on screen, at real speed)"),
+    "replay": ("appliance.cli:replay_main", "play a journal back (--show: on screen, at real speed)"),
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
     "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
@@ -40,9 +41,24 @@ def _call(target: str, argv: list[str]) -> int:
 
 def bench_main(argv: list[str]) -> int:
     if not argv or argv[0] not in BENCHES:
-        print(f"usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
+        near = difflib.get_close_matches(argv[0], BENCHES, n=1, cutoff=0.6) if argv else []
+        hint = f"spit-arcade bench: unknown benchmark {argv[0]!r} (did you mean {near[0]!r}?)\n" if near else ""
+        print(f"{hint}usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
         return 2
     return _call(BENCHES[argv[0]], argv[1:])
+
+
+def replay_main(argv: list[str]) -> int:
+    """`replay`: the file format's command, with the display's player for `--show` (the command
+    line is the one place outside appliance/display/ that starts the screen)."""
+    from appliance.scripting import replay_main as replay
+
+    def show(args: list[str]) -> int:
+        from appliance.display.replay_show import main as show_main
+
+        return int(show_main(args) or 0)
+
+    return replay(argv, show=show)
 
 
 def usage() -> str:
@@ -59,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     command, rest = args[0], args[1:]
     if command not in COMMANDS:
-        print(f"spit-arcade: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        near = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        print(f"spit-arcade: unknown command {command!r}{hint}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
         return _call(COMMANDS[command][0], rest)

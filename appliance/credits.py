@@ -9,7 +9,7 @@ a lockout, and a held or stuck switch is one press). Credits stop at MAX_CREDITS
 two digits): a coin beyond that is still counted (the money is in the box) but adds no credit.
 
 Kept in `credits.json` beside the settings file (/var/lib/spit-arcade/credits.json on the cabinet),
-written atomically at every coin and every game paid for (settings.write_atomically: a temporary file,
+written atomically at every coin and every game paid for (shared/files.write_atomically: a temporary file,
 synced, renamed over it), so a power cut leaves the credits before or after, never half a file. A game
 is paid for in the players-choosing scene when it starts; a game resumed after a crash is not started
 there, so it is never paid for twice.
@@ -50,7 +50,7 @@ def _count(data: dict[str, Any], key: str, high: int | None) -> int | None:
 
 
 def _writer(path: Path, text: str) -> None:
-    from appliance.display.settings import write_atomically
+    from appliance.shared.files import write_atomically
 
     write_atomically(path, text)
 
@@ -86,7 +86,7 @@ class CreditBank:
             return bank
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         credits = _count(data, "credits", None) if isinstance(data, dict) else None
         coins = _count(data, "coins", None) if isinstance(data, dict) else None

@@ -113,13 +113,13 @@ def load(path: Path) -> HighScores:
     """The table in `path`; an empty one if it is missing or unreadable (never raises)."""
     try:
         return HighScores.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return HighScores()
 
 
 def save(path: Path, table: HighScores) -> str | None:
     """Write the table atomically; None, or why it could not be written."""
-    from appliance.display.settings import write_atomically
+    from appliance.shared.files import write_atomically
 
     try:
         write_atomically(path, json.dumps(table.to_json(), indent=1, ensure_ascii=False) + "\n")

@@ -50,6 +50,11 @@ def default_journal_dir() -> Path:
     return Path(base) / "spit-arcade" / "journals"
 
 
+def journal_dir(configured: str = "") -> Path:
+    """Where games are journalled: the settings' `journal_dir` (with ~ expanded), else the default."""
+    return Path(configured).expanduser() if configured else default_journal_dir()
+
+
 def journal_path(directory: Path, seed: int, now: float | None = None) -> Path:
     """A new file name that sorts by start time: 20261121-203015-seed7.jsonl (never reused)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
@@ -207,19 +212,23 @@ def _sync_directory(directory: Path) -> None:
 
 
 def _loads(line: str) -> Any:
-    """A line's JSON value; None where it is not JSON."""
+    """A line's JSON value; None where it is not JSON (or JSON nested too deeply to read)."""
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
-def _is_json(line: str) -> bool:
+def _is_torn(line: str) -> bool:
+    """Whether a trailing line is the torn tail of a power cut: not JSON. A line nested too deeply
+    to read is not torn (the appliance never writes one): it is kept, for the reader to name."""
     try:
         json.loads(line)
     except ValueError:
+        return True
+    except RecursionError:
         return False
-    return True
+    return False
 
 
 def split_journal(data: bytes) -> tuple[list[str], bool]:
@@ -232,7 +241,7 @@ def split_journal(data: bytes) -> tuple[list[str], bool]:
     """
     lines = data.decode("utf-8", errors="replace").split("\n")
     torn = lines.pop() != ""  # the text after the last newline: "" when the file ends in one
-    while lines and lines[-1].strip() and not _is_json(lines[-1]):
+    while lines and lines[-1].strip() and _is_torn(lines[-1]):
         lines.pop()
         torn = True
     while lines and not lines[-1].strip():
@@ -262,7 +271,7 @@ def is_finished(path: Path) -> bool:
         return False
     try:
         return _closing_line(json.loads(lines[-1]))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 
@@ -298,7 +307,7 @@ def newest_unfinished(directory: Path) -> Path | None:
             continue
         try:
             value = json.loads(first) if first.endswith(b"\n") else None
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if isinstance(value, dict) and isinstance(value.get("setup"), dict):
             return path

@@ -56,6 +56,10 @@ def variant_options(parser: argparse.ArgumentParser, variant: str, text: str | N
             options = json.loads(text)
         except json.JSONDecodeError as error:
             parser.error(f"--options is not JSON: {error}")
+        except RecursionError:
+            parser.error("--options is nested too deeply to read (house rules are one level: {\"decks\": 2})")
+        except ValueError as error:  # an integer of more digits than Python converts
+            parser.error(f"--options is not JSON this program reads: {error}")
         if not isinstance(options, dict):
             parser.error("--options must be a JSON object of option names and values, e.g. '{\"decks\": 2}'")
     try:

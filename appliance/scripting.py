@@ -17,7 +17,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -239,7 +239,9 @@ def script_main(argv: list[str]) -> int:
     return play_and_check(script, "spit-arcade script")
 
 
-def replay_main(argv: list[str]) -> int:
+def replay_main(argv: list[str], show: Callable[[list[str]], int] | None = None) -> int:
+    """`spit-arcade replay`; `show` plays a journal on screen (`--show`): the command line hands in
+    the display's player, as this module, the file format, imports no screen."""
     parser = argparse.ArgumentParser(
         prog="spit-arcade replay",
         description="Play a journal back. Prints what happened, as `script` does; where the journal "
@@ -249,9 +251,9 @@ def replay_main(argv: list[str]) -> int:
     parser.add_argument("--show", action="store_true", help="play it back on screen, at real speed")
     args, rest = parser.parse_known_args(argv)
     if args.show:
-        from .display.replay_show import main as show_main
-
-        return int(show_main([args.file, *rest]) or 0)
+        if show is None:
+            parser.error("--show needs a screen: run it as `spit-arcade replay FILE --show`")
+        return int(show([args.file, *rest]) or 0)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     script = load_script(args.file, "spit-arcade replay", journal=True)

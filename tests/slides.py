@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pygame
-
-from appliance.display.headless import Harness
+from headless import Harness
 
 
 def band(dirty: list[pygame.Rect]) -> tuple[int, int]:

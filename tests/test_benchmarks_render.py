@@ -3,9 +3,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from headless import headless_display
 
 from appliance.benchmarks import render
-from appliance.display.headless import headless_display
 
 
 def test_frames_of_a_live_game_are_timed() -> None:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import Harness
 
 from appliance.cabinet import main as cabinet_main
 from appliance.cabinet.checks import Report, percentile
 from appliance.cabinet.screen import MATCH, compare, title_texts
-from appliance.display.headless import Harness
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGE = ROOT / "systemd" / "image"

@@ -18,11 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from appliance import check_config, cli
-from appliance.check_config import Problem, check_files, key_name
+from appliance.check_config import check_files
 from appliance.display.keys import amend_keymap, default_keymap
-from appliance.display.settings import LAYOUTS, SETTINGS, load_settings
 from appliance.inputs.config import load_config
 from appliance.inputs.keyboard import KeyboardSource
+from appliance.shared.checks import Problem, key_name
+from appliance.shared.settings import LAYOUTS, SETTINGS, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD_CONFIG = 'layout = "tabletop"\nvolume = 0.3\n[keys]\nz = "1 pile1"\n'

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import KEY_SCENES, Harness, to_choose, to_choosing, to_game_over, to_play, to_ready
 
 from appliance.display.captions import Caption, Drawn, Line, draw_captions, shown_to
 from appliance.display.compositor import Canvas
-from appliance.display.headless import KEY_SCENES, Harness, to_choose, to_choosing, to_game_over, to_play, to_ready
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.layout import TableLayout, table_layout
 from appliance.display.legend import seat_legend
@@ -230,7 +230,7 @@ def test_shared_texts_are_drawn_for_every_seat_on_the_tabletop() -> None:
 
 
 def test_a_too_long_text_is_wrapped_and_shrunk_into_its_box() -> None:
-    from appliance.display.headless import headless_display
+    from headless import headless_display
 
     headless_display(SIZE)
     lay = table_layout(SIZE, "tabletop")
@@ -276,7 +276,7 @@ def test_a_scene_reads_in_the_chosen_language() -> None:
 
 def test_escape_pauses_the_game_under_it_and_spit_plays_on() -> None:
     from appliance.display.scenes.base import BACK, MenuKey
-    from appliance.display.settings import Settings
+    from appliance.shared.settings import Settings
 
     h = Harness(SIZE, settings=Settings(layout="tabletop", idle_timeout_s=5))
     to_play(h)
@@ -293,7 +293,8 @@ def test_escape_pauses_the_game_under_it_and_spit_plays_on() -> None:
 
 def test_a_seat_at_the_side_of_the_table_reads_its_text_turned_a_quarter() -> None:
     """More seats later sit at the table's sides: the same places, turned 90° or 270°."""
-    from appliance.display.headless import headless_display
+    from headless import headless_display
+
     from appliance.display.layout import Place
 
     headless_display(SIZE)

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from headless import headless_display
 
 from appliance.display.card_art import ALL_CARDS, CardArt, suit_polygons
-from appliance.display.headless import headless_display
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -85,7 +85,7 @@ def test_a_smaller_tables_art_is_drawn_ahead_with_the_screens(monkeypatch: pytes
 
 
 def test_the_countdown_leaves_a_four_seat_table_with_every_card_drawn() -> None:
-    from appliance.display.headless import Harness, to_four_seats
+    from headless import Harness, to_four_seats
 
     h = Harness((1280, 720), "tabletop")
     to_four_seats(h)

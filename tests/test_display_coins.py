@@ -12,12 +12,12 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory
 from gpiozero.pins.pi import PiPin
+from headless import Harness, to_play
 
 from appliance.credits import CreditBank, credits_path
 from appliance.display import app
 from appliance.display.captions import shown_to
 from appliance.display.coins import credit_bank
-from appliance.display.headless import Harness, to_play
 from appliance.display.i18n import set_language
 from appliance.display.keys import Press
 from appliance.display.runner import Runner
@@ -28,10 +28,10 @@ from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.service_menu import ServiceMenuScene
 from appliance.display.scenes.service_notices import startup_notices
 from appliance.display.scenes.title import TitleScene
-from appliance.display.settings import Settings
 from appliance.inputs.config import load_config
 from appliance.inputs.gpio import EdgeClock, GpioSource
 from appliance.inputs.merge import Merger
+from appliance.shared.settings import Settings
 
 SIZE = (640, 360)
 MS = 1_000_000
@@ -248,14 +248,16 @@ def test_the_switch_test_shows_the_coin_input_and_the_coin_still_counts(tmp_path
     assert "cabinet coin: 1 edges, up  (gpio)" in seen(h) and kept(tmp_path) == 1
 
 
-def test_the_operators_computer_level_is_offered_first(tmp_path: Path) -> None:
+def test_the_levels_are_in_order_and_the_operators_is_recommended(tmp_path: Path) -> None:
     h = cabinet(tmp_path, free_play=True, computer_level="4")
     h.press(0, "start")
     scene = h.scene
     assert isinstance(scene, ChooseScene)
-    assert [level for _words, level in scene.options] == [None, "4", "1", "2", "3", "5"]
-    assert seen(h)[1:3] == ["▶  Two players  ◀", "Against the computer, level 4"]
-    h.press(1, "right")
+    assert [level for _words, level in scene.options] == [None, "1", "2", "3", "4", "5"]
+    assert seen(h)[1:7] == ["▶  Two players  ◀", "Against the computer, level 1", "Against the computer, level 2",
+                            "Against the computer, level 3", "Against the computer, level 4 (recommended)",
+                            "Against the computer, level 5"]  # fmt: skip
+    h.press(1, "pile5")  # pile N+1: level N
     h.press(0, "start")
     assert isinstance(h.scene, CountdownScene)
     assert {seat: getattr(bot, "spec", None) for seat, bot in h.scene.match.bots.items()} == {2: "4"}

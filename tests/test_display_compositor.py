@@ -4,9 +4,9 @@ import random
 
 import pygame
 import pytest
+from headless import headless_display
 
 from appliance.display.compositor import Canvas, Compositor, merge
-from appliance.display.headless import headless_display
 
 
 @pytest.fixture(scope="module", autouse=True)

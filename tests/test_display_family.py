@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-
-from appliance.display.captions import Caption, shown_to
-from appliance.display.headless import (
+from headless import (
     Harness,
     to_choose,
     to_family_play,
@@ -27,16 +25,18 @@ from appliance.display.headless import (
     to_three_seats,
     to_two_decks,
 )
+
+from appliance.display.captions import Caption, shown_to
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
-from appliance.display.remember import remember_game, with_game
 from appliance.display.rules_words import choice_of, in_force, menu_options, preset_name, rules_help
 from appliance.display.scenes.base import SCENES, MenuKey
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
-from appliance.display.settings import Settings, load_settings
 from appliance.rules import OPTIONS, PRESETS
 from appliance.rules.table_slap import RULE_DECK
+from appliance.shared.config_file import remember_game, with_values
+from appliance.shared.settings import Settings, load_settings
 
 SIZE = (1280, 720)
 
@@ -122,8 +122,8 @@ def test_the_choice_is_kept_in_the_settings_and_written_back_atomically(tmp_path
 
 def test_a_settings_file_that_cannot_be_written_keeps_the_choice_for_the_session(tmp_path: Path) -> None:
     assert remember_game(tmp_path, "classic", {}) is not None  # a directory: says why, never raises
-    assert with_game('game = "x"\n[house_rules]\nrefill = true\n', "classic", {}) == 'game = "classic"\n'
-    assert 'table_slap = "off"' in with_game("", "mod-spit", {"table_slap": None})
+    assert with_values('game = "x"\n[house_rules]\nrefill = true\n', {"game": "classic"}, {}) == 'game = "classic"\n'
+    assert 'table_slap = "off"' in with_values("", {"game": "mod-spit"}, {"table_slap": None})
 
 
 def test_wrong_house_rules_in_the_settings_are_named_and_left_out(tmp_path: Path) -> None:
@@ -277,15 +277,16 @@ def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None
     h = Harness(SIZE, "tabletop")
     to_mod_spit(h)
     legends = {d.seat: d.words for d in h.scene.view.legend_texts}  # type: ignore[attr-defined]
-    assert "slap the table X" in legends[1] and "slap the table ," in legends[2]
+    assert "slap the table X" in legends[1] and "slap the table ,\u00a0(comma)" in " ".join(legends[2])
 
 
 # ------------------------------------------------------------------ the table's many layouts
 
 
 def test_two_decks_draws_six_piles_and_both_hands() -> None:
+    from headless import headless_display
+
     from appliance.display.card_art import CardArt
-    from appliance.display.headless import headless_display
 
     headless_display(SIZE)
     art = CardArt(70, 100)
@@ -380,7 +381,7 @@ def test_the_title_documents_the_keys_of_players_three_and_four() -> None:
 
 def _choosing(h: Harness, options: dict[str, object], chooser: int | None) -> PlayScene:
     """A choosing position (headless.to_choosing's) played with `options`, `chooser` choosing."""
-    from appliance.display.headless import _choosing_state, _play_from
+    from headless import _choosing_state, _play_from
 
     state = _choosing_state(7)
     state["variant"] = "classic"

@@ -18,11 +18,11 @@ from typing import Any
 
 import pygame
 import pytest
+from headless import Harness, to_ready
 from positions import position
 
 from appliance.display.captions import Caption, shown_to
 from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel
-from appliance.display.headless import Harness, to_ready
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import (
     MENU_VALUES,
@@ -324,7 +324,7 @@ def test_the_slap_key_is_in_the_legend_of_a_game_slapped_in() -> None:
     h.runner.apply_scene(make("countdown", h.ctx, scene.match))
     h.frame()
     legends = {d.seat: d.words for d in h.scene.view.legend_texts}  # type: ignore[attr-defined]
-    assert "slap the ghost X" in legends[1] and "slap the ghost ," in legends[2]
+    assert "slap the ghost X" in legends[1] and "slap the ghost ,\u00a0(comma)" in " ".join(legends[2])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

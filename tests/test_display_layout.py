@@ -59,8 +59,9 @@ def test_unknown_layout() -> None:
 @pytest.mark.parametrize("mode", ["desktop", "tabletop"])
 @pytest.mark.parametrize("seats", [3, 4])
 def test_at_a_round_table_every_seat_reads_a_race_at_full_size_clear_of_cards(seats: int, mode: str) -> None:
+    from headless import headless_display
+
     from appliance.display.captions import Line, fit_block
-    from appliance.display.headless import headless_display
     from appliance.display.table_view import race_words
 
     size = (1920, 1080)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-
-from appliance.display.headless import KEY_SCENES, Harness
+from headless import KEY_SCENES, Harness
 
 REFERENCE = Path(__file__).parent / "reference"
 FAILURES = Path(__file__).parent / "_failures"

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from appliance.display.headless import Harness
+from headless import Harness
+
 from appliance.display.replay_show import ReplayScene, main
 from appliance.scripting import parse_script
 

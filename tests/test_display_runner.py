@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import Harness, to_play
 
 from appliance.display.events import detail, kind
-from appliance.display.headless import Harness, to_play
 from appliance.display.scenes.base import BACK, MenuKey, Push
 from appliance.display.scenes.game_over import GameOverScene
 from appliance.display.scenes.play import PlayScene
@@ -88,7 +88,7 @@ def test_keys_drive_the_menus_and_the_game(tmp_path: Path) -> None:
 
 
 def test_in_the_kiosk_escape_on_the_title_leaves_nobody_out() -> None:
-    from appliance.display.settings import Settings
+    from appliance.shared.settings import Settings
 
     h = Harness((320, 240), settings=Settings(kiosk=True))
     assert isinstance(h.scene, TitleScene)

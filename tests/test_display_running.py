@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+from headless import Harness
 from positions import game_at
 
 from appliance import high_scores
 from appliance.display.compositor import Canvas
-from appliance.display.headless import Harness
 from appliance.display.running_view import (
     RUNNER_SIZE,
     LatePadNote,
@@ -94,7 +94,7 @@ def test_the_board_names_the_next_runner_in_letters_readable_from_the_pads() -> 
     canvas = Canvas(pygame.Surface((1920, 1080)))
     board.draw(canvas, h.now_ns)
     texts = drawn(canvas, "running")
-    assert {(t.seat, t.words[:2]) for t in texts} == {(1, ("NEXT", "A")), (2, ("NEXT", "A"))}
+    assert {(t.seat, " ".join(t.words)) for t in texts} == {(1, "NEXT RUNNER A"), (2, "NEXT RUNNER A")}
     for text in texts:
         letter_px = text.scale * RUNNER_SIZE * view.layout.text_h
         assert letter_px >= 150  # ~4 cm on a 24-inch 1080p table: read from 3 m and more
@@ -105,8 +105,25 @@ def test_the_board_names_the_next_runner_in_letters_readable_from_the_pads() -> 
     canvas = Canvas(pygame.Surface((1920, 1080)))
     board.draw(canvas, h.now_ns + 4 * SECOND)
     words = {t.seat: t.words for t in drawn(canvas, "running")}
-    assert words[2] == ("NEXT", "B", "2.70\u00a0s")  # team 2's next runner, and the split A just ran
-    assert words[1][:2] == ("RUNNING", "A") and words[1][2] == "4.00\u00a0s"  # team 1's still running, counting
+    assert " ".join(words[2]) == "NEXT RUNNER B 2.70\u00a0s"  # team 2's next runner, and the split A just ran
+    assert " ".join(words[1]) == "RUNNING NOW A 4.00\u00a0s"  # team 1's still running, counting
+
+
+def test_every_teams_board_is_the_same_size_in_every_layout() -> None:
+    for layout_name in ("tabletop", "desktop"):
+        for size in ((1280, 720), (1920, 1080)):
+            h = Harness(size, layout_name)
+            match = running_match(h.now_ns)
+            view = h.ctx.view(game=match.spit)
+            board = RunningBoard(match, view.layout)
+            canvas = Canvas(pygame.Surface(size))
+            board.draw(canvas, h.now_ns)
+            texts = drawn(canvas, "running")
+            letters = {t.seat: round(t.scale * RUNNER_SIZE * view.layout.text_h) for t in texts}
+            assert sorted(letters) == [1, 2] and letters[1] == letters[2], (layout_name, size, letters)
+            for text in texts:
+                assert board.boxes[text.seat].contains(text.rect)
+                assert text.rect.collidelist(obstacles_of(view.layout)) == -1
 
 
 def test_the_board_is_beside_every_seats_stock_in_every_layout() -> None:
@@ -264,10 +281,11 @@ def test_the_play_scene_hook_as_the_report_gives_it(tmp_path: Path) -> None:
     match = Match(0, h.now_ns, game=last_card())
     h.runner.apply_scene(HookedPlay(h.ctx, match))
     h.frame()
-    assert {t.words[:2] for t in h.canvas().texts if t.place == "running"} == {("NEXT", "A")}
+    assert {" ".join(t.words) for t in h.canvas().texts if t.place == "running"} == {"NEXT RUNNER A"}
     h.press(2, "pile1")
     h.advance(1.0)
-    assert any(t.words[0] == "RUNNING" for t in h.canvas().texts if t.place == "running" and t.seat == 2)
+    assert any(" ".join(t.words).startswith("RUNNING NOW A") for t in h.canvas().texts
+               if t.place == "running" and t.seat == 2)
     h.press(2, "left")
     h.frame()
     assert type(h.scene).__name__ == "RunningOverScene"

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import KEY_SCENES, Harness, to_choose, to_game_over, to_play, to_ready
 
 from appliance.display.events import kind
-from appliance.display.headless import KEY_SCENES, Harness, to_choose, to_game_over, to_play, to_ready
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.round_summary import summary_lines
 from appliance.display.scenes.title import TitleScene
-from appliance.display.settings import Settings
 from appliance.match import bots_available
 from appliance.rules.events import from_json
+from appliance.shared.settings import Settings
 
 
 @pytest.mark.parametrize("name", list(KEY_SCENES))
@@ -107,7 +107,7 @@ def test_round_summary_says_who_took_which_pile() -> None:
 
 
 def test_a_press_during_the_round_summary_goes_on_and_counts() -> None:
-    from appliance.display.headless import to_round_summary
+    from headless import to_round_summary
 
     h = Harness((480, 270))
     to_round_summary(h)

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pygame
 import pytest
+from headless import Harness
 
 from appliance import audits as audit
 from appliance.display import app
 from appliance.display.captions import shown_to
-from appliance.display.headless import Harness
 from appliance.display.i18n import language, set_language
 from appliance.display.scenes.base import BACK, MenuKey
 from appliance.display.scenes.service_menu import STUCK_S, ServiceMenuScene
 from appliance.display.scenes.title import TitleScene
-from appliance.display.settings import Settings, load_settings
+from appliance.shared.settings import Settings, load_settings
 
 SIZE = (640, 360)
 
@@ -179,7 +179,7 @@ def test_the_audits_count_the_journals_lifetime_beside_resettable_and_are_kept(t
     h.advance(0.1)
     lines = seen(h)
     assert lines[:3] == ["Audits", "lifetime  |  since cleared (never)", "games:  3  |  3"]
-    assert "finished / abandoned:  2/1  |  2/1" in lines and "classic:  3  |  3" in lines
+    assert "finished / abandoned:  2/1  |  2/1" in lines and "Classic Spit:  3  |  3" in lines
     assert "counting the journals..." not in lines
     kept = audit.load_audits(tmp_path / "audits" / "audits.json")
     assert kept.lifetime.games == 3 and kept.through
@@ -199,7 +199,7 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     h = menu(tmp_path, text)
     go(h, 2)
     assert seen(h)[0] == "Adjustments"
-    assert cursor_line(h) == "▶  default game: classic  ◀"
+    assert cursor_line(h) == "▶  default game: Classic Spit  ◀"
     go(h, 5)  # volume: 60% -> 70%
     assert cursor_line(h) == "▶  volume: 70%  ◀" and h.ctx.settings.volume == 0.7
     go(h, 1)  # language: English -> Deutsch, at once
@@ -238,7 +238,7 @@ def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_serv
     assert chosen[0] == "four-piles" and chosen[1]
     h.press(0, "start")  # keeps it: the default, written as the game menu writes it
     assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
-    assert cursor_line(h) == "▶  default game: four-piles  ◀" and "saved" in seen(h)
+    assert cursor_line(h) == "▶  default game: Four piles  ◀" and "saved" in seen(h)
     assert "Adjustments" in drawn(h) and "Game and house rules" not in drawn(h)
     settings = load_settings(tmp_path / "config.toml")
     assert (settings.game, settings.house_rules, settings.volume) == (*chosen, 0.5)
@@ -256,13 +256,22 @@ def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_serv
     assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
 
 
-def test_factory_settings_put_every_adjustment_back_after_a_second_press(tmp_path: Path) -> None:
+def test_factory_settings_put_every_adjustment_back_after_a_second_press(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from appliance.shared import config_file
+
     text = 'layout = "tabletop"\nvolume = 0.2\nattract = false\nlanguage = "eo"\ngame = "mod-spit"\n'
+    text += "[house_rules]\nrefill = true\n"
     h = menu(tmp_path, text)
     h.ctx.settings.volume, h.ctx.settings.attract, h.ctx.settings.language = 0.2, False, "eo"
     go(h, 3, 1)
     assert load_settings(tmp_path / "config.toml").volume == 0.2  # one press only asks
+    writes: list[str] = []
+    write = config_file.write_atomically
+    monkeypatch.setattr(config_file, "write_atomically", lambda path, text: (writes.append(text), write(path, text)))
     go(h, 0)
+    assert len(writes) == 1 and "[house_rules]" not in writes[0]  # all at once: a power cut keeps all or none
     settings = load_settings(tmp_path / "config.toml")
     d = Settings()
     assert (settings.volume, settings.attract, settings.language, settings.game) == (d.volume, True, "en", "classic")
@@ -393,7 +402,7 @@ def test_the_starts_notices_fit_and_face_their_readers(layout: str) -> None:
 def test_a_write_cut_short_leaves_the_old_settings_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from appliance.display.settings import write_settings
+    from appliance.shared.config_file import write_settings
 
     config = tmp_path / "config.toml"
     config.write_text('volume = 0.6\n[keys]\nz = "1 pile1"\n')
@@ -412,6 +421,6 @@ def test_a_write_cut_short_leaves_the_old_settings_whole(tmp_path: Path, monkeyp
 
 def test_the_settings_languages_are_the_screens() -> None:
     from appliance.display.i18n import LANGUAGES
-    from appliance.display.settings import LANGUAGE_CODES
+    from appliance.shared.settings import LANGUAGE_CODES
 
     assert LANGUAGE_CODES == LANGUAGES

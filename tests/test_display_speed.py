@@ -8,11 +8,11 @@ from typing import Any
 
 import pygame
 import pytest
+from headless import Harness
 from slides import band, heights_until_landed
 
 from appliance.bots import make_bot
 from appliance.display.captions import Caption, Drawn, shown_to
-from appliance.display.headless import Harness
 from appliance.display.i18n import LANGUAGES, set_language
 from appliance.display.scenes import speed_play
 from appliance.display.scenes.base import make

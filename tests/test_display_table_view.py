@@ -6,12 +6,12 @@ from typing import Any
 
 import pygame
 import pytest
+from headless import headless_display
 from slides import band, heights_until_landed
 
 from appliance.display.card_art import CardArt
 from appliance.display.compositor import Canvas
 from appliance.display.events import detail, kind, side_for
-from appliance.display.headless import headless_display
 from appliance.display.keys import default_keymap
 from appliance.display.layout import table_layout
 from appliance.display.table_view import SLIDE_S, TableView
@@ -208,13 +208,13 @@ def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_mi
 ) -> None:
     """Classic play: until the card lands its spit pile shows the card it covers and the count without
     it, and (assist on) the other seat's lit cards are those that fit what the pile shows."""
+    from headless import Harness
     from positions import position
 
-    from appliance.display.headless import Harness
     from appliance.display.scenes.base import make
-    from appliance.display.settings import Settings
     from appliance.match import Match
     from appliance.rules import game_from_state
+    from appliance.shared.settings import Settings
 
     mine, theirs = ["5H", "9C", "2S", "", ""], ["6D", "3S", "8C", "", ""]  # 6D fits 5H, 3S fits 4C
     stocks = (mine, theirs) if player == 1 else (theirs, mine)

@@ -1,7 +1,7 @@
 import pytest
 
 from appliance.inputs.merge import Merger
-from appliance.inputs.script_source import MockSource, ScriptSource, read_script
+from appliance.inputs.script_source import MockSource, ScriptLineError, ScriptSource, read_script
 
 S = 1_000_000_000
 
@@ -38,7 +38,7 @@ def test_read_script_takes_press_lines_and_ignores_the_rest(tmp_path):
     path.write_text('{"setup": {"seed": 3}}\n\n{"t": 1.5, "player": 2, "press": "left", "source": "gpio"}\n')
     assert read_script(path) == [(1.5, 2, "left")]
     path.write_text('{"t": "soon", "player": 2, "press": "left"}\n')
-    with pytest.raises(ValueError, match="not a press line"):
+    with pytest.raises(ScriptLineError, match="line 1: t must be a number of seconds"):
         read_script(path)
 
 

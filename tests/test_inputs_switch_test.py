@@ -45,3 +45,50 @@ def test_legend_and_bad_config(tmp_path, capsys):
     bad.write_text("sources = 3\n")
     assert main(["--config", str(bad)]) == 2
     assert "sources: must be" in capsys.readouterr().err
+
+
+def _no_pins_here(monkeypatch, then=None):
+    """gpiozero as on a desktop: each pin factory it tries falls back, then none is left (or `then`)."""
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def default_pin_factory():
+        for name in ("lgpio", "rpigpio", "pigpio", "native"):
+            warnings.warn(PinFactoryFallback(f"Falling back from {name}: not here"), stacklevel=2)
+            if then is not None:
+                return then()
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(default_pin_factory))
+
+
+def test_on_a_desktop_no_gpio_is_said_once_plainly_without_gpiozeros_warnings(monkeypatch, capsys):
+    import warnings
+
+    _no_pins_here(monkeypatch)
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        assert main(["--once", "--settle", "0"]) == 1
+    assert [str(w.message) for w in shown] == []
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "spit-arcade inputs: no GPIO pins on this machine (not a Raspberry Pi?); on a desktop try "
+        "GPIOZERO_PIN_FACTORY=mock spit-arcade inputs, or --sources keyboard,serial"
+    ]
+
+
+def test_a_pi_that_falls_back_to_another_pin_factory_still_says_so(monkeypatch):
+    import pytest
+    from gpiozero.exc import PinFactoryFallback
+    from gpiozero.pins.mock import MockFactory
+
+    from appliance.inputs.gpio import GpioSource, PinControl
+
+    _no_pins_here(monkeypatch, then=MockFactory)
+    source = GpioSource([PinControl(17, 1, "left")])
+    with pytest.warns(PinFactoryFallback, match="Falling back from lgpio"):
+        source.start(sink=None)  # type: ignore[arg-type]
+    source.stop()

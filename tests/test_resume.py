@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 
 import pytest
+from headless import Harness
 
 from appliance.display import app
 from appliance.display.captions import shown_to
-from appliance.display.headless import Harness
 from appliance.display.runner import Runner
 from appliance.display.scenes.base import Push
 from appliance.display.scenes.play import PlayScene
@@ -139,7 +139,7 @@ def test_escape_leaves_the_resumed_game_closed_as_abandoned(tmp_path: Path) -> N
 
 
 def test_nobody_coming_back_goes_to_the_title(tmp_path: Path) -> None:
-    from appliance.display.settings import Settings
+    from appliance.shared.settings import Settings
 
     cut_off_game(tmp_path)
     h = Harness((480, 270), settings=Settings(idle_timeout_s=10))
@@ -211,7 +211,8 @@ def test_game_resumed_fits_each_seats_panel_and_faces_it(tmp_path: Path, layout:
 def test_a_game_over_whose_closing_line_was_torn_away_is_closed_not_resumed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from appliance.display.headless import _over_state
+    from headless import _over_state
+
     from appliance.journal import is_finished, newest_unfinished
     from appliance.rules import game_from_state
 

@@ -679,6 +679,31 @@ def raise_priority(nice: int) -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
 
 
+PARTS = ("gpio", "serial", "corrupt", "loss", "race", "rollback")
+
+
+def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error (exit 2) for any figure the benchmarks cannot run with."""
+    for name in ("presses", "trials", "corrupt_edges", "loss_trials", "rollback_games"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("work_ms", "pad_delay_ms"):
+        value = getattr(args, name)
+        if not 0 <= value <= 1000:
+            parser.error(f"--{name.replace('_', '-')} must be from 0 to 1000")
+    if not 0.01 <= args.switch_interval_ms <= 100:
+        parser.error("--switch-interval-ms must be from 0.01 to 100")
+    if args.horizon_ms is not None and not 0 <= args.horizon_ms <= 10_000:
+        parser.error("--horizon-ms must be from 0 to 10000")
+    if not 0 <= args.corrupt_rate <= 1:
+        parser.error("--corrupt-rate must be from 0 to 1")
+    if not 0 <= args.load <= 64:
+        parser.error("--load must be from 0 to 64")
+    unknown = [part for part in args.only if part not in PARTS]
+    if unknown:
+        parser.error(f"--only: unknown part(s) {', '.join(unknown)} (parts: {','.join(PARTS)})")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade bench inputs", description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -707,7 +732,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--only",
         type=lambda text: text.split(","),
-        default=["gpio", "serial", "corrupt", "loss", "race", "rollback"],
+        default=list(PARTS),
         help="comma-separated subset of gpio,serial,corrupt,loss,race,rollback",
     )
     parser.add_argument(
@@ -718,6 +743,7 @@ def main(argv: list[str]) -> int:
         "application does; 0 to leave it",
     )
     args = parser.parse_args(argv)
+    _check_arguments(parser, args)
     favour_input_threads(args.switch_interval_ms / 1000)
     niced = raise_priority(args.nice)
     rng = random.Random(args.seed)

@@ -44,8 +44,8 @@ def _percentile(values: list[float], q: float) -> float:
 def _context(size: tuple[int, int], layout: str, clock: Any) -> Any:
     from appliance.display.keys import default_keymap, for_desktop
     from appliance.display.scenes.base import Context
-    from appliance.display.settings import Settings
     from appliance.display.sound import Sound
+    from appliance.shared.settings import Settings
 
     settings = Settings(layout=layout, assist=True)
     keymap = default_keymap()
@@ -258,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         parser.error("--size must be WIDTHxHEIGHT")
+    if w < 320 or h < 240:
+        parser.error("--size must be at least 320x240, as the game's")
+    if not 0 < args.seconds <= 3600:
+        parser.error("--seconds must be more than 0 and at most 3600")
     if args.driver:
         os.environ["SDL_VIDEODRIVER"] = args.driver
     elif not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):

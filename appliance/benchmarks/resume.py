@@ -234,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tear-every", type=int, default=5, help="tear the journal's last line every Nth kill")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    if args.kills < 1:
+        parser.error("--kills must be at least 1")
+    if not 0 <= args.max_delay <= 60:
+        parser.error("--max-delay must be from 0 to 60 seconds")
+    if args.tear_every < 0:
+        parser.error("--tear-every must be 0 (never) or more")
     figures = kill_test(args.kills, args.seed, args.max_delay, args.tear_every)
     if args.json:
         print(json.dumps(figures.as_dict()))

@@ -339,7 +339,18 @@ def main(argv: list[str]) -> int:
             parser.error(str(error))
     if args.games < 0:
         parser.error("--games must be 0 or more")
-    summary = simulate(specs, args.games, args.seed, args.swap, args.journal_dir,
-                       variant=args.variant, options=options)
+    if not 0 <= args.seed <= 2**63 - 1 - max(args.games - 1, 0):
+        parser.error("--seed must be a whole number from 0 to 2**63-1 (less the games after the first)")
+    if args.journal_dir is not None:
+        try:
+            args.journal_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            parser.error(f"--journal-dir: cannot make {args.journal_dir}: {error.strerror or error}")
+    try:
+        summary = simulate(specs, args.games, args.seed, args.swap, args.journal_dir,
+                           variant=args.variant, options=options)
+    except OSError as error:  # a journal that cannot be written: a full disk, a read-only directory
+        print(f"spit-arcade simulate: cannot write a journal: {error}", file=sys.stderr)
+        return 1
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0

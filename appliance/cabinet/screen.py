@@ -18,15 +18,28 @@ MATCH = 0.85  # the share of the title's text boxes that must agree
 
 
 def title_texts(size: tuple[int, int], layout: str) -> tuple[Any, list[Any]]:
-    """The title as the game draws it at this size: (the frame as a Surface, its texts as data)."""
+    """The title as the game draws it at this size: (the frame as a Surface, its texts as data).
+    Drawn on SDL's dummy driver in this process (the harness's, never the cabinet's)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from appliance.display.headless import Harness
-    from appliance.display.settings import Settings
+    from appliance.display.keys import default_keymap, for_desktop
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.base import Context, make
+    from appliance.display.sound import Sound
+    from appliance.shared.settings import Settings
 
-    harness = Harness(size, layout=layout, settings=Settings(layout=layout, attract=False))
-    canvas = harness.canvas()
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode(size)
+    keymap = default_keymap()
+    if layout == "desktop":
+        keymap = for_desktop(keymap)
+    settings = Settings(layout=layout, attract=False)  # the title alone, no demo game behind it
+    ctx = Context(settings, size, keymap, Sound.silence(), None, lambda: 1_000_000_000, seed_source=lambda: 7)
+    canvas = Runner(ctx, make("title", ctx), screen, present=lambda rects: None).draw()
     frame = pygame.Surface(size)
     canvas.render(frame)
     return frame, list(canvas.texts)

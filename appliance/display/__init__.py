@@ -14,8 +14,12 @@ The screen only reads the rules core's state and sends it presses; it never chan
     card_art.py     cards drawn by code; legend.py: each seat's keys as it reads them
     compositor.py   redraw only what changed; fonts.py: DejaVu Sans Bold, text made once
     i18n.py         English, German, Esperanto through gettext catalogues (locale/*/LC_MESSAGES/*.po)
-    sound.py        synthesised sounds; settings.py: the TOML config; keys.py: keyboard play
-    stats.py        each player's figures; replay_show.py: journals on screen; headless.py: tests/bench
+    sound.py        synthesised sounds; keys.py: keyboard play
+    stats.py        each player's figures; replay_show.py: journals on screen
+
+The settings, the configuration checks and safe file writing are appliance/shared/ (which imports
+no screen); nothing outside this package imports it but the command line that starts it
+(appliance/cli.py, `bench render`). The tests' harness for the screen is tests/headless.py.
 
 Drawing approach (for the Raspberry Pi's CPU): software surfaces, with everything that can be made
 ahead made once (card images, text, the felt with its labels) and each frame described as a list of

@@ -31,7 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .settings import LAYOUTS, Settings, SettingsError, default_config_path, journal_dir, load_settings
+from appliance.journal import journal_dir
+from appliance.shared.settings import LAYOUTS, Settings, SettingsError, default_config_path, load_settings
 
 WINDOW = (1280, 720)
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
             merger.stop()
         return 1
     try:
-        journals = None if args.no_journal else journal_dir(settings)
+        journals = None if args.no_journal else journal_dir(settings.journal_dir)
         config_path = args.config if args.config is not None else default_config_path()
         return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices)
     except KeyboardInterrupt:
@@ -298,8 +299,7 @@ def run(
 
     assert isinstance(screen, pygame.Surface)
     pygame.font.init()
-    language = getattr(settings, "language", "en")  # once settings.py has it; the settings screen too
-    set_language(language if language in LANGUAGES else "en")
+    set_language(settings.language if settings.language in LANGUAGES else "en")
     sound = Sound.open(settings.volume)
     ctx = Context(
         settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns, tidy_memory=True,

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from appliance.inputs.config import known_key, parse_binding
 from appliance.inputs.keyboard import KeyboardSource, Keymap, check_keymap, legend
 from appliance.inputs.keyboard import default_keymap as inputs_keymap
 from appliance.inputs.press import CABINET_PLAYER, Press
+from appliance.shared.bindings import known_key, parse_binding
 
 __all__ = [
     "CABINET_PLAYER",
@@ -94,7 +94,7 @@ def for_desktop(keymap: Keymap) -> Keymap:
 
 
 def amend_keymap(keymap: Keymap, keys: dict[str, str]) -> Keymap:
-    """`keymap` changed by the config file's `[keys]` (checked: see settings.py): each key named
+    """`keymap` changed by the config file's `[keys]` (checked: appliance/shared/settings.py): each key named
     takes its control from whichever key had it; a key given "" is unbound."""
     out = dict(keymap)
     for key, value in keys.items():

@@ -34,6 +34,14 @@ def slap_kind(table_slap: bool = False, ghost: bool = False, duel: bool = False)
     return "ghost" if ghost else ""
 
 
+def key_words(key: str) -> str:
+    """A key as a legend names it: as its cap reads, and a punctuation mark with its name too (a bare
+    "," or "." is lost in a line of text)."""
+    names = {",": _("comma"), ".": _("full stop"), "-": _("minus"), "/": _("slash"), ";": _("semicolon"),
+             "'": _("apostrophe"), "=": _("equals")}  # fmt: skip
+    return f"{key}\u00a0({names[key]})" if key in names else key  # kept on one line
+
+
 def slap_words(slap: str, key: str) -> str:
     """The legend's line for the slap key, in the words of what it slaps (`slap_kind`)."""
     words = {
@@ -56,7 +64,7 @@ def seat_legend(
         found = key_label(keymap, player, control)
         if not found and player > 2:
             found = key_label(SEAT_KEYS, player, control)
-        return found
+        return key_words(found) if found else ""
 
     lines = []
     stock = [label(f"pile{n}") for n in range(1, piles + 1)]

@@ -116,11 +116,11 @@ class ReplayScene:
 
 def main(argv: list[str] | None = None) -> int:
     from appliance.scripting import load_script
+    from appliance.shared.settings import LAYOUTS, SettingsError, load_settings
 
     from .app import DisplayError, open_screen, size_from
     from .keys import default_keymap, for_desktop
     from .runner import Runner
-    from .settings import LAYOUTS, SettingsError, load_settings
     from .sound import Sound
 
     parser = argparse.ArgumentParser(

@@ -54,6 +54,36 @@ def option_explain(name: str) -> str:
     return _(OPTIONS[name].explain) if name in OPTIONS else name
 
 
+def option_help(name: str, value: Any) -> str:
+    """A house rule's one line of help for the players, for the value it has: in their words, never
+    the core's identifiers (the core's own line, `option_explain`, names every value as a script
+    writes it, "shapp", "mod7"; `spit-arcade variants` shows that one)."""
+    if name == "choose":
+        return {
+            "slap": _("At a new layout both slap the spit pile they want; the first hand down gets it."),
+            "shapp": _("At a new layout whoever played out chooses the spit pile (David Shapp's rule)."),
+            "first_call": _("At a new layout the first to call Spit! chooses the spit pile."),
+            "slap_spit": _(
+                "At a new layout slap the smaller spit pile; equal piles: the first to call Spit! chooses."
+            ),
+        }.get(str(value), option_explain(name))
+    if name == "goal":
+        if value == "all":
+            return _("Win all the cards: whoever plays out first takes the larger spit pile.")
+        return _("Get rid of all your cards to win.")
+    if name == "table_slap":
+        return {
+            None: _("No table slap."),
+            "mod7": _("Mod Spit: slap the table when the two tops multiplied, divided by 7, leave 2, 3 or 5."),
+            "rule_deck": _(
+                "Mod Spit: a number and one of 13 slap rules, drawn at the start, say when to slap the table."
+            ),
+        }.get(value, option_explain(name))
+    if name == "decks":
+        return _("Two decks shuffled together: a card may come twice.") if value == 2 else _("One deck of 52 cards.")
+    return option_explain(name)
+
+
 def option_label(name: str) -> str:
     """The option's name as the menu shows it."""
     labels = {
@@ -282,7 +312,7 @@ def rules_help(choice: GameChoice) -> list[str]:
     defaults = Options()
     for name, value in sorted(choice.given.items(), key=lambda item: list(OPTIONS).index(item[0])):
         if value != getattr(defaults, name, None) and name not in ("seats", "target", "side_stacks"):
-            lines.append(option_explain(name))
+            lines.append(option_help(name, value))
     if choice.options.spit_card_please:  # the duel's controls and its exact time, as the cabinet plays it
         ms = round(SpitCardPlease().window * 1000)
         words = _("Spit card, please: the lender turns it with SPIT!; slap it within {ms} ms, not before")

@@ -7,8 +7,9 @@ Each overlay keeps its own `EventReader` on the match: nothing in the play scene
 
 - `RunningBoard` (Running Spit, V16): beside each team's stock piles, in letters readable from the
   pads 3 m away (the runner's letter 90% of a card high: some 200 px, about 5 cm, on a 24-inch
-  1080p table; a rule of thumb asks 2.5 cm for 3 m), who runs next ("NEXT" A) and the sprint under
-  way as a split time from the pick-up, counting; after the slap, the split it ran, for a few seconds.
+  1080p table; a rule of thumb asks 2.5 cm for 3 m), who runs next ("NEXT RUNNER" A) and the sprint
+  under way ("RUNNING NOW" A) as a split time from the pick-up, counting; after the slap, the split it
+  ran, for a few seconds. Every team's board is the same size (`even_boxes`).
 - `LatePadNote`: when the match put a late pad's press in its place (a rollback), the card that was
   not really played slides back from the spit pile to its stock pile, and everybody is told
   "late pad" in the race place.
@@ -93,6 +94,23 @@ def runner_boxes(layout: TableLayout) -> dict[int, pygame.Rect]:
     return out
 
 
+def even_boxes(boxes: dict[int, pygame.Rect], layout: TableLayout) -> dict[int, pygame.Rect]:
+    """The boards cut to one size, as each seat reads it (the smallest width and height any seat has,
+    turned with the seat), in the middle of their own space: every team's letters the same size."""
+    def upright(player: int, box: pygame.Rect) -> tuple[int, int]:
+        return (box.width, box.height) if layout.seat(player).angle % 180 == 0 else (box.height, box.width)
+
+    sizes = [upright(player, box) for player, box in boxes.items()]
+    width, height = min((w for w, _ in sizes), default=0), min((h for _, h in sizes), default=0)
+    width, height = width - width % 2, height - height % 2  # even: the block centred in it stays inside
+    out = {}
+    for player, box in boxes.items():
+        size = (width, height) if layout.seat(player).angle % 180 == 0 else (height, width)
+        out[player] = pygame.Rect((0, 0), size)
+        out[player].center = box.center
+    return out
+
+
 def runner_box(layout: TableLayout, player: int, obstacles: Sequence[pygame.Rect] | None = None) -> pygame.Rect:
     """One seat's runner board (see `runner_boxes`), clear of `obstacles` (default: the table's)."""
     obstacles = obstacles_of(layout) if obstacles is None else obstacles
@@ -136,7 +154,7 @@ class RunningBoard:
         self.runners = list(match.spit.rules.options.runners)
         self.clock = SprintClock(self.runners)
         self.clock.feed(self.reader.new_events())
-        self.boxes = runner_boxes(layout)
+        self.boxes = even_boxes(runner_boxes(layout), layout)
 
     def take(self) -> None:
         events = self.reader.new_events()
@@ -153,9 +171,9 @@ class RunningBoard:
         now = self.match.game_time(now_ns)
         if running is not None:
             picked_t, _card, runner = running
-            return (Line(_("RUNNING"), NEXT_SIZE, WHITE), Line(runner_name(runner), RUNNER_SIZE, colour),
+            return (Line(_("RUNNING NOW"), NEXT_SIZE, WHITE), Line(runner_name(runner), RUNNER_SIZE, colour),
                     Line(split_words((now - picked_t) * 1000), SPLIT_SIZE, GOLD))
-        lines = [Line(_("NEXT"), NEXT_SIZE, WHITE),
+        lines = [Line(_("NEXT RUNNER"), NEXT_SIZE, WHITE),
                  Line(runner_name(self.clock.next_runner[player]), RUNNER_SIZE, colour)]
         last = self.clock.last(player)
         if last is not None and now - last.landed_t <= SPLIT_SHOWN_S:

@@ -22,14 +22,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from appliance.check_config import Checker, Problem, key_name, shown
+from appliance.shared.bindings import key_name_problem, parse_binding
+from appliance.shared.checks import Checker, Problem, key_name, shown
 
 from .debounce import COIN, PAD, Timing
 from .gpio import GpioSource, PinControl, chip_factory
 from .keyboard import KeyboardSource, Keymap, check_keymap, default_keymap
 from .merge import Merger
-from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
-from .script_source import ScriptSource, read_script
+from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS
+from .script_source import ScriptLineError, ScriptSource, read_script
 from .serial_link import SerialSource
 from .source import Source
 
@@ -63,6 +64,7 @@ class InputsConfig:
     keymap: Keymap = field(default_factory=default_keymap)
     serial: list[SerialPad] = field(default_factory=list)
     mock_script: str = ""
+    mock_presses: list[tuple[float, int, str]] | None = None  # the mock script's presses, read when checked
     origin: str = "default"
     problems: list[Problem] = field(default_factory=list)  # what was wrong (each left at its default)
 
@@ -138,47 +140,6 @@ def _gpio(
             stuck = _ns(check.number(spec, "stuck_s", stuck_ns / 1e9, *STUCK_S, where + ".") * 1000)
             controls.append(PinControl(pin, player, control, Timing(lockout, stuck, settle_release=control == "coin")))
     return controls
-
-
-def key_name_problem(key: str) -> str | None:
-    """What is wrong with a key name from a file (None: pygame knows it)."""
-    if "\0" in key or not known_key(key.lower()):
-        return f"unknown key name {shown(key)} (names as pygame gives them: q, return, f2); ignored"
-    return None
-
-
-def known_key(name: str) -> bool:
-    """Whether pygame knows the key name ("q", "return", "left shift", "f2"); imports pygame."""
-    import warnings
-
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # key_code warns before pygame.init(); its table is static
-        try:
-            pygame.key.key_code(name)
-        except ValueError:
-            return False
-    return True
-
-
-def parse_binding(value: str) -> tuple[int, str]:
-    """One `[keys]` value, "player control": player 1 to 4 with a game control, or 0 with a cabinet
-    control (start, service, coin). ValueError saying what is wrong."""
-    parts = value.split() if isinstance(value, str) else []
-    if len(parts) != 2 or not parts[0].isdigit():
-        raise ValueError(f'expected "player control", e.g. "1 pile1" or "0 start", not {shown(value)}')
-    player, control = int(parts[0]), parts[1]
-    if player == CABINET_PLAYER:
-        if control not in CABINET_CONTROLS:
-            raise ValueError(f"player 0 has {', '.join(CABINET_CONTROLS)}, not {control!r}")
-    elif player in PLAYERS:
-        if control not in GAME_CONTROLS:
-            raise ValueError(f"unknown control {control!r} (controls: {', '.join(GAME_CONTROLS)})")
-    else:
-        raise ValueError(f"player must be 1 to 4 (0 for {'/'.join(CABINET_CONTROLS)}), not {player}")
-    return player, control
 
 
 def _keymap(keys: dict[str, Any], check: Checker) -> Keymap:
@@ -272,7 +233,23 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     mock = check.table(data, "mock")
     check.unknown(mock, ("script",), "mock.")
     config.mock_script = check.string(mock, "script", "", "mock.")
+    config.mock_presses = _mock_presses(config.mock_script, check)
     return config
+
+
+def _mock_presses(script: str, check: Checker) -> list[tuple[float, int, str]]:
+    """The presses of the mock source's script, read and checked now (a problem, and no presses,
+    for a script that cannot be read or names a player or control the cabinet does not have)."""
+    if not script:
+        return []
+    try:
+        return read_script(script)
+    except ScriptLineError as error:
+        check.problem("mock.script", f"{error}; the mock source plays nothing")
+    except OSError as error:
+        why = error.strerror or error
+        check.problem("mock.script", f"cannot read {script!r} ({why}); the mock source plays nothing")
+    return []
 
 
 def read_config(text: str, origin: str = "<text>") -> InputsConfig:
@@ -281,8 +258,11 @@ def read_config(text: str, origin: str = "<text>") -> InputsConfig:
     check = Checker(origin)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        check.problem("", f"not valid TOML ({error}); using the packaged default")
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        why = "not TOML this program reads (nested too deeply)" if isinstance(error, RecursionError) else (
+            f"not valid TOML ({error})"
+        )
+        check.problem("", f"{why}; using the packaged default")
         config = check_config(tomllib.loads(default_config_text()), Checker("default.toml"))
         config.origin, config.problems = origin, check.problems
         return config
@@ -363,7 +343,10 @@ def build_sources(config: InputsConfig, pin_factory: Any = None) -> list[Source]
                     )
                 )
         elif backend in ("mock", "scripted"):
-            presses = read_script(config.mock_script) if config.mock_script else []
+            if config.mock_presses is not None:
+                presses = config.mock_presses
+            else:  # a configuration built in code, never checked
+                presses = read_script(config.mock_script) if config.mock_script else []
             out.append(ScriptSource(presses, name="mock"))
     return out
 

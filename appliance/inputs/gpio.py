@@ -23,6 +23,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -135,6 +136,14 @@ def chip_by_label(label: str) -> int:
     raise ValueError(f"no GPIO chip labelled {label!r}; there are: {', '.join(seen) or 'none'}")
 
 
+class NoGpio(RuntimeError):
+    """No GPIO pins gpiozero can use on this machine (not a Raspberry Pi, or no pin library)."""
+
+    def __init__(self, tried: list[str]) -> None:
+        super().__init__("no GPIO pins on this machine (not a Raspberry Pi?)")
+        self.tried = tried  # gpiozero's word on each pin factory it tried ("Falling back from lgpio: ...")
+
+
 class GpioSource:
     """Buttons on GPIO pins delivering debounced, edge-stamped presses (a Source)."""
 
@@ -169,20 +178,32 @@ class GpioSource:
         self._last_edge: dict[tuple[int, str], int] = {}
 
     def start(self, sink: PressSink) -> None:
+        """Wire the buttons. NoGpio, in one plain sentence, where gpiozero finds no pins at all (a
+        desktop); gpiozero's warning for each pin factory it tried is shown only where one works."""
+        from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
         self._sink = sink
         if self._buttons:
             return
         button_class = _stamping_button_class()
-        try:
-            for index, control in enumerate(self.controls):
-                button = button_class(
-                    control.pin, pull_up=self._pull_up, bounce_time=None, pin_factory=self._pin_factory
-                )
-                button.on_edge = self._make_handler(index)
-                self._buttons.append(button)
-        except Exception:
-            self.stop()
-            raise
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                for index, control in enumerate(self.controls):
+                    button = button_class(
+                        control.pin, pull_up=self._pull_up, bounce_time=None, pin_factory=self._pin_factory
+                    )
+                    button.on_edge = self._make_handler(index)
+                    self._buttons.append(button)
+            except BadPinFactory:
+                self.stop()
+                tried = [str(w.message) for w in caught if issubclass(w.category, PinFactoryFallback)]
+                raise NoGpio(tried) from None
+            except Exception:
+                self.stop()
+                raise
+        for warning in caught:  # a Pi that fell back to another pin factory: worth saying
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
 
     def _make_handler(self, index: int) -> Callable[[float, bool], None]:
         put = self._edges.put

@@ -26,6 +26,8 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from appliance.shared.bindings import START_KEY
+
 from .press import ALL_CONTROLS, CABINET_PLAYER, PLAYERS, Press, PressSink
 from .source import ControlStatus, SourceStatus
 
@@ -59,7 +61,7 @@ _DEFAULT: dict[str, tuple[int, str]] = {
     ",": (2, "slap"),
     ".": (2, "far_right"),
     # The cabinet. The coin is F3, not MAME's 5: the number row is player 3's (display/keys.py SEAT_KEYS).
-    "return": (CABINET_PLAYER, "start"),
+    START_KEY: (CABINET_PLAYER, "start"),
     "f2": (CABINET_PLAYER, "service"),
     "f3": (CABINET_PLAYER, "coin"),
 }

@@ -398,11 +398,17 @@ def _commands(pad: PadEmulator) -> int:
 
 
 def _delay(text: str | None) -> Delay | None:
-    """ "BASE_MS,MEAN_MS": a fixed delay plus an exponentially distributed one."""
+    """ "BASE_MS,MEAN_MS": a fixed delay plus an exponentially distributed one (ValueError saying
+    what is wrong with it)."""
     if not text:
         return None
     base, _, mean = text.partition(",")
-    base_s, mean_s = float(base) / 1000, float(mean or 0) / 1000
+    try:
+        base_s, mean_s = float(base) / 1000, float(mean or 0) / 1000
+    except ValueError:
+        raise ValueError(f"expected BASE_MS,MEAN_MS, e.g. 2,1, not {text!r}") from None
+    if not (0 <= base_s <= 10 and 0 <= mean_s <= 10):
+        raise ValueError(f"each delay must be from 0 to 10000 ms, not {text!r}")
     if mean_s <= 0:
         return lambda: base_s
     return lambda: base_s + random.expovariate(1 / mean_s)
@@ -437,6 +443,22 @@ def main(argv: list[str]) -> int:
         help="run at real-time priority where allowed (a real pad is its own machine)",
     )
     args = parser.parse_args(argv)
+    try:
+        to_pad, to_host = _delay(args.to_pad_delay), _delay(args.to_host_delay)
+    except ValueError as error:
+        parser.error(f"--to-pad-delay/--to-host-delay: {error}")
+    if not 0 <= args.pad_id <= 255:
+        parser.error("--pad-id must be from 0 to 255 (one byte in the HELLO frame)")
+    if not 1 <= args.keep <= 65535:
+        parser.error("--keep must be from 1 to 65535")
+    if not 0 <= args.corrupt <= 100:
+        parser.error("--corrupt must be a percentage from 0 to 100")
+    if not 300 <= args.baudrate <= 4_000_000:
+        parser.error("--baudrate must be from 300 to 4000000")
+    if not -10_000 <= args.drift_ppm <= 10_000:
+        parser.error("--drift-ppm must be from -10000 to 10000")
+    if args.offset_us is not None and not 0 <= args.offset_us < 2**32:
+        parser.error("--offset-us must be from 0 to 2**32-1 (the pad's microsecond clock)")
     if args.realtime:
         try:
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
@@ -447,8 +469,8 @@ def main(argv: list[str]) -> int:
         args.link,
         pad_id=args.pad_id,
         pad_clock=PadClock(offset, args.drift_ppm),
-        to_pad_delay=_delay(args.to_pad_delay),
-        to_host_delay=_delay(args.to_host_delay),
+        to_pad_delay=to_pad,
+        to_host_delay=to_host,
         keep=args.keep,
         transport=args.transport,
         baudrate=args.baudrate,
@@ -457,7 +479,12 @@ def main(argv: list[str]) -> int:
         seed=args.seed,
     )
     try:
-        print(f"pad {args.pad_id} on {pad.plug()} via {args.link}", flush=True)
+        try:
+            port = pad.plug()
+        except OSError as error:
+            print(f"spit-arcade pad-emulator: --link {args.link}: cannot make the link: {error}", file=sys.stderr)
+            return 2
+        print(f"pad {args.pad_id} on {port} via {args.link}", flush=True)
         if sys.stdin.isatty():
             print(f'connect: [[serial]] port = "{args.link}" in an inputs file (--help says more)')
             print("keys: a left, s spit, d right, 1-6 piles; u unplug/replug, f freeze/thaw, n noise, q quit")

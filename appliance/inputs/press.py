@@ -5,15 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from appliance.rules import CONTROLS
+# The players and controls (the game's and the cabinet's) are the key bindings' words: shared.
+from appliance.shared.bindings import ALL_CONTROLS, CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS
 
-# The game's own controls (the rules core's) plus the cabinet's: two buttons and the coin input (a
-# coin mech's pulse, one a coin: appliance/credits.py).
-GAME_CONTROLS: tuple[str, ...] = CONTROLS
-CABINET_CONTROLS: tuple[str, ...] = ("start", "service", "coin")
-ALL_CONTROLS: tuple[str, ...] = GAME_CONTROLS + CABINET_CONTROLS
-PLAYERS: tuple[int, ...] = (1, 2, 3, 4)  # seats round the table: 3 and 4 in a 3- or 4-seat game
-CABINET_PLAYER = 0  # `start`, `service` and `coin` belong to the cabinet, not to a seat
+__all__ = ["ALL_CONTROLS", "CABINET_CONTROLS", "CABINET_PLAYER", "GAME_CONTROLS", "PLAYERS", "Press", "PressSink"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .press import Press, PressSink
+from .press import CABINET_CONTROLS, CABINET_PLAYER, GAME_CONTROLS, PLAYERS, Press, PressSink
 from .source import ControlStatus, SourceStatus
 
 HOLD_NS = 50_000_000
@@ -38,19 +38,47 @@ class _Board:
             status.presses += 1
 
 
+class ScriptLineError(ValueError):
+    """A line of a script file the scripted source cannot play: the message names file and line."""
+
+
+def _press_line(item: dict[str, object], where: str) -> tuple[float, int, str]:
+    t, player, control = item.get("t"), item.get("player"), item["press"]
+    if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= 1e9:
+        raise ScriptLineError(f"{where}: t must be a number of seconds from 0 to 1e9, not {t!r:.40}")
+    if isinstance(player, bool) or not isinstance(player, int) or player not in (CABINET_PLAYER, *PLAYERS):
+        raise ScriptLineError(f"{where}: player must be 1 to 4 (0 for the cabinet), not {player!r:.40}")
+    allowed = CABINET_CONTROLS if player == CABINET_PLAYER else GAME_CONTROLS
+    if not isinstance(control, str) or control not in allowed:
+        raise ScriptLineError(
+            f"{where}: unknown control {control!r:.40} for player {player} (controls: {', '.join(allowed)})"
+        )
+    return float(t), player, control
+
+
 def read_script(path: str | Path) -> list[tuple[float, int, str]]:
-    """The (t seconds, player, control) presses of a SCRIPT-FORMAT file."""
+    """The (t seconds, player, control) presses of a SCRIPT-FORMAT file (lines without a `press`,
+    such as the setup, are skipped). OSError if it cannot be read; ScriptLineError naming the file
+    and line of the first line that is not JSON or not a press the source can play."""
     presses = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ScriptLineError(f"{path}: not UTF-8 text ({error.reason})") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        item = json.loads(line)
-        if not isinstance(item, dict) or "press" not in item:
-            continue
+        where = f"{path}: line {number}"
         try:
-            presses.append((float(item["t"]), int(item["player"]), str(item["press"])))
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"{path}:{number}: not a press line: {line.strip()}") from error
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ScriptLineError(f"{where}: not JSON ({error.msg} at column {error.colno})") from None
+        except RecursionError:
+            raise ScriptLineError(f"{where}: not JSON this program reads (nested too deeply)") from None
+        except ValueError as error:  # an integer of more digits than Python converts
+            raise ScriptLineError(f"{where}: not JSON this program reads ({error})") from None
+        if isinstance(item, dict) and "press" in item:
+            presses.append(_press_line(item, where))
     return presses
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from .config import ConfigError, build_merger, load_config
+from .gpio import NoGpio
 from .keyboard import KeyboardSource, legend
 from .merge import Merger
 from .press import Press
@@ -136,6 +137,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between redraws")
     parser.add_argument("--legend", action="store_true", help="print the keyboard legend and exit")
     args = parser.parse_args(argv)
+    if not 0 <= args.settle <= 60:
+        parser.error("--settle must be from 0 to 60 seconds")
+    if not 0.01 <= args.interval <= 60:
+        parser.error("--interval must be from 0.01 to 60 seconds")
     try:
         config = load_config(args.config, args.sources.split(",") if args.sources else None)
     except ConfigError as error:
@@ -147,7 +152,11 @@ def main(argv: list[str]) -> int:
     try:
         merger = build_merger(config)
         merger.start()
-    except Exception as error:  # a pin factory that can't load (not a Pi), a pin in use, ...
+    except NoGpio as error:  # a desktop: said once, plainly, with what to do instead
+        print(f"spit-arcade inputs: {error}; on a desktop try GPIOZERO_PIN_FACTORY=mock spit-arcade inputs, "
+              "or --sources keyboard,serial", file=sys.stderr)
+        return 1
+    except Exception as error:  # a pin in use, no permission on /dev/gpiochip*, ...
         print(f"spit-arcade inputs: cannot start the inputs: {error}", file=sys.stderr)
         print("  (on a desktop: GPIOZERO_PIN_FACTORY=mock, or --sources keyboard,serial)", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import pygame
 
 from appliance.credits import CreditBank
+from appliance.shared.settings import Settings
 
 from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
@@ -27,7 +28,6 @@ from ..compositor import Canvas
 from ..keys import Keymap, Press
 from ..layout import TableLayout, table_layout
 from ..legend import slap_kind
-from ..settings import Settings
 from ..sound import Sound
 from ..table_view import TableView
 

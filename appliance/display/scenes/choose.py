@@ -4,9 +4,9 @@ The first row is the game with its house rules in force ("Four piles · alternat
 or START on it opens the game menu (scenes/game_menu.py). At a table of two the rows below are "Two
 players" and "Against the computer, level N" (pile buttons: 1 two players, 2..6 the levels); at a
 table of three or four each seat has a row, a person or the computer at a level, changed with
-left/right (pile N moves to seat N's row). The computer's levels are offered with the operator's
-(the setting `computer_level`, the service menu's Adjustments) first: the row after "Two players",
-and the level a seat changed from a person to the computer gets. Up/down (the arrow keys) or
+left/right (pile N moves to seat N's row). The computer's levels are offered from the easiest, 1 to
+5; the operator's (the setting `computer_level`, the service menu's Adjustments) is marked
+"recommended", and it is the level a seat changed from a person to the computer gets. Up/down (the arrow keys) or
 left/right move between rows at a table of two; SPIT or START plays. A game the computer cannot play
 yet offers people only, and says so. Speed is played on a table of its own: until its scene is
 registered ("speed_play"), the menu says it is coming instead of starting it.
@@ -49,10 +49,9 @@ def level_description(level: str) -> str:
     return words.get(level) or level_words(level)
 
 
-def offered_levels(installed: list[str], first: str) -> list[str]:
-    """The computer's levels in the order offered: the operator's `first` (if installed), then the
-    others from the easiest."""
-    return ([first] if first in installed else []) + [level for level in installed if level != first]
+def house_level(installed: list[str], chosen: str) -> str | None:
+    """The level the operator chose (`computer_level`), where it is installed; else the first."""
+    return chosen if chosen in installed else (installed[0] if installed else None)
 
 
 def computer_can_play(choice: GameChoice, level: str = "1") -> bool:
@@ -74,8 +73,9 @@ class ChooseScene:
         self.view: TableView = ctx.view(show_keys=False)
         self.game = game_choice(ctx.settings)
         levels = [level for level in bots_available() if level.isdigit()]
-        installed = offered_levels(levels, ctx.settings.computer_level)
-        self.computer = bool(installed) and computer_can_play(self.game, installed[0])
+        installed = sorted(levels, key=int)  # offered from the easiest: 1, 2, 3, 4, 5
+        self.house_level = house_level(installed, ctx.settings.computer_level)
+        self.computer = self.house_level is not None and computer_can_play(self.game, self.house_level)
         self.levels: list[str | None] = [None] + (installed if self.computer else [])
         self.installed = bool(installed)
         self.seats: list[str | None] = [None] * self.game.seats  # per seat: None a person, else a level
@@ -91,10 +91,14 @@ class ChooseScene:
     @property
     def options(self) -> list[tuple[str, str | None]]:
         """(words, computer level or None for two players), in the players' language (two seats)."""
-        return [
-            (_("Two players") if level is None else _("Against the computer, level {n}").format(n=level), level)
-            for level in self.levels
-        ]
+        def words(level: str | None) -> str:
+            if level is None:
+                return _("Two players")
+            if level == self.house_level:
+                return _("Against the computer, level {n} (recommended)").format(n=level)
+            return _("Against the computer, level {n}").format(n=level)
+
+        return [(words(level), level) for level in self.levels]
 
     def rows(self) -> int:
         return 1 + (self.game.seats if self.many else len(self.levels))
@@ -139,13 +143,21 @@ class ChooseScene:
         elif control in ("left", "right", "far_left", "far_right") and self.index != GAME_ROW:
             step = -1 if control in ("left", "far_left") else 1
             seat = self.index - 1
-            now = self.levels.index(self.seats[seat])
-            self.seats[seat] = self.levels[(now + step) % len(self.levels)]
+            cycle = self.seat_cycle()
+            now = cycle.index(self.seats[seat])
+            self.seats[seat] = cycle[(now + step) % len(cycle)]
         elif control in ("left", "right", "far_left", "far_right"):
             self.index = 1
         else:
             return
         self.ctx.sound.play("select")
+
+    def seat_cycle(self) -> list[str | None]:
+        """What left/right go through for a seat: a person, then the operator's level (a person gives
+        way to the computer at it), the levels above it and round to those below."""
+        levels = [level for level in self.levels if level is not None]
+        start = levels.index(self.house_level) if self.house_level in levels else 0
+        return [None, *levels[start:], *levels[:start]]
 
     def computer_seats(self) -> dict[int, str]:
         """The seats the computer plays, and at which level."""

@@ -21,11 +21,11 @@ from typing import Any
 import pygame
 
 from appliance.rules import PRESETS
+from appliance.shared.config_file import remember_game
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
-from ..remember import remember_game
 from ..rules_words import (
     MENU_VALUES,
     GameChoice,
@@ -35,7 +35,7 @@ from ..rules_words import (
     in_force,
     menu_options,
     menu_value,
-    option_explain,
+    option_help,
     option_label,
     preset_explain,
     preset_name,
@@ -139,7 +139,7 @@ class GameMenuScene:
 
     def explain(self) -> str:
         name = self.rows()[self.row]
-        return preset_explain(self.preset) if name == "game" else option_explain(name)
+        return preset_explain(self.preset) if name == "game" else option_help(name, self._value(name))
 
     def captions(self) -> list[Caption]:
         rows = self.rows()

@@ -16,7 +16,7 @@ steps a value (the arrow keys left/right step either way); SERVICE or Escape goe
 out of the menu from its first page. In the switch test every control is shown, START and SPIT
 included: only SERVICE (or Escape) leaves it.
 
-Adjustments are written to the settings file at once, atomically (settings.write_settings): a
+Adjustments are written to the settings file at once, atomically (appliance/shared/config_file.py): a
 power cut leaves the old file or the new one. Nothing here runs a program or reaches a shell.
 """
 
@@ -30,12 +30,14 @@ from typing import Any
 import pygame
 
 from appliance import audits as audit
+from appliance.shared.config_file import remember_game, write_settings
+from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 
 from ..captions import Caption, Line
 from ..coins import credit_bank
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
-from ..settings import COMPUTER_LEVELS, CREDITS, Settings, write_settings
+from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
 from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_scene, make
 from .service_notices import startup_notices
@@ -178,6 +180,8 @@ class ServiceMenuScene:
                 self.pattern = (self.pattern - 1) % len(SCREEN_PATTERNS)
             return None
         items = self.items()
+        if items and self.cursor >= len(items):  # a row gone (free play hides what a game costs)
+            self.pages[-1][1] = len(items) - 1
         arrow = press.player == 0 and press.control in ("left", "right")  # the keyboard's arrows
         if press.control == "up" or (press.control == "left" and not arrow):
             self.move(-1, items)
@@ -277,7 +281,7 @@ class ServiceMenuScene:
             rows.append(Line(_("margins, ms (lifetime): {margins}").format(margins=margins), 0.11, WHITE))
         most = sorted(a.lifetime.variants.items(), key=lambda item: (-item[1], item[0]))
         for variant, games in most[:3]:
-            rows.append(self.pair(variant, games, a.since.variants.get(variant, 0)))
+            rows.append(self.pair(preset_name(variant), games, a.since.variants.get(variant, 0)))
         if len(most) > 3:
             rows.append(Line(_("and {n} more games").format(n=len(most) - 3), 0.11, SOFT))
         if self.counting:
@@ -293,15 +297,18 @@ class ServiceMenuScene:
     def settings(self) -> Settings:
         return self.ctx.settings
 
-    def write(self, **values: Any) -> None:
-        """Apply adjustments now and write them to the settings file (atomically)."""
+    def write(self, house_rules: dict[str, Any] | None = None, **values: Any) -> None:
+        """Apply adjustments now and write them to the settings file (atomically, in one write), with
+        the `[house_rules]` too unless None."""
         for name, value in values.items():
             setattr(self.settings, name, value)
+        if house_rules is not None:
+            self.settings.house_rules = dict(house_rules)
         path = self.ctx.config_path
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        failed = write_settings(path, values)
+        failed = write_settings(path, values, house_rules)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def cycle(
@@ -320,7 +327,7 @@ class ServiceMenuScene:
     def adjustments(self) -> list[Item]:
         s = self.settings
         return [
-            Item(lambda: _("default game: {game}").format(game=s.game), self.choose_game),
+            Item(lambda: _("default game: {game}").format(game=preset_name(s.game)), self.choose_game),
             Item(lambda: self.house_rules_words(), self.clear_house_rules),
             Item(lambda: _("computer level: {n}").format(n=s.computer_level),
                  self.cycle("computer_level", COMPUTER_LEVELS)),
@@ -331,9 +338,10 @@ class ServiceMenuScene:
             Item(lambda: _("language: {name}").format(name=LANGUAGE_NAMES.get(s.language, s.language)),
                  self.cycle("language", LANGUAGES, set_language)),
             Item(lambda: _("free play: {on}").format(on=on_off(s.free_play)), self.cycle("free_play", (True, False))),
+        ] + ([] if s.free_play else [  # what a game costs only where games cost credits
             Item(lambda: _("credits a game: {n}").format(n=s.credits_per_game),
                  self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
-        ]  # fmt: skip
+        ])  # fmt: skip
 
     def choose_game(self, step: int) -> Transition:
         """The players' game menu over this page: what it keeps is the default game and its house
@@ -369,8 +377,6 @@ class ServiceMenuScene:
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        from ..remember import remember_game
-
         failed = remember_game(path, self.settings.game, self.settings.house_rules)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
@@ -430,13 +436,10 @@ class ServiceMenuScene:
             for name in ("computer_level", "attract", "idle_timeout_s", "volume", "language", "free_play",
                          "credits_per_game")
         }  # fmt: skip
-        self.write(**values)
+        self.write(house_rules={}, game=d.game, **values)  # one write: a power cut keeps all or none
         set_language(d.language)
         self.set_volume(d.volume)
-        self.settings.game, self.settings.house_rules = d.game, {}
-        saved = self.message
-        self.remember()
-        self.message = _("factory settings restored") if saved == self.message == _("saved") else self.message
+        self.message = _("factory settings restored") if self.message == _("saved") else self.message
 
     # ------------------------------------------------------------------ drawing
     def background(self) -> pygame.Surface:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from appliance.display.keys import amend_keymap, default_keymap, for_desktop
-from appliance.display.settings import Settings, default_config_path, journal_dir, load_settings
+from appliance.journal import journal_dir
+from appliance.shared.settings import Settings, default_config_path, load_settings
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -33,7 +34,7 @@ def test_a_config_file(tmp_path: Path) -> None:
     s = load_settings(path)
     assert (s.layout, s.volume, s.assist, s.four_colour, s.idle_timeout_s) == ("tabletop", 0.25, True, True, 30.0)
     assert s.keys == {"z": "1 pile1"} and s.warnings == []
-    assert journal_dir(s) == Path("/srv/journals")
+    assert journal_dir(s.journal_dir) == Path("/srv/journals")
 
 
 @pytest.mark.parametrize(
@@ -124,3 +125,19 @@ def test_no_config_can_leave_the_cabinet_without_a_start_key(tmp_path: Path) -> 
         assert amend_keymap(default_keymap(), settings.keys)["return"] == (0, "start")
     moved = load_settings(write(tmp_path, '[keys]\nreturn = ""\nspace = "0 start"\n'))
     assert moved.warnings == [] and amend_keymap(default_keymap(), moved.keys)["space"] == (0, "start")
+
+
+@pytest.mark.parametrize(("text", "level"), [("computer_level = 3", "3"), ('computer_level = "5"', "5"),
+                                             ("computer_level = 1", "1")])  # fmt: skip
+def test_the_computer_level_is_a_number_or_its_string(tmp_path: Path, text: str, level: str) -> None:
+    settings = load_settings(write(tmp_path, text))
+    assert (settings.computer_level, settings.warnings) == (level, [])
+
+
+@pytest.mark.parametrize("value", ["0", "6", "true", "3.0", '"three"', "[3]"])
+def test_a_wrong_computer_level_is_named_and_left_at_3(tmp_path: Path, value: str) -> None:
+    settings = load_settings(write(tmp_path, f"computer_level = {value}"))
+    assert settings.computer_level == "3"
+    assert [(p.key, p.message.split(",")[0]) for p in settings.warnings] == [
+        ("computer_level", "must be a level from 1 to 5")
+    ]

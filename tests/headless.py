@@ -1,6 +1,6 @@
 """The front end without a screen: SDL's dummy drivers, a fake clock, presses sent by hand.
 
-Used by the tests and the render benchmark:
+The tests' harness (only tests use it):
 
     h = Harness((960, 540), layout="tabletop")
     h.press(0, "start"); h.advance(0.1)          # the cabinet's START, then 100 ms of frames
@@ -18,11 +18,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from .keys import Press, default_keymap, for_desktop
-from .runner import Runner
-from .scenes.base import Context, Scene
-from .settings import Settings
-from .sound import Sound
+from appliance.display.keys import Press, default_keymap, for_desktop
+from appliance.display.runner import Runner
+from appliance.display.scenes.base import Context, Scene
+from appliance.display.sound import Sound
+from appliance.shared.settings import Settings
 
 FRAME_NS = 16_666_667
 
@@ -57,7 +57,7 @@ class Harness:
             self.settings, size, keymap, Sound.silence(), journal_dir, self.clock, seed_source=lambda: seed
         )
         if scene is None:
-            from .scenes.base import make
+            from appliance.display.scenes.base import make
 
             scene = make("title", self.ctx)
         elif callable(scene):
@@ -135,11 +135,10 @@ def _over_state(seed: int) -> dict[str, Any]:
 
 
 def _play_from(h: Harness, state: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+    from appliance.display.scenes.base import make
     from appliance.match import Match
     from appliance.rules import game_from_state
     from appliance.rules.events import from_json
-
-    from .scenes.base import make
 
     recorded = [from_json(event) for event in events or []]  # written as the script format writes them
     match = Match(7, h.now_ns, None, {}, game=game_from_state(state, seed=7), events=recorded)
@@ -228,7 +227,7 @@ def to_settings(h: Harness) -> None:
 
 def to_pause(h: Harness) -> None:
     """A game paused with Escape."""
-    from .scenes.base import BACK, MenuKey
+    from appliance.display.scenes.base import BACK, MenuKey
 
     to_play(h)
     h.runner.send(MenuKey(0, BACK, True, h.now_ns))
@@ -237,7 +236,7 @@ def to_pause(h: Harness) -> None:
 
 def to_game_menu(h: Harness) -> None:
     """The game menu, its third row (a house rule and its explanation) chosen."""
-    from .scenes.base import MenuKey
+    from appliance.display.scenes.base import MenuKey
 
     to_choose(h)
     h.runner.send(MenuKey(0, "up", True, h.now_ns))
@@ -289,7 +288,7 @@ def to_table_slap(h: Harness) -> None:
     h.frame()
 
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "seeds" / "scenarios"  # the seed scenarios (the repository's)
+SCENARIOS = Path(__file__).resolve().parents[1] / "seeds" / "scenarios"  # the seed scenarios (the repository's)
 
 
 def _scenario(h: Harness, name: str, presses: int) -> None:
@@ -297,10 +296,9 @@ def _scenario(h: Harness, name: str, presses: int) -> None:
     in the play scene, then the script's first `presses` presses, each at its own moment in the game."""
     import json
 
+    from appliance.display.scenes.base import make
     from appliance.match import Match
     from appliance.rules import game_from_state
-
-    from .scenes.base import make
 
     lines = (SCENARIOS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     setup = json.loads(lines[0])["setup"]
@@ -356,8 +354,8 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
 
 def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> None:
     """A game of `seats` players (people, or the computer where `computer` says), in play."""
-    from .scenes.base import MenuKey
-    from .scenes.choose import ChooseScene
+    from appliance.display.scenes.base import MenuKey
+    from appliance.display.scenes.choose import ChooseScene
 
     h.settings.house_rules = {"seats": seats}
     to_choose(h)
@@ -366,7 +364,7 @@ def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> 
     for seat, level in (computer or {}).items():
         h.runner.send(MenuKey(0, "down", True, h.now_ns))
         scene.index = seat
-        for _ in range(len(scene.levels)):  # round the levels offered (the operator's first) to `level`
+        for _ in range(len(scene.levels)):  # round the levels (the operator's first for a seat) to `level`
             if scene.seats[seat - 1] == level:
                 break
             h.runner.send(MenuKey(0, "right", True, h.now_ns))
@@ -390,9 +388,8 @@ def to_four_seats(h: Harness) -> None:
 
 def to_seats_summary(h: Harness) -> None:
     """Four seats: a round summary (player 2 out first, taking a far pile)."""
+    from appliance.display.scenes.base import make
     from appliance.rules.events import Out, Take
-
-    from .scenes.base import make
 
     to_four_seats(h)
     scene: Any = h.scene

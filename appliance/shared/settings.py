@@ -9,7 +9,7 @@ picks another. A missing file means the defaults.
     four_colour = false       # spades black, hearts red, diamonds blue, clubs green
     journal_dir = ""          # empty: the user's data directory
     idle_timeout_s = 90       # a game nobody touches for this long goes back to the title
-    computer_level = "3"      # the computer's level offered first when choosing players ("1".."5")
+    computer_level = 3        # the level the players' menu recommends (1..5)
     free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
     credits_per_game = 1      # 1..9, when not on free play
 
@@ -19,6 +19,7 @@ picks another. A missing file means the defaults.
 A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
 wrong (for the whole file where it cannot be read as TOML) and lists every problem, with its file and
 key, in `Settings.warnings` (`spit-arcade check-config` prints them; the screen may show them).
+The service menu and the game menu write settings back through config_file.py, the file's one rewriter.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appliance.check_config import Checker, Problem, key_name, shown
+from .bindings import CABINET_PLAYER, START_KEY, key_name_problem, parse_binding
+from .checks import Checker, Problem, key_name, shown
 
 LAYOUTS = ("desktop", "tabletop")
 IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
-LANGUAGE_CODES = ("en", "de", "eo")  # as appliance/display/i18n.LANGUAGES (no pygame imported here)
+LANGUAGE_CODES = ("en", "de", "eo")  # the screen's languages (appliance/display/i18n.LANGUAGES)
 COMPUTER_LEVELS = ("1", "2", "3", "4", "5")
 CREDITS = (1, 9)  # credits a game costs, when not on free play
 
@@ -58,7 +60,7 @@ class Settings:
     house_rules: dict[str, Any] = field(default_factory=dict)  # option -> value, on top of the preset
     # The operator's adjustments (the service menu writes them: `write_settings`).
     language: str = "en"  # the players' language (appliance/display/i18n.LANGUAGES)
-    computer_level: str = "3"  # the computer's level offered first (appliance.bots.LEVELS)
+    computer_level: str = "3"  # the level the players' menu recommends (appliance.bots.LEVELS)
     attract: bool = True  # the computer plays itself behind the title
     free_play: bool = True  # False: a game costs `credits_per_game` credits from the coin input
     credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/credits.py)
@@ -74,11 +76,8 @@ def default_config_path() -> Path:
 
 def _check_keys(table: dict[str, Any], check: Checker) -> dict[str, str]:
     """The `[keys]` entries that are right; a problem for each one that is not."""
-    from appliance.inputs.config import key_name_problem
-
-    from .keys import CABINET_PLAYER, amend_keymap, default_keymap, parse_binding
-
     keys: dict[str, str] = {}
+    bound: dict[tuple[int, str], str] = {}  # the controls given so far, and to which key
     for key, value in table.items():
         where = f"keys.{key_name(key)}"
         name = key.lower()
@@ -98,16 +97,16 @@ def _check_keys(table: dict[str, Any], check: Checker) -> dict[str, str]:
             except ValueError as error:
                 check.problem(where, f"{error}; ignored")
                 continue
-            other = next((k for k, v in keys.items() if v and parse_binding(v) == target), None)
-            if other is not None:
-                check.problem(where, f"{value!r} is given to key {other!r} already; ignored")
+            if target in bound:
+                check.problem(where, f"{value!r} is given to key {bound[target]!r} already; ignored")
                 continue
+            bound[target] = name
         keys[name] = value
-    start = (CABINET_PLAYER, "start")
-    if start not in amend_keymap(default_keymap(), keys).values():  # the default start key was taken
-        key = next(k for k, v in default_keymap().items() if v == start)
-        check.problem(f"keys.{key}", f"would leave no key to start a game; {key} stays start")
-        keys.pop(key, None)
+    # A change takes its key from the default map, and its control from the key that had it, so
+    # the only way to leave no START is to give the default START key something else and START none.
+    if START_KEY in keys and (CABINET_PLAYER, "start") not in bound:
+        check.problem(f"keys.{START_KEY}", f"would leave no key to start a game; {START_KEY} stays start")
+        keys.pop(START_KEY)
     return keys
 
 
@@ -137,6 +136,19 @@ def _check_house_rules(table: dict[str, Any], check: Checker) -> dict[str, Any]:
     return rules
 
 
+def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
+    """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
+    value = data.get("computer_level", default)
+    if isinstance(value, int) and not isinstance(value, bool) and str(value) in COMPUTER_LEVELS:
+        return str(value)
+    if isinstance(value, str) and value.strip() in COMPUTER_LEVELS:
+        return value.strip()
+    low, high = COMPUTER_LEVELS[0], COMPUTER_LEVELS[-1]
+    message = f"must be a level from {low} to {high}, e.g. 3, not {shown(value)}; using {default}"
+    check.problem("computer_level", message)
+    return default
+
+
 def check_settings(data: dict[str, Any], check: Checker) -> Settings:
     """Settings from a parsed file: each wrong value reported and left at its default."""
     d = Settings()
@@ -153,7 +165,7 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         game=check.choice(data, "game", d.game, _presets()),
         house_rules=_check_house_rules(check.table(data, "house_rules"), check),
         language=check.choice(data, "language", d.language, LANGUAGE_CODES),
-        computer_level=check.choice(data, "computer_level", d.computer_level, COMPUTER_LEVELS),
+        computer_level=_computer_level(data, check, d.computer_level),
         attract=check.boolean(data, "attract", d.attract),
         free_play=check.boolean(data, "free_play", d.free_play),
         credits_per_game=check.integer(data, "credits_per_game", d.credits_per_game, *CREDITS),
@@ -177,89 +189,10 @@ def load_settings(path: Path | None = None) -> Settings:
     except tomllib.TOMLDecodeError as error:
         check.problem("", f"not valid TOML ({error}); using the built-in settings")
         return Settings(warnings=check.problems)
+    except RecursionError:
+        check.problem("", "not TOML this program reads (nested too deeply); using the built-in settings")
+        return Settings(warnings=check.problems)
     except (OSError, ValueError) as error:  # unreadable, a directory, not UTF-8
         check.problem("", f"cannot read it ({error}); using the built-in settings")
         return Settings(warnings=check.problems)
     return check_settings(data, check)
-
-
-def journal_dir(settings: Settings) -> Path:
-    from appliance.journal import default_journal_dir
-
-    return Path(settings.journal_dir).expanduser() if settings.journal_dir else default_journal_dir()
-
-
-# ---------------------------------------------------------------- the service menu's adjustments
-
-
-def toml_scalar(value: Any) -> str:
-    """A top-level setting's value as TOML."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    import json
-
-    return json.dumps(str(value), ensure_ascii=False)
-
-
-def with_values(text: str, values: dict[str, Any]) -> str:
-    """`text` (a settings file) with the top-level keys in `values` set: a key's line replaced where
-    it is, else added before the first table; every other line (comments, [keys], [house_rules])
-    kept as it was."""
-    import re
-
-    lines = text.splitlines()
-    first_table = next((i for i, line in enumerate(lines) if re.match(r"^\s*\[", line)), len(lines))
-    top, rest = lines[:first_table], lines[first_table:]
-    left = dict(values)
-    for index, line in enumerate(top):
-        match = re.match(r"^\s*([A-Za-z0-9_-]+)\s*=", line)
-        if match and match.group(1) in left:
-            key = match.group(1)
-            top[index] = f"{key} = {toml_scalar(left.pop(key))}"
-    while top and not top[-1].strip():
-        top.pop()
-    top += [f"{key} = {toml_scalar(value)}" for key, value in left.items()]
-    out = top + (["", *rest] if rest else [])
-    return "\n".join(out) + "\n"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace the file at `path` with `text` so a power cut leaves the old file or the new one:
-    a temporary file beside it, written and synced, renamed over it, the directory synced."""
-    import contextlib
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            if path.exists():
-                os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
-
-
-def write_settings(path: Path, values: dict[str, Any]) -> str | None:
-    """Set top-level settings in the file at `path` (atomically; the rest of the file kept).
-    None, or why it could not be written (a read-only card: the change holds for this session)."""
-    try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-        write_atomically(path, with_values(text, values))
-    except (OSError, ValueError) as error:
-        return str(error)
-    return None
