@@ -188,7 +188,7 @@ class SpeedTable:
                 reason = str(detail(event, "reason", ""))
                 if reason == "too_late" and detail(event, "by_ms") is not None:
                     winner = int(detail(event, "winner", 0))
-                    words = partial(race_words, winner, float(detail(event, "by_ms", 0)))
+                    words = partial(race_words, winner, float(detail(event, "by_ms", 0)), self.computer)
                     self.race = Flash(words, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
                 self.messages[player] = Flash(partial(speed_reject_words, reason), until, RED)
             elif what in ("select", "deselect", "play", "draw", "call"):

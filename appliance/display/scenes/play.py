@@ -32,7 +32,7 @@ from ..events import EventReader
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
 from ..running_view import overlays_for
-from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView, seat_name
 from .at_table import AtTable
 from .base import Context, Replace, Transition, draw_scene, make
 
@@ -128,14 +128,14 @@ class PlayScene(AtTable):
             if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
-        duel = seat_prompt(game, player, computer) if self.duel is not None else None
+        duel = seat_prompt(game, player, computer, self.match.bots) if self.duel is not None else None
         if duel is not None:
             return duel.words, duel.colour
         table_chooser = getattr(game, "table_chooser", None)
         if table_chooser is not None:
             if player == table_chooser and not computer:
                 return _("you choose: press the spit pile you take"), GOLD
-            return _("Player {n} chooses a pile to take").format(n=table_chooser), colour
+            return _("{who} chooses a pile to take").format(who=self.seat_name(table_chooser)), colour
         if game.phase in ("ready", "stalemate"):
             if me.called:
                 return (_("the computer called SPIT!") if computer else _("you called SPIT!")), GOLD
@@ -158,6 +158,9 @@ class PlayScene(AtTable):
     def _may_pick_up(self, player: int) -> bool:
         game = self.match.spit
         return any(action.kind == "pick_up" for action in game.legal_actions(player))
+
+    def seat_name(self, player: int | None) -> str:
+        return seat_name(player, self.match.bots)
 
     def rules_in_force(self) -> str:
         """The line of the rules in force (worked out once a game, in the language of the moment)."""
@@ -188,8 +191,8 @@ class PlayScene(AtTable):
                 words = _("you called first: choose a spit pile! left {left} cards, right {right} cards")
             return words.format(**sizes), GOLD
         if rule == "shapp":
-            return _("Player {n} played out: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
-        return _("Player {n} called first: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
+            return _("{who} played out: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
+        return _("{who} called first: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
 
     def info(self, player: int | None) -> list[str]:
         """The rules in force, and with a table slap its rule and the two top values (never whether
