@@ -38,10 +38,11 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas
 from .events import detail, kind, side_for
+from .hints import reject_words
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
-from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, race_words, reject_words
+from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, race_words
 
 MESSAGE_S = 2.0
 RACE_S = 2.0

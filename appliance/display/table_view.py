@@ -22,7 +22,7 @@ from typing import Any
 
 import pygame
 
-from appliance.rules import REJECT_REASONS, Game
+from appliance.rules import Game
 from appliance.rules.stalemate import playable
 
 from . import fonts
@@ -30,6 +30,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas
 from .events import detail, kind, side_for
+from .hints import reject_words, tell
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
@@ -59,34 +60,6 @@ def seat_name(player: int | None, computer: Collection[int] = ()) -> str:
 
 def race_words(winner: int, by_ms: float, computer: Collection[int] = ()) -> str:
     return _("{who} first by {ms} ms").format(who=seat_name(winner, computer), ms=f"{by_ms:.0f}")
-
-
-def reject_words(reason: str) -> str:
-    """Why a press did nothing, in the players' language (unknown reasons in the core's words)."""
-    words = {
-        "not_adjacent": _("that card is not one above or below the spit pile"),
-        "too_late": _("too late: the other player got there first"),
-        "no_card": _("there is no card there"),
-        "no_pile": _("there is no such pile"),
-        "nothing_selected": _("pick a card from your stock piles first"),
-        "wrong_phase": _("not now"),
-        "already_called": _("you have called SPIT! already"),
-        "no_spit_cards": _("you have no spit cards left"),
-        "choose_pile": _("you spit alone: slap the spit pile you want"),
-        "wrong_pile": _("you must keep spitting onto the pile you chose"),
-        "game_over": _("the game is over"),
-        "wrong_colour": _("the colours must alternate: red on black, black on red"),
-        "not_your_choice": _("another player chooses the spit pile this time"),
-        "call_first": _("be first to call SPIT! to choose the pile"),
-        "slap_smaller": _("slap the smaller spit pile"),
-        "not_in_this_game": _("that button does nothing in this game"),
-        "cannot_pick_up": _("you may pick up your last 3 to 5 cards once they all lie face up"),
-        "already_slapped": _("you have slapped the table already"),
-        "table_slapped": _("a table slap is being judged"),
-        "sitting_out": _("you are out of this round: press a spit pile to take it"),
-        "ghost_first": _("the ghost card first: SLAP to take it"),
-    }
-    return words.get(reason) or _(REJECT_REASONS.get(reason, reason))
 
 
 def table_slap_words(player: int, computer: Collection[int] = ()) -> str:
@@ -238,7 +211,12 @@ class TableView:
                     winner = int(detail(event, "winner", 0))
                     race = partial(race_words, winner, by, self.computer)
                     self.race = Flash(race, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
-                self.messages[player] = Flash(partial(reject_words, reason), now_ns + int(MESSAGE_S * 1e9), RED)
+                press = str(detail(event, "press", ""))
+                instead = None
+                if reason == "wrong_phase" and press == "spit" and game.phase == "playing":
+                    instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
+                words = partial(reject_words, reason, press, game.phase, instead)
+                self.messages[player] = Flash(words, now_ns + int(MESSAGE_S * 1e9), RED)
             elif what == "flip":
                 self.flips[(player, int(detail(event, "pile", 0)))] = now_ns
                 self.messages.pop(player, None)
