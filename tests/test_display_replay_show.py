@@ -139,3 +139,20 @@ def test_the_arrow_keys_seek_and_change_the_speed_and_say_so_on_screen() -> None
     h.press(1, "spit")  # the players' keys do nothing in a replay
     h.press(1, "left")
     assert (len(scene.events), scene.speed, scene.position) == (seen, speed, position)
+
+
+def test_a_replay_names_the_seats_the_computer_played(tmp_path: Path) -> None:
+    from appliance.bots.simulate import play_game
+
+    result = play_game(["5", "1"], 3, journal_dir=tmp_path)
+    (path,) = tmp_path.glob("*.jsonl")
+    script = parse_script(path.read_text().splitlines())  # its setup: "bots": {"1": "5", "2": "1"}
+    h = Harness((640, 360), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene) and scene.view.computer == frozenset({1, 2})
+    arrow(h, "right")
+    while scene.ended_ns is None:
+        arrow(h, "right")
+        h.frame()
+    assert result.winner is not None and "Computer won" in [line.words for c in scene.captions() for line in c.lines]
+    assert scene.matches() is True  # seeking played every line as the journal has it

@@ -2,8 +2,9 @@
 the move that is there for a player who looks stuck.
 
 The move told is always one the rules offer (`game.legal_actions`, pressed as `game.presses_for`
-says), never worked out here: first "Spit!" (nobody can play), then turning a card, moving a card
-into a space, stacking, picking up the last cards, Running Spit's lifting a card, choosing a pile.
+says), never worked out here: first "Spit!" (nobody can play), then turning a card, drawing a card
+(Speed), moving a card into a space, stacking, picking up the last cards, Running Spit's lifting a
+card, choosing a pile. A seat is stuck when it has done nothing for `HINT_AFTER_S` (`StuckWatch`).
 Never a play (the race is the game: the `assist` setting lights playable cards for whoever wants
 it) and never a table slap (the players do the arithmetic).
 
@@ -14,16 +15,18 @@ it) and never a table slap (the players do the arithmetic).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from appliance.rules import REJECT_REASONS
 
+from .events import detail, kind
 from .i18n import _
 from .keys import SEAT_KEYS, Keymap, key_label
 
 HINT_AFTER_S = 5.0  # a seat that has done nothing for this long is shown the move that is there
-TOLD = ("call", "flip", "move", "stack", "pick_up", "lift", "choose")  # the kinds told, in this order
+TOLD = ("call", "flip", "draw", "move", "stack", "pick_up", "lift", "choose")  # the kinds told, in this order
 
 
 def seat_key(keymap: Keymap, player: int, control: str) -> str:
@@ -52,6 +55,8 @@ class Told:
             return _("Pick up your last cards: press SPIT! {key}").format(key=keys[0] if keys else "").strip()
         if kind == "flip":
             return _("Turn a card: press {key}").format(key=keys[0]) if keys else _("Turn a card: press its pile")
+        if kind == "draw":  # Speed: a card from the stock into an empty place of the hand
+            return _("Draw a card: press {key}").format(key=keys[0]) if keys else _("Draw a card: press an empty place")
         if kind == "lift":
             return _("Lift a card to turn the one under it: press {keys}").format(keys=", ".join(keys)) if keys \
                 else _("Lift a card to turn the one under it: press its pile twice")
@@ -76,13 +81,44 @@ def tell(game: Any, player: int, keymap: Keymap | None = None) -> Told | None:
     """The move to show `player` now (the first of `legal_actions` by the order of `TOLD`), with
     the keys of `keymap` (None: no keys shown), or None if the rules offer none of those."""
     actions = game.legal_actions(player)
-    for kind in TOLD:
+    for told_kind in TOLD:
         for action in actions:
-            if action.kind == kind:
+            if action.kind == told_kind:
                 presses = game.presses_for(player, action)
                 keys = tuple(seat_key(keymap, player, control) for control in presses) if keymap else ()
-                return Told(kind, len(presses), keys if all(keys) else ())
+                return Told(told_kind, len(presses), keys if all(keys) else ())
     return None
+
+
+@dataclass
+class StuckWatch:
+    """When each seat last did something (any event of theirs but a reject; a new deal starts them
+    all afresh), and the move to show a seat that has done nothing for `HINT_AFTER_S` (`stuck`)."""
+
+    since_ns: int
+    progress_ns: dict[int, int] = field(default_factory=dict)
+    _told: dict[int, tuple[object, Told | None]] = field(default_factory=dict)
+
+    def notice(self, events: Iterable[Any], now_ns: int) -> None:
+        for event in events:
+            what = kind(event)
+            if what == "deal":
+                self.progress_ns.clear()
+                self.since_ns = now_ns
+            elif what != "reject":
+                player = detail(event, "player", 0)
+                if isinstance(player, int) and player:
+                    self.progress_ns[player] = now_ns
+
+    def stuck(self, game: Any, player: int, now_ns: int, keymap: Keymap | None, key: object) -> Told | None:
+        """The move for `player` if they have done nothing for `HINT_AFTER_S` (else None); asked
+        every frame, the rules are asked again only when `key` (the table as it stands) changes."""
+        if now_ns - self.progress_ns.get(player, self.since_ns) < HINT_AFTER_S * 1e9:
+            return None
+        told = self._told.get(player)
+        if told is None or told[0] != key:
+            told = self._told[player] = (key, tell(game, player, keymap))
+        return told[1]
 
 
 def reject_words(reason: str, press: str = "", phase: str = "", instead: Told | None = None) -> str:

@@ -31,7 +31,7 @@ from .events import kind
 from .i18n import _
 from .scenes.base import BACK, Context, Input, MenuKey, Quit, Transition
 from .speed_view import SpeedTable
-from .table_view import GOLD, SOFT, WHITE, TableView
+from .table_view import GOLD, SOFT, WHITE, TableView, seat_name
 
 END_HOLD_S = 4.0
 SEEK_S = 10.0  # Left / Right: this many seconds of the game back / on
@@ -49,6 +49,7 @@ class ReplayScene:
         self.speed = speed
         self.hold_s = hold_s
         self.name = name
+        self.computer = frozenset(int(seat) for seat in script.setup.get("bots") or {})  # named so
         self.game: Game
         self.game, _ = script.new_game()
         self.presses = script.ordered()
@@ -64,8 +65,8 @@ class ReplayScene:
 
     def _new_view(self) -> TableView | SpeedTable:
         if self.game.variant == "speed":  # Speed's own table (speed_view.py)
-            return SpeedTable(*self.ctx.table_for(None), show_keys=False)
-        return self.ctx.view(show_keys=False)
+            return SpeedTable(*self.ctx.table_for(None), show_keys=False, computer=self.computer)
+        return self.ctx.view(show_keys=False, computer=self.computer)
 
     def background(self) -> pygame.Surface:
         return self.view.background()
@@ -159,7 +160,7 @@ class ReplayScene:
         }[self.matches()]
         lines = [Line(_("End of the replay"), 0.2, GOLD)]
         if self.game.winner is not None:
-            lines.append(Line(_("Player {n} won").format(n=self.game.winner), 0.14, WHITE))
+            lines.append(Line(_("{who} won").format(who=seat_name(self.game.winner, self.computer)), 0.14, WHITE))
         lines.append(Line(words, 0.1, WHITE))
         return [keys, Caption("panel", None, tuple(lines), 190)]
 

@@ -28,8 +28,8 @@ from appliance.match import Match
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..duel_view import PROMPT_SIZE, GhostAndDuel, seat_prompt
-from ..events import EventReader, detail, kind
-from ..hints import HINT_AFTER_S, Told, tell
+from ..events import EventReader
+from ..hints import StuckWatch, Told
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
 from ..running_view import overlays_for
@@ -83,23 +83,13 @@ class PlayScene(AtTable):
         self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
         rules = match.spit.rules
         self.duel = GhostAndDuel(match, self.view) if rules.ghost is not None or rules.please is not None else None
-        self.started_ns = self.now_ns
-        self.progress_ns: dict[int, int] = {}  # seat -> when it last did something (not a reject)
-        self._told: dict[int, tuple[tuple[int, int], Told | None]] = {}  # seat -> its last `stuck` answer
+        self.watch = StuckWatch(self.now_ns)  # who has done nothing for a while
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
     def notice(self, events: list[Any]) -> None:
-        for event in events:
-            what = kind(event)
-            if what == "deal":
-                self.progress_ns = {}
-                self.started_ns = self.now_ns
-            elif what != "reject":
-                player = detail(event, "player", 0)
-                if isinstance(player, int) and player:
-                    self.progress_ns[player] = self.now_ns
+        self.watch.notice(events, self.now_ns)
         self.view.notice(events, self.now_ns, self.match.spit)
         if self.duel is not None:
             self.duel.notice(events, self.now_ns)
@@ -177,15 +167,8 @@ class PlayScene(AtTable):
         game = self.match.spit
         if game.phase != "playing" or player in self.match.bots:
             return None
-        since = self.progress_ns.get(player, self.started_ns)
-        if self.now_ns - since < HINT_AFTER_S * 1e9:
-            return None
-        key = (len(self.match.events), id(game))
-        told = self._told.get(player)
-        if told is None or told[0] != key:  # asked every frame: the rules only once the table changed
-            keymap = self.view.keymap if self.view.show_keys else None
-            told = self._told[player] = (key, tell(game, player, keymap))
-        return told[1]
+        keymap = self.view.keymap if self.view.show_keys else None
+        return self.watch.stuck(game, player, self.now_ns, keymap, (len(self.match.events), id(game)))
 
     def _may_pick_up(self, player: int) -> bool:
         game = self.match.spit
