@@ -16,7 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
     "replay": ("appliance.cli:replay_main", "play a journal back (--show: on screen, at real speed)"),
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
-    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render"),
+    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render | bench ties"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
     "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
@@ -29,6 +29,7 @@ BENCHES: dict[str, str] = {
     "inputs": "appliance.benchmarks.inputs:main",
     "render": "appliance.benchmarks.render:main",
     "resume": "appliance.benchmarks.resume:main",
+    "ties": "appliance.benchmarks.ties:main",
 }
 
 

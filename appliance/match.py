@@ -20,6 +20,11 @@ resync (`display.events.EventReader`). The journal writes the press with its own
 replay, which applies lines in order of `t`, is the corrected game. A press older than the horizon
 is applied late, at the game's clock, as the core does (`late_presses` counts them).
 
+The computer's presses are pressed at their own time too: one that fell due between two frames is
+polled at the next frame, after the key presses that frame delivered, and is put before any that
+came later than it, so the computer wins the races it was first to (a press beyond the horizon, a
+long stall, is applied late like any other).
+
 A match resumes from its journal (`Match.resume`): the presses are replayed (a line torn by a power
 cut is left out), and the journal goes on in the same file.
 """
@@ -341,7 +346,9 @@ class Match:
                 break
             for t, player, control in sorted(due):
                 if not self.finished:
-                    happened += self._apply(max(t, self.game.now), player, control, "bot")
+                    # At its own time, even before a person's press applied meanwhile (the frame
+                    # polls the computer after the keys): a rollback puts it in its place.
+                    happened += self._apply(t, player, control, "bot")
             if self.finished:
                 break
         if not self.finished:

@@ -324,6 +324,16 @@ def test_a_card_held_from_a_move_given_up_is_put_back_before_another_is_picked_u
     assert next_control(game, view, Action("flip", 3)) == "pile3"  # turning a card needs no free hand
 
 
+def test_with_one_hand_and_no_stacking_another_pile_is_taken_up_in_place_of_the_card_held() -> None:
+    # Classic: a press of another pile takes that one in hand; nothing to put back first (which,
+    # right after the held card did not go, would only pick it up again).
+    game = game_at(["7S", "7H", "KH", "KS", "6D"], ["2H", "2S", "3H", "3S", "KC"], spit=("8C", "JD"))
+    game.press(0.2, 1, "pile1")
+    game.press(0.3, 1, "right")  # the 7S does not go on the JD: still in hand
+    assert next_control(game, visible_view(game, 1), Action("play", 2, 0)) == "pile2"
+    assert [e.kind for e in game.press(0.4, 1, "pile2")] == ["select"] and game.players[0].selected == 2
+
+
 def play_round_the_table(variant: str, seed: int, specs: list[str], options: dict[str, Any]) -> Game:
     """Bots in every seat, the earliest press first (ties: the lower seat), until the game is over."""
     found, _ = new_game(variant, seed, options)

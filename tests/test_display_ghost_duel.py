@@ -184,7 +184,7 @@ def test_caught_in_time_the_verdict_is_big_for_everybody_then_the_game_is_over(l
     (caught,) = verdict(scene)
     assert caught.seat is None and caught.lines[0].size > 0.2
     assert shown_to([caught], 2) == [said(language, "Caught in {ms} ms!", ms=f"{won['by_ms']:.0f}"),
-                                     said(language, "Player {n} wins the game!", n=1)]
+                                     said(language, "{who} wins the game!", who=said(language, "Player {n}", n=1))]
     assert won["by_ms"] == pytest.approx(316.667, abs=0.01)  # the slap, 300 ms and a frame after the turn
     assert prompts(scene) == {}
     h.advance(2.0)
@@ -288,12 +288,13 @@ def test_the_other_hand_first_keeps_the_ghost_card_and_the_late_one_is_told_by_h
     press(h, 2, "slap", after_ms=200)
     (taken,) = happened(scene, "ghost_taken")
     (shown,) = verdict(scene)
-    head = [said(language, "Player {n} takes the ghost card!", n=2),
+    head = [said(language, "{who} takes the ghost card!", who=said(language, "Player {n}", n=2)),
             said(language, "{ms} ms after player {out} played out", ms=f"{taken['by_ms']:.0f}", out=1)]
     assert shown_to([shown], 1) == head
     press(h, 1, "slap", after_ms=10)
     late = (scene.match.events[-1].t - taken["t"]) * 1000
-    assert shown_to(verdict(scene), 2) == [*head, said(language, "Player {n} was {ms} ms late", n=1, ms=f"{late:.0f}")]
+    late_words = said(language, "{who} was {ms} ms late", who=said(language, "Player {n}", n=1), ms=f"{late:.0f}")
+    assert shown_to(verdict(scene), 2) == [*head, late_words]
     assert only(scene.captions(), "reject") == []  # the late slap is told as late, not "not now"
     assert scene.match.spit.phase == "choosing" and h.scene is scene
 
@@ -489,7 +490,7 @@ def test_at_a_round_table_each_text_is_its_seats_and_the_card_clear_of_the_piles
     (shown,) = verdict(scene)
     assert shown.seat is None
     assert shown_to([shown], 1) == [said(language, "Caught in {ms} ms!", ms="300"),
-                                    said(language, "Player {n} wins the game!", n=short)]
+                                    said(language, "{who} wins the game!", who=said(language, "Player {n}", n=short))]
     drawn = [d for d in h.canvas().texts if d.place == "centre"]
     assert len(drawn) == (seats if layout == "tabletop" else 1)
     for d in drawn:

@@ -6,10 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from headless import Harness
 
-from appliance.display.replay_show import ReplayScene, main
-from appliance.scripting import parse_script
+from appliance.display.replay_show import ReplayScene, keys_words, main
+from appliance.scripting import parse_script, run
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESSES = [(0.5, 1, "spit"), (0.75, 2, "spit"), (1.5, 1, "pile1"), (2.0, 2, "pile3")]
@@ -85,3 +86,73 @@ def test_command_line(tmp_path: Path) -> None:
     bad.write_text('{"setup": {"seed": 1}}\n{"t": 1, "player": 3, "press": "spit"}\n')
     assert main([str(bad)]) == 2
     assert main([str(tmp_path / "missing.jsonl")]) == 2
+
+
+def arrow(h: Harness, control: str) -> None:
+    from appliance.display.scenes.base import MenuKey
+
+    h.runner.send(MenuKey(0, control, True, h.now_ns))
+
+
+def test_what_time_decides_shows_when_it_was_decided_not_at_the_next_press() -> None:
+    lines = (ROOT / "seeds" / "scenarios" / "mod-spit-ace-and-king-is-a-wrong-slap.jsonl").read_text().splitlines()
+    script = parse_script(lines)  # a wrong table slap at 1.0 s, judged when its window closed: the time line at 2.0 s
+    h = Harness((640, 360), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene)
+    h.advance(1.9)
+    assert [e.kind for e in scene.events] == ["table_slap"] and scene.view.verdict is None
+    h.advance(0.2)
+    assert "table_slap_judged" in [e.kind for e in scene.events] and "unknown_press" not in str(scene.events)
+    assert scene.view.verdict is not None and scene.view.verdict.lines()[0] == "Wrong slap!"
+    _, game = run(script)
+    assert scene.game.state() == game.state()
+
+
+def test_the_arrow_keys_seek_and_change_the_speed_and_say_so_on_screen() -> None:
+    script = parse_script(journal_lines())
+    h = Harness((640, 360), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene)
+    assert [line.words for c in scene.captions() if c.place == "info" for line in c.lines] == keys_words()
+    assert keys_words()[0] == "Left/Right: -10 s/+10 s"
+    arrow(h, "right")  # 10 s on: the whole journal (2 s) played at once
+    assert scene.position == 2.0 and scene.game.player(2).selected == 3 and scene.game.phase == "playing"
+    h.frame()
+    assert scene.ended_ns is not None
+    arrow(h, "left")  # back to the start: played again from the deal
+    assert scene.position == 0.0 and scene.ended_ns is None and not scene.game.player(1).called
+    h.advance(0.6)
+    assert scene.game.player(1).called and not scene.game.player(2).called  # and on at its speed
+    arrow(h, "up")
+    arrow(h, "up")
+    assert scene.speed == 4.0
+    h.advance(0.25)  # 1 s of the game in a quarter of a second
+    assert scene.game.player(1).selected == 1 and scene.position == pytest.approx(1.6, abs=0.02)
+    for _ in range(12):
+        arrow(h, "down")
+    assert scene.speed == 0.125
+    for _ in range(12):
+        arrow(h, "up")
+    assert scene.speed == 64.0
+    seen, speed, position = len(scene.events), scene.speed, scene.position
+    h.press(1, "spit")  # the players' keys do nothing in a replay
+    h.press(1, "left")
+    assert (len(scene.events), scene.speed, scene.position) == (seen, speed, position)
+
+
+def test_a_replay_names_the_seats_the_computer_played(tmp_path: Path) -> None:
+    from appliance.bots.simulate import play_game
+
+    result = play_game(["5", "1"], 3, journal_dir=tmp_path)
+    (path,) = tmp_path.glob("*.jsonl")
+    script = parse_script(path.read_text().splitlines())  # its setup: "bots": {"1": "5", "2": "1"}
+    h = Harness((640, 360), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene) and scene.view.computer == frozenset({1, 2})
+    arrow(h, "right")
+    while scene.ended_ns is None:
+        arrow(h, "right")
+        h.frame()
+    assert result.winner is not None and "Computer won" in [line.words for c in scene.captions() for line in c.lines]
+    assert scene.matches() is True  # seeking played every line as the journal has it

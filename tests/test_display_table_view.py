@@ -150,16 +150,36 @@ def test_a_reject_shakes_and_says_why_and_a_lost_race_says_by_how_much() -> None
         },
     ]
     view.notice([from_json(e) for e in events], 0, game)
-    assert view.messages[1].text == "pick a card from your stock piles first"
+    assert view.messages[1].text == "pick a card first: a stock pile, then a spit pile"
     assert view.race is not None and view.race.text == "Player 1 first by 23 ms"
     said = view.feedback(MS)
     assert [(c.place, c.seat, [line.words for line in c.lines]) for c in said] == [
-        ("reject", 1, ["pick a card from your stock piles first"]),
-        ("reject", 2, ["too late: the other player got there first"]),
+        ("reject", 1, ["pick a card first: a stock pile, then a spit pile"]),
+        ("reject", 2, ["too late: someone was faster. Find another card"]),
         ("race", None, ["Player 1 first by 23 ms"]),
     ]
     assert view.feedback(5_000 * MS) == []
     assert view.busy(MS) and not view.busy(5_000 * MS)
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "Computer first by 7 ms"), ("de", "Computer um 7 ms schneller"), ("eo", "Komputilo unua je 7 ms")])
+def test_a_race_the_computer_won_and_its_table_slap_name_the_computer(language: str, words: str) -> None:
+    from appliance.display.i18n import set_language
+
+    game, _ = Game.new(seed=3)
+    view = view_for("desktop", computer=frozenset({2}))
+    lost = {"t": 1.0, "event": "reject", "player": 1, "press": "left", "reason": "too_late", "card": "8C",
+            "spit_pile": 1, "winner": 2, "by_ms": 7.2}
+    set_language(language)
+    try:
+        view.notice([from_json(lost)], 0, game)
+        assert view.race is not None and view.race.text == words
+        slap = {"t": 2.0, "event": "table_slap", "player": 2, "right": True, "values": [3, 4], "rule": "sum"}
+        view.notice([from_json(slap)], 0, game)
+        assert view.race is not None and "2" not in view.race.text and view.race.text.startswith(words.split()[0])
+    finally:
+        set_language("en")
 
 
 def test_the_computers_seat_shows_no_keys_and_no_rejects() -> None:

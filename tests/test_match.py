@@ -161,3 +161,23 @@ def test_an_abandoned_game_is_closed_and_not_resumed(tmp_path: Path) -> None:
     assert json.loads(path.read_text().splitlines()[-1])["abandoned"] is True
     with pytest.raises(ValueError, match="finished"):
         Match.resume(path, 0)
+
+
+def test_a_computer_press_made_before_a_persons_but_polled_after_it_wins_its_race() -> None:
+    """The frame polls the computer after the keys it delivered: a computer press that fell due
+    before a key press is still applied at its own time, and the race is the computer's."""
+    from positions import game_at
+
+    game = game_at(["6C", "KH", "KS", "QD", "QS"], ["4S", "JH", "JS", "JD", "3C"], spit=("5H", "2D"))
+    # Both can play on the 5H (player 1 on its left, the computer on its right), each card in hand;
+    # the computer's 3C keeps the game going after the race.
+    match = Match(3, 0, None, {2: ScriptedBot([(0.2, "pile1"), (0.500, "right")])}, game=game)
+    match.press(SECOND // 10, 1, "pile1")
+    match.tick(SECOND * 3 // 10)
+    match.press(SECOND * 510 // 1000, 1, "left")  # 10 ms after the computer's press fell due
+    match.tick(SECOND * 516 // 1000)  # the next frame: the computer's press is polled only now
+    plays = [e for e in match.events if e.kind == "play"]
+    assert [(e.t, e.player, e.card) for e in plays] == [(0.5, 2, "4S")]
+    (lost,) = [e.to_json() for e in match.events if e.kind == "reject"]
+    assert lost["player"] == 1 and lost["reason"] == "too_late" and lost["winner"] == 2 and lost["by_ms"] == 10.0
+    assert match.late_presses == 0

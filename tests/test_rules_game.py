@@ -176,6 +176,53 @@ def test_every_reject_reason_has_words_for_the_players() -> None:
     assert all(isinstance(text, str) and text for text in REJECT_REASONS.values())
 
 
+# The card that did not go: 6C tried on the 2H (left), then tried again. It stays in hand, and every
+# way a player tries again works: its pile then the other spit pile, the other spit pile alone.
+RETRY = (["6C", "KH", "KS |", "QD", ""], ["4S", "JH", "JS", "JD", "3C"], ("2H", "7D"))
+
+
+def retried(*steps: tuple[float, int, str]) -> tuple[Game, list[dict]]:
+    game = game_at(*RETRY[:2], spit=RETRY[2])
+    events = presses(game, (0.1, 1, "pile1"), (0.2, 1, "left"))
+    assert rejects(events) == ["not_adjacent"] and game.players[0].selected == 1
+    return game, presses(game, *steps)
+
+
+def test_after_a_card_did_not_go_its_pile_then_the_other_spit_pile_plays_it() -> None:
+    _, events = retried((0.3, 1, "pile1"), (0.4, 1, "right"))
+    assert kinds(events) == ["select", "play"]  # picked up again, not let go
+    assert events[1]["card"] == "6C" and events[1]["onto"] == "7D"
+
+
+def test_after_a_card_did_not_go_the_other_spit_pile_alone_plays_it() -> None:
+    _, events = retried((0.3, 1, "right"))
+    assert kinds(events) == ["play"]
+
+
+def test_after_a_card_did_not_go_its_pile_twice_lets_it_go_and_another_pile_takes_that() -> None:
+    game, events = retried((0.3, 1, "pile1"), (0.4, 1, "pile1"))
+    assert kinds(events) == ["select", "deselect"] and game.players[0].selected is None
+    game, events = retried((0.3, 1, "pile2"))
+    assert kinds(events) == ["select"] and game.players[0].selected == 2
+    game, events = retried((0.3, 1, "pile5"))  # the space: the card moves into it, as ever
+    assert kinds(events) == ["move"]
+
+
+def test_a_retry_is_only_the_press_right_after_the_card_did_not_go() -> None:
+    _, events = retried((0.3, 1, "pile3"), (0.4, 1, "pile1"))  # a card turned in between
+    assert kinds(events) == ["flip", "deselect"]
+    _, events = retried((0.3, 2, "pile1"), (0.4, 1, "pile1"))  # the other player's press is theirs
+    assert kinds(events) == ["select", "select"]
+
+
+def test_a_retry_survives_a_snapshot() -> None:
+    from appliance.rules import restore
+
+    game, _ = retried()
+    again = restore(game.snapshot())
+    assert kinds(presses(again, (0.3, 1, "pile1"), (0.4, 1, "right"))) == ["select", "play"]
+
+
 # ---------------------------------------------------------------- rule 5: the race
 
 

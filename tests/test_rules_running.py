@@ -49,6 +49,13 @@ def test_a_carried_card_that_no_longer_fits_stays_in_hand() -> None:
     assert game.players[0].carried == "5H"
 
 
+def test_a_runner_whose_card_did_not_go_puts_it_back_with_a_press_of_its_pile() -> None:
+    game = running(["5H", "9C", "KS", "2S", "JD"], ["3C", "QH", "KD", "8S", "7H"], spit=("4D", "TC"))
+    events = presses(game, (1.0, 1, "pile1"), (2.0, 1, "right"), (3.0, 1, "pile1"))
+    assert kinds(events) == ["select", "reject", "deselect"]
+    assert game.players[0].carried is None and game.players[0].stock[0].cards == ["5H"]
+
+
 def test_the_stalemate_test_counts_the_carried_card_as_in_reach() -> None:
     # Player 1 carries the only card that fits: no stalemate.
     game = running(["5H", "9C", "KS", "2S", "JD"], ["8C", "QH", "KD", "8S", "3H"], spit=("4D", "JC"),

@@ -60,9 +60,11 @@ class Reaction:
 
 def next_control(game: Game, view: View, action: Action) -> str:
     """The next press that carries out `action` (the rules' `presses_for`), with one hand: a card
-    held from a move given up is put back first, so a press of another pile picks that pile up
-    (rather than stacking the held card on it, V7, or taking it in a second hand, V8)."""
-    if action.kind in CARRIED:
+    held from a move given up is put back first where a press of another pile would not simply pick
+    that pile up instead (it would stack the held card on it, V7, take it in a second hand, V8, or
+    the runner carries it, V16)."""
+    moves = game.rules.moves
+    if action.kind in CARRIED and (moves.stacking or moves.hands > 1 or moves.carry):
         for pile in view.held:
             if pile != action.pile:
                 return f"pile{pile}"

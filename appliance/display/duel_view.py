@@ -20,7 +20,7 @@ The rules core allows both rules at a table of two only; nothing here assumes tw
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -31,7 +31,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
 from .events import detail, kind
 from .i18n import _
-from .table_view import GOLD, PLAYER_COLOURS, RACE_S, RED, VERDICT_S, WHITE, Flash, TableView, Verdict
+from .table_view import GOLD, PLAYER_COLOURS, RACE_S, RED, VERDICT_S, WHITE, Flash, TableView, Verdict, seat_name
 
 Colour = tuple[int, int, int]
 PROMPT_SIZE = 0.13  # every prompt's size, as a share of the text height
@@ -56,30 +56,32 @@ def ghost_laid_words(giver: int, beside: int) -> str:
 
 
 def ghost_verdict(taker: int | None, by_ms: float | None, wins: bool, out: int | None, giver: int | None,
-                  late: tuple[int, float] | None = None) -> list[str]:
+                  late: tuple[int, float] | None = None, computer: Collection[int] = ()) -> list[str]:
     """The race for the ghost card decided: who took it (in how many ms after the round ended)."""
     if taker is None:
         lines = [_("Nobody took the ghost card"), _("it goes back to player {n}").format(n=giver)]
     else:
         ms = "?" if by_ms is None else f"{by_ms:.0f}"
         if wins:
-            lines = [_("Player {n} wins with the ghost card!").format(n=taker),
+            lines = [_("{who} wins with the ghost card!").format(who=seat_name(taker, computer)),
                      _("took it {ms} ms after playing out").format(ms=ms)]
         else:
-            lines = [_("Player {n} takes the ghost card!").format(n=taker),
+            lines = [_("{who} takes the ghost card!").format(who=seat_name(taker, computer)),
                      _("{ms} ms after player {out} played out").format(ms=ms, out=out)]
     if late is not None:
-        lines.append(_("Player {n} was {ms} ms late").format(n=late[0], ms=f"{late[1]:.0f}"))
+        lines.append(_("{who} was {ms} ms late").format(who=seat_name(late[0], computer), ms=f"{late[1]:.0f}"))
     return lines
 
 
-def duel_verdict(result: str, player: int, giver: int, ms: float | None, cards: int, window_ms: float) -> list[str]:
+def duel_verdict(result: str, player: int, giver: int, ms: float | None, cards: int, window_ms: float,
+                 computer: Collection[int] = ()) -> list[str]:
     """The duel decided: `result` "caught" (in `ms`), "early" (a false start) or "slow" (`ms`: the
     slap that came too late, None if none came)."""
     if result == "caught":
         return [_("Caught in {ms} ms!").format(ms=f"{ms or 0:.0f}"),
-                _("Player {n} wins the game!").format(n=player)]
-    takes = _("Player {n} takes {cards} spit cards from player {giver}").format(n=player, cards=cards, giver=giver)
+                _("{who} wins the game!").format(who=seat_name(player, computer))]
+    takes = _("{who} takes {cards} spit cards from player {giver}").format(
+        who=seat_name(player, computer), cards=cards, giver=giver)
     if result == "early":
         return [_("False start!"), _("slapped before the card was turned"), takes]
     limit = f"{window_ms:.0f}"
@@ -88,7 +90,7 @@ def duel_verdict(result: str, player: int, giver: int, ms: float | None, cards: 
     return [_("Too slow!"), _("slapped after {ms} ms: {limit} ms allowed").format(ms=f"{ms:.0f}", limit=limit), takes]
 
 
-def seat_prompt(game: Any, player: int, computer: bool) -> Prompt | None:
+def seat_prompt(game: Any, player: int, computer: bool, computers: Collection[int] = ()) -> Prompt | None:
     """What the ghost card or the duel asks of a seat now (None: nothing of theirs)."""
     colour = PLAYER_COLOURS.get(player, WHITE)
     please = getattr(game, "please", None)
@@ -100,7 +102,8 @@ def seat_prompt(game: Any, player: int, computer: bool) -> Prompt | None:
             if card is None:
                 return Prompt(_("Spit card, please! press SPIT! to turn one for player {n}").format(n=short), GOLD)
             window = getattr(getattr(game.rules, "please", None), "window", 0.0) * 1000
-            return Prompt(_("Player {n} must slap it within {ms} ms").format(n=short, ms=f"{window:.0f}"), colour)
+            who = seat_name(short, computers)
+            return Prompt(_("{who} must slap it within {ms} ms").format(who=who, ms=f"{window:.0f}"), colour)
         if player == short:
             if card is None:
                 return Prompt(_("wait for the spit card, then SLAP it: not before!"), colour)
@@ -171,19 +174,21 @@ class GhostAndDuel:
             elif what == "spit_card_won":
                 player = int(detail(event, "player", 0))
                 ms = float(detail(event, "by_ms", 0.0))
-                self._verdict(partial(duel_verdict, "caught", player, 0, ms, 0, window_ms), GOLD, now_ns)
+                self._verdict(partial(duel_verdict, "caught", player, 0, ms, 0, window_ms, self.computer), GOLD, now_ns)
                 self.late = None
             elif what == "spit_card_lost":
                 player, giver = int(detail(event, "player", 0)), int(detail(event, "giver", 0))
                 cards = int(detail(event, "cards", 0))
                 result = "early" if detail(event, "early", False) else "slow"
-                self._verdict(partial(duel_verdict, result, player, giver, None, cards, window_ms), RED, now_ns)
+                self._verdict(partial(duel_verdict, result, player, giver, None, cards, window_ms, self.computer),
+                              RED, now_ns)
                 self.late = None
                 turned = self.turned_t
                 if result == "slow" and turned is not None:
                     def too_slow(_n: int, at: float, player: int = player, giver: int = giver, cards: int = cards,
                                  turned: float = turned) -> Callable[[], list[str]]:
-                        return partial(duel_verdict, "slow", player, giver, (at - turned) * 1000, cards, window_ms)
+                        return partial(duel_verdict, "slow", player, giver, (at - turned) * 1000, cards, window_ms,
+                                       self.computer)
                     self.late = _Late(t, frozenset({player}), too_slow)
                 self.turned_t = None
             elif what == "reject" and detail(event, "press") == "slap":
@@ -205,12 +210,12 @@ class GhostAndDuel:
         by = detail(event, "by_ms")
         by_ms = None if by is None else float(by)
         wins = bool(detail(event, "wins", False))
-        say = partial(ghost_verdict, taker, by_ms, wins, self.played_out, self.ghost_giver)
+        say = partial(ghost_verdict, taker, by_ms, wins, self.played_out, self.ghost_giver, computer=self.computer)
         self._verdict(say, GOLD if wins else PLAYER_COLOURS.get(int(taker or 0), GOLD), now_ns)
         self.late = None
         if taker is not None:
             def late_by(n: int, at: float) -> Callable[[], list[str]]:
-                return partial(say, (n, (at - t) * 1000))
+                return partial(say, late=(n, (at - t) * 1000))
             self.late = _Late(t, frozenset(n for n in self.layout.seats if n != taker), late_by)
 
     def _verdict(self, lines: Callable[[], list[str]], colour: Colour, now_ns: int) -> None:
@@ -238,7 +243,7 @@ class GhostAndDuel:
     def prompt_size(self, player: int) -> float:
         """How big a seat's prompt is drawn: an urgent one bigger, at a table of two (a round table's
         side strips are too narrow for it: there it is drawn as every prompt is)."""
-        found = seat_prompt(self.game, player, player in self.computer)
+        found = seat_prompt(self.game, player, player in self.computer, self.computer)
         return found.size if found is not None and len(self.layout.seats) == 2 else PROMPT_SIZE
 
     def captions(self, now_ns: int) -> list[Caption]:

@@ -1,8 +1,13 @@
 """`spit-arcade replay FILE --show`: a journal played back on screen at real speed.
 
 The presses are applied to a fresh game from the journal's setup when their time comes, exactly as
-`spit-arcade replay` applies them, and drawn with the same table and feedback as a live game.
-Escape or closing the window ends it; so does the end of the journal, after a few seconds.
+`spit-arcade replay` applies them, and drawn with the same table and feedback as a live game; so
+are its time lines (`{"t": ...}`: passing time decided something, a Mod Spit verdict, the piles a
+slow slap takes), so what time decided shows when it was decided, not at the next press.
+The arrow keys, shown on screen, fast-forward and seek: Right and Left jump `SEEK_S` seconds on or
+back (back: the game is played again from the start up to there, silently), Up and Down double or
+halve the speed (x1/8 to x64). Escape or closing the window ends it; so does the end of the
+journal, after a few seconds.
 """
 
 from __future__ import annotations
@@ -24,11 +29,13 @@ from .captions import Caption, Line, draw_captions
 from .compositor import Canvas
 from .events import kind
 from .i18n import _
-from .scenes.base import BACK, Context, Input, Quit, Transition
+from .scenes.base import BACK, Context, Input, MenuKey, Quit, Transition
 from .speed_view import SpeedTable
-from .table_view import GOLD, SOFT, WHITE, TableView
+from .table_view import GOLD, SOFT, WHITE, TableView, seat_name
 
 END_HOLD_S = 4.0
+SEEK_S = 10.0  # Left / Right: this many seconds of the game back / on
+SPEEDS = (0.125, 64.0)  # Down / Up halve / double the speed, within these
 
 
 class ReplayScene:
@@ -42,43 +49,86 @@ class ReplayScene:
         self.speed = speed
         self.hold_s = hold_s
         self.name = name
+        self.computer = frozenset(int(seat) for seat in script.setup.get("bots") or {})  # named so
         self.game: Game
         self.game, _ = script.new_game()
         self.presses = script.ordered()
+        self.end_t = self.presses[-1].t if self.presses else 0.0
         self.next = 0
-        self.view: TableView | SpeedTable = ctx.view(show_keys=False)
-        if self.game.variant == "speed":  # Speed's own table (speed_view.py)
-            self.view = SpeedTable(*ctx.table_for(None), show_keys=False)
+        self.view: TableView | SpeedTable = self._new_view()
         self.start_ns = ctx.clock()
         self.now_ns = self.start_ns
+        self.position = 0.0  # the game's time shown now, in seconds
         self.events: list[Any] = []
         self.ended_ns: int | None = None
         self.paused = False
+
+    def _new_view(self) -> TableView | SpeedTable:
+        if self.game.variant == "speed":  # Speed's own table (speed_view.py)
+            return SpeedTable(*self.ctx.table_for(None), show_keys=False, computer=self.computer)
+        return self.ctx.view(show_keys=False, computer=self.computer)
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
     def on_event(self, press: Input) -> Transition | None:
-        if press.control == BACK and press.pressed:
+        if not press.pressed:
+            return None
+        if press.control == BACK:
             return Quit(0)
+        if not isinstance(press, MenuKey) or press.player != 0:
+            return None  # the players' keys: nobody plays a replay
+        if press.control == "right":
+            self.seek(self.position + SEEK_S)
+        elif press.control == "left":
+            self.seek(self.position - SEEK_S)
+        elif press.control == "up":
+            self.speed = min(SPEEDS[1], self.speed * 2)
+        elif press.control == "down":
+            self.speed = max(SPEEDS[0], self.speed / 2)
         return None
 
     def replay_time(self) -> float:
-        return (self.now_ns - self.start_ns) / 1e9 * self.speed
+        return self.position
 
-    def update(self, now_ns: int) -> Transition | None:
-        self.now_ns = now_ns
-        t = self.replay_time()
+    def seek(self, t: float) -> None:
+        """Show the game at time `t` (within the journal): played on from here, or played again from
+        the start, without sounds or slides; what happened at `t` is shown from there on."""
+        t = max(0.0, min(t, self.end_t))
+        if t < self.position:
+            self.game, _ = self.script.new_game()
+            self.next = 0
+            self.events = []
+        self.position = t
+        self._apply_until(t, shown=False)
+        self.view = self._new_view()
+        if self.next < len(self.presses):
+            self.ended_ns = None
+
+    def _apply_until(self, t: float, shown: bool = True) -> None:
+        """Every line due by `t`: presses, and time lines (time passing decided something)."""
         while self.next < len(self.presses) and self.presses[self.next].t <= t:
-            press = self.presses[self.next]
+            line = self.presses[self.next]
             self.next += 1
-            events = self.game.press(press.t, press.player, press.press)
+            if line.press is None:
+                events = self.game.advance(line.t)
+            else:
+                events = self.game.press(line.t, line.player, line.press)
             self.events += events
-            self.view.notice(events, now_ns, self.game)
+            if not shown:
+                continue
+            self.view.notice(events, self.now_ns, self.game)
             for event in events:
                 what = kind(event)
                 if what in ("play", "reject", "slap", "game_over"):
                     self.ctx.sound.play("win" if what == "game_over" else what)
+
+    def update(self, now_ns: int) -> Transition | None:
+        elapsed = max(0, now_ns - self.now_ns)
+        self.now_ns = now_ns
+        if self.ended_ns is None:
+            self.position = min(self.end_t, self.position + elapsed / 1e9 * self.speed)
+        self._apply_until(self.position)
         if self.next >= len(self.presses) and self.ended_ns is None:
             self.ended_ns = now_ns
         if self.ended_ns is not None and self.hold_s is not None and now_ns - self.ended_ns > self.hold_s * 1e9:
@@ -94,14 +144,15 @@ class ReplayScene:
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.game, self.now_ns)
         lay = self.ctx.layout
-        head = f"Replay {self.name}  {self.replay_time():6.1f} s  x{self.speed:g}"
+        head = f"Replay {self.name}  {self.position:6.1f} / {self.end_t:.1f} s  x{self.speed:g}"
         label = fonts.text(head, lay.text_size(0.09), SOFT)
         canvas.blit(label, (lay.card_w // 6, lay.card_w // 6))  # a corner no seat has a text place in
         draw_captions(canvas, lay, self.captions())
 
     def captions(self) -> list[Caption]:
+        keys = Caption("info", None, tuple(Line(words, 0.1, SOFT) for words in keys_words()), 130)
         if self.ended_ns is None:
-            return self.view.feedback(self.now_ns)
+            return [keys, *self.view.feedback(self.now_ns)]
         words = {
             True: _("ends in the recorded state"),
             False: _("does NOT end in the recorded state"),
@@ -109,9 +160,14 @@ class ReplayScene:
         }[self.matches()]
         lines = [Line(_("End of the replay"), 0.2, GOLD)]
         if self.game.winner is not None:
-            lines.append(Line(_("Player {n} won").format(n=self.game.winner), 0.14, WHITE))
+            lines.append(Line(_("{who} won").format(who=seat_name(self.game.winner, self.computer)), 0.14, WHITE))
         lines.append(Line(words, 0.1, WHITE))
-        return [Caption("panel", None, tuple(lines), 190)]
+        return [keys, Caption("panel", None, tuple(lines), 190)]
+
+
+def keys_words() -> list[str]:
+    """The replay's keys, as the screen shows them."""
+    return [_("Left/Right: -{s} s/+{s} s").format(s=f"{SEEK_S:g}"), _("Up/Down: speed ×2/÷2"), _("Esc: end")]
 
 
 def main(argv: list[str] | None = None) -> int:

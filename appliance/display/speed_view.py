@@ -38,10 +38,11 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas
 from .events import detail, kind, side_for
+from .hints import reject_words
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
-from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, race_words, reject_words
+from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, race_words
 
 MESSAGE_S = 2.0
 RACE_S = 2.0
@@ -188,7 +189,7 @@ class SpeedTable:
                 reason = str(detail(event, "reason", ""))
                 if reason == "too_late" and detail(event, "by_ms") is not None:
                     winner = int(detail(event, "winner", 0))
-                    words = partial(race_words, winner, float(detail(event, "by_ms", 0)))
+                    words = partial(race_words, winner, float(detail(event, "by_ms", 0)), self.computer)
                     self.race = Flash(words, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
                 self.messages[player] = Flash(partial(speed_reject_words, reason), until, RED)
             elif what in ("select", "deselect", "play", "draw", "call"):

@@ -15,14 +15,14 @@ the hand's rows, and the middle (and the other seats' lit cards) change when the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import pygame
 
-from appliance.rules import REJECT_REASONS, Game
+from appliance.rules import Game
 from appliance.rules.stalemate import playable
 
 from . import fonts
@@ -30,6 +30,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas
 from .events import detail, kind, side_for
+from .hints import reject_words, tell
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
@@ -52,58 +53,37 @@ PLAYER_COLOURS = {1: (120, 200, 255), 2: (255, 170, 90), 3: (190, 150, 255), 4: 
 VERDICT_S = 2.5  # a table slap's verdict stays this long
 
 
-def race_words(winner: int, by_ms: float) -> str:
-    return _("Player {n} first by {ms} ms").format(n=winner, ms=f"{by_ms:.0f}")
+def seat_name(player: int | None, computer: Collection[int] = ()) -> str:
+    """Who a seat is in a message: "Computer" where the computer plays it, else "Player N"."""
+    return _("Computer") if player in computer else _("Player {n}").format(n=player)
 
 
-def reject_words(reason: str) -> str:
-    """Why a press did nothing, in the players' language (unknown reasons in the core's words)."""
-    words = {
-        "not_adjacent": _("that card is not one above or below the spit pile"),
-        "too_late": _("too late: the other player got there first"),
-        "no_card": _("there is no card there"),
-        "no_pile": _("there is no such pile"),
-        "nothing_selected": _("pick a card from your stock piles first"),
-        "wrong_phase": _("not now"),
-        "already_called": _("you have called SPIT! already"),
-        "no_spit_cards": _("you have no spit cards left"),
-        "choose_pile": _("you spit alone: slap the spit pile you want"),
-        "wrong_pile": _("you must keep spitting onto the pile you chose"),
-        "game_over": _("the game is over"),
-        "wrong_colour": _("the colours must alternate: red on black, black on red"),
-        "not_your_choice": _("another player chooses the spit pile this time"),
-        "call_first": _("be first to call SPIT! to choose the pile"),
-        "slap_smaller": _("slap the smaller spit pile"),
-        "not_in_this_game": _("that button does nothing in this game"),
-        "cannot_pick_up": _("you may pick up your last 3 to 5 cards once they all lie face up"),
-        "already_slapped": _("you have slapped the table already"),
-        "table_slapped": _("a table slap is being judged"),
-        "sitting_out": _("you are out of this round: press a spit pile to take it"),
-        "ghost_first": _("the ghost card first: SLAP to take it"),
-    }
-    return words.get(reason) or _(REJECT_REASONS.get(reason, reason))
+def race_words(winner: int, by_ms: float, computer: Collection[int] = ()) -> str:
+    return _("{who} first by {ms} ms").format(who=seat_name(winner, computer), ms=f"{by_ms:.0f}")
 
 
-def table_slap_words(player: int) -> str:
-    return _("Player {n} slaps the table!").format(n=player)
+def table_slap_words(player: int, computer: Collection[int] = ()) -> str:
+    return _("{who} slaps the table!").format(who=seat_name(player, computer))
 
 
 def verdict_lines(
-    reason: str, taker: int | None, chooser: int | None, slaps: list[int], by_ms: float | None
+    reason: str, taker: int | None, chooser: int | None, slaps: list[int], by_ms: float | None,
+    computer: Collection[int] = (),
 ) -> list[str]:
     """A table slap judged: right or wrong, who takes the piles, by how many ms the slower hand was late."""
     ms = "?" if by_ms is None else f"{by_ms:.0f}"
     if reason == "both_wrong":
         return [
             _("Both slaps wrong!"),
-            _("Player {n} slapped {ms} ms later: chooses a pile to take").format(n=chooser, ms=ms),
+            _("{who} slapped {ms} ms later: chooses a pile to take").format(who=seat_name(chooser, computer), ms=ms),
         ]
+    who = seat_name(taker, computer)
     if reason == "wrong":
-        return [_("Wrong slap!"), _("Player {n} takes both piles").format(n=taker)]
+        return [_("Wrong slap!"), _("{who} takes both piles").format(who=who)]
     if taker in slaps and by_ms is not None:
-        late = _("Player {n} was {ms} ms late: takes both piles").format(n=taker, ms=ms)
+        late = _("{who} was {ms} ms late: takes both piles").format(who=who, ms=ms)
     else:
-        late = _("Player {n} did not slap: takes both piles").format(n=taker)
+        late = _("{who} did not slap: takes both piles").format(who=who)
     return [_("Right slap!"), late]
 
 
@@ -198,7 +178,7 @@ class TableView:
                 by = detail(event, "by_ms")
                 lines = partial(
                     verdict_lines, str(detail(event, "reason", "")), detail(event, "taker"), detail(event, "chooser"),
-                    slaps, None if by is None else float(by),
+                    slaps, None if by is None else float(by), self.computer,
                 )
                 right = detail(event, "reason") == "slower"
                 self.verdict = Verdict(lines, now_ns + int(VERDICT_S * 1e9), GOLD if right else RED)
@@ -221,7 +201,7 @@ class TableView:
                 under = pile[-2] if len(pile) >= 2 else None
                 self._slide(str(detail(event, "card")), seat.spit_cards.topleft, spit_pile, under, False)
             elif what == "table_slap":
-                words = partial(table_slap_words, player)
+                words = partial(table_slap_words, player, self.computer)
                 self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
             elif what == "reject":
                 self.shakes[(player, str(detail(event, "press", "")))] = now_ns
@@ -229,9 +209,14 @@ class TableView:
                 if reason == "too_late" and detail(event, "by_ms") is not None:
                     by = float(detail(event, "by_ms", 0))
                     winner = int(detail(event, "winner", 0))
-                    race = partial(race_words, winner, by)
+                    race = partial(race_words, winner, by, self.computer)
                     self.race = Flash(race, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
-                self.messages[player] = Flash(partial(reject_words, reason), now_ns + int(MESSAGE_S * 1e9), RED)
+                press = str(detail(event, "press", ""))
+                instead = None
+                if reason == "wrong_phase" and press == "spit" and game.phase == "playing":
+                    instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
+                words = partial(reject_words, reason, press, game.phase, instead)
+                self.messages[player] = Flash(words, now_ns + int(MESSAGE_S * 1e9), RED)
             elif what == "flip":
                 self.flips[(player, int(detail(event, "pile", 0)))] = now_ns
                 self.messages.pop(player, None)

@@ -369,12 +369,16 @@ class Game:
         if not (isinstance(player, int) and 1 <= player <= len(self.players)
                 and isinstance(control, str) and control in _CONTROL_SET):
             return [Reject(t, player, control, "unknown_press")]
+        me = self.players[player - 1]
+        retry = me.retry  # (only the press right after a failed play is a retry)
+        if retry is not None:
+            me.retry = None
         events: list[Event] = []
         if self.ghost_race is not None or self.please is not None or self.table_hits:
             self._close_windows(events, t)  # (no window is open otherwise: `deadline` is None)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
-        elif self.players[player - 1].out:  # (not playing)
+        elif me.out:  # (not playing)
             self._out_press(events, t, player, control)
         elif self.please is not None and self.rules.please is not None and self.rules.please.press(
                 self, events, t, player, control):
@@ -392,7 +396,7 @@ class Game:
             else:
                 self._side_press(events, t, player, control, index)
         else:
-            self._pile_press(events, t, player, int(control[4:]))
+            self._pile_press(events, t, player, int(control[4:]), retry)
         return events
 
     def _out_press(self, events: list[Event], t: float, player: int, control: str) -> None:
@@ -451,7 +455,10 @@ class Game:
 
     # ------------------------------------------------------------------ presses by control
 
-    def _pile_press(self, events: list[Event], t: float, player: int, number: int) -> None:
+    def _pile_press(self, events: list[Event], t: float, player: int, number: int, retry: int | None = None) -> None:
+        """A stock pile pressed: turn its card, take it in hand, let it go, or put the card held on it.
+        Right after a play of the card held failed (`retry`), pressing its pile again picks it up again
+        (it stays in hand): the player tries again, pile then spit pile, as they did the first time."""
         me = self.players[player - 1]
         if self.phase == "choosing":
             self.reject(events, t, player, f"pile{number}", "wrong_phase")
@@ -468,6 +475,8 @@ class Game:
             pile.up = 1
             events.append(Flip(t, player, number, pile.cards[-1]))
             self.after_change(events, t)
+        elif number == retry and (number == held or number == me.second):  # tried again: still in hand
+            events.append(Select(t, player, number, me.held_card(number)))
         elif held is not None and (number == held or number == me.second):  # (number in me.held())
             me.release(number)
             events.append(Deselect(t, player, number))
@@ -590,6 +599,8 @@ class Game:
         if not held:
             self.reject(events, t, player, side, "nothing_selected")
             return
+        if not self.rules.moves.carry:  # should it not go, the card stays in hand for a retry (a
+            me.retry = held[0]  # runner's stays in hand anyway, and goes back with a press of its pile)
         spit_pile = self.spit_piles[index]
         if not spit_pile:
             self.reject(events, t, player, side, "no_pile", spit_pile=index)
@@ -609,6 +620,7 @@ class Game:
             events.append(misfit(self.races[index], t, player, side, card, index, top, self.rules.race_window,
                                  self.rules.fits.fits, self.rules.fits.misfit(card, top)))
             return
+        me.retry = None
         card = me.take_held(number)
         spit_pile.append(card)
         self.races[index] = Race(t, player, top)

@@ -20,6 +20,8 @@ class Seat:
     taken: list[Card] = field(default_factory=list)  # V17: the spit pile taken on going out
     carried: Card | None = None  # V16: the card carried off stock pile `selected`, in the runner's hand
     runner: int = 0  # V16: which of the team's runners runs next (0-based)
+    retry: int | None = None  # the held pile whose card this seat's last press failed to play: pressed
+    # again it stays in hand (picked up again, to try the other pile), rather than being let go
 
     @property
     def playing(self) -> bool:

@@ -298,6 +298,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "races": [None if r is None else [r.t, r.player, r.covered] for r in game.races],
         "slap_race": None if race is None else [race.t, race.player, sorted(race.taken.items())],
         "chooser_t": game.chooser_t,
+        "retry": [seat.retry for seat in game.players],
     }
 
 
@@ -316,6 +317,8 @@ def restore(snap: Any) -> Game:
         game.slap_race = None if slap is None else SlapRace(float(slap[0]), int(slap[1]),
                                                             {int(p): int(i) for p, i in slap[2]})
         game.chooser_t = float(snap["chooser_t"])
+        for seat, retry in zip(game.players, snap.get("retry") or [None] * len(game.players), strict=True):
+            seat.retry = None if retry is None else int(retry)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, SetupError):
             raise

@@ -29,10 +29,11 @@ from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..duel_view import PROMPT_SIZE, GhostAndDuel, seat_prompt
 from ..events import EventReader
+from ..hints import StuckWatch, Told
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
 from ..running_view import overlays_for
-from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView, seat_name
 from .at_table import AtTable
 from .base import Context, Replace, Transition, draw_scene, make
 
@@ -82,11 +83,13 @@ class PlayScene(AtTable):
         self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
         rules = match.spit.rules
         self.duel = GhostAndDuel(match, self.view) if rules.ghost is not None or rules.please is not None else None
+        self.watch = StuckWatch(self.now_ns)  # who has done nothing for a while
 
     def background(self) -> pygame.Surface:
         return self.view.background()
 
     def notice(self, events: list[Any]) -> None:
+        self.watch.notice(events, self.now_ns)
         self.view.notice(events, self.now_ns, self.match.spit)
         if self.duel is not None:
             self.duel.notice(events, self.now_ns)
@@ -128,14 +131,14 @@ class PlayScene(AtTable):
             if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
-        duel = seat_prompt(game, player, computer) if self.duel is not None else None
+        duel = seat_prompt(game, player, computer, self.match.bots) if self.duel is not None else None
         if duel is not None:
             return duel.words, duel.colour
         table_chooser = getattr(game, "table_chooser", None)
         if table_chooser is not None:
             if player == table_chooser and not computer:
                 return _("you choose: press the spit pile you take"), GOLD
-            return _("Player {n} chooses a pile to take").format(n=table_chooser), colour
+            return _("{who} chooses a pile to take").format(who=self.seat_name(table_chooser)), colour
         if game.phase in ("ready", "stalemate"):
             if me.called:
                 return (_("the computer called SPIT!") if computer else _("you called SPIT!")), GOLD
@@ -153,11 +156,26 @@ class PlayScene(AtTable):
             return self.choosing_prompt(player)
         if game.phase == "playing" and game.rules.options.hidden_last and not me.hidden and self._may_pick_up(player):
             return _("press SPIT! to pick up your last cards"), colour
+        told = self.stuck(player)
+        if told is not None:
+            return told.words(), colour
         return None
+
+    def stuck(self, player: int) -> Told | None:
+        """The move that is there (`hints.tell`), for a seat the people play that has done nothing
+        for `HINT_AFTER_S` while the cards are played; None otherwise."""
+        game = self.match.spit
+        if game.phase != "playing" or player in self.match.bots:
+            return None
+        keymap = self.view.keymap if self.view.show_keys else None
+        return self.watch.stuck(game, player, self.now_ns, keymap, (len(self.match.events), id(game)))
 
     def _may_pick_up(self, player: int) -> bool:
         game = self.match.spit
         return any(action.kind == "pick_up" for action in game.legal_actions(player))
+
+    def seat_name(self, player: int | None) -> str:
+        return seat_name(player, self.match.bots)
 
     def rules_in_force(self) -> str:
         """The line of the rules in force (worked out once a game, in the language of the moment)."""
@@ -188,8 +206,8 @@ class PlayScene(AtTable):
                 words = _("you called first: choose a spit pile! left {left} cards, right {right} cards")
             return words.format(**sizes), GOLD
         if rule == "shapp":
-            return _("Player {n} played out: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
-        return _("Player {n} called first: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
+            return _("{who} played out: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
+        return _("{who} called first: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
 
     def info(self, player: int | None) -> list[str]:
         """The rules in force, and with a table slap its rule and the two top values (never whether

@@ -14,13 +14,15 @@ from ..compositor import Canvas
 from ..events import detail, kind
 from ..i18n import _
 from ..legend import pile_side
-from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
+from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView, seat_name
 from .base import Context, draw_scene, make
 from .between_rounds import BetweenRounds
 
 
-def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int = 2) -> list[tuple[str, int | None]]:
-    """(words, player whose colour it is in) for the round that just ended."""
+def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int = 2,
+                  computer: Collection[int] = ()) -> list[tuple[str, int | None]]:
+    """(words, player whose colour it is in) for the round that just ended (`computer`: the seats
+    the computer plays, named so)."""
     lines: list[tuple[str, int | None]] = []
     for event in events:
         what = kind(event)
@@ -34,29 +36,30 @@ def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int =
                 lines.append((_("Round {round}: blocked, nobody can play").format(round=number), None))
         elif what == "out" and player is not None:
             place = int(detail(event, "place", 0))
-            lines.append((_("Player {n} is out: place {place}").format(n=player, place=place), player))
+            words = _("{who} is out: place {place}").format(who=seat_name(player, computer), place=place)
+            lines.append((words, player))
         elif what == "table_slap_judged":
             taker = detail(event, "taker") or detail(event, "chooser")
             lines.append((_("Table slap: player {n} takes the piles").format(n=taker), taker))
         elif what == "slap":
-            lines.append((_("Player {n} slapped first").format(n=player), player))
+            lines.append((_("{who} slapped first").format(who=seat_name(player, computer)), player))
         elif what == "take" and player is not None:
             side = pile_side(layout_mode, player, int(detail(event, "spit_pile")), seats)
             if side not in ("left", "right"):  # a far pile, at a table of three or four
-                words = _("Player {n} takes a far pile: {cards} cards")
+                words = _("{who} takes a far pile: {cards} cards")
             elif layout_mode == "desktop" and seats == 2:  # both read the screen the same way: the screen's sides
                 words = (
-                    _("Player {n} takes the left pile: {cards} cards")
+                    _("{who} takes the left pile: {cards} cards")
                     if side == "left"
-                    else _("Player {n} takes the right pile: {cards} cards")
+                    else _("{who} takes the right pile: {cards} cards")
                 )
             else:
                 words = (
-                    _("Player {n} takes their left pile: {cards} cards")
+                    _("{who} takes their left pile: {cards} cards")
                     if side == "left"
-                    else _("Player {n} takes their right pile: {cards} cards")
+                    else _("{who} takes their right pile: {cards} cards")
                 )
-            lines.append((words.format(n=player, cards=detail(event, "cards", 0)), player))
+            lines.append((words.format(who=seat_name(player, computer), cards=detail(event, "cards", 0)), player))
     return lines
 
 
@@ -65,7 +68,7 @@ class RoundSummaryScene(BetweenRounds):
         self.ctx = ctx
         self.match = match
         self.view = view
-        self.lines = summary_lines(events, view.layout.mode, len(view.layout.seats))
+        self.lines = summary_lines(events, view.layout.mode, len(view.layout.seats), match.bots)
         self.start_summary()
 
     def background(self) -> pygame.Surface:

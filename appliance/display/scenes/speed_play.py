@@ -20,6 +20,7 @@ from appliance.match import Match
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..events import EventReader
+from ..hints import StuckWatch
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, SOFT
@@ -61,6 +62,7 @@ class SpeedPlayScene(AtTable):
         self.reader = EventReader(match, events_from)
         self.round_events: list[Any] = []
         self._summary_due = False
+        self.watch = StuckWatch(self.now_ns)  # who has done nothing for a while
 
     @property
     def game(self) -> Any:
@@ -70,6 +72,7 @@ class SpeedPlayScene(AtTable):
         return self.table.background()
 
     def notice(self, events: list[Any]) -> None:
+        self.watch.notice(events, self.now_ns)
         self.table.notice(events, self.now_ns)
 
     def seat_numbers(self) -> Collection[int]:
@@ -99,6 +102,11 @@ class SpeedPlayScene(AtTable):
             return _("Ready? press SPIT!"), colour
         if game.phase == "playing" and not computer and not game.can_move(player):
             return _("nothing of yours fits: watch for a card"), colour
+        if game.phase == "playing" and not computer:  # stuck a while: the move that is there (a draw)
+            keymap = self.table.keymap if self.table.show_keys else None
+            told = self.watch.stuck(game, player, self.now_ns, keymap, (len(self.match.events), id(game)))
+            if told is not None:
+                return told.words(), colour
         return None
 
     def captions(self) -> list[Caption]:
