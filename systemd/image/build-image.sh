@@ -35,7 +35,9 @@ case "$arch" in amd64|arm64) ;; *) echo "build-image.sh: --arch is amd64 or arm6
 for tool in mmdebstrap mkfs.ext4 mkfs.vfat mcopy sfdisk; do
   command -v "$tool" >/dev/null || { echo "build-image.sh: needs $tool (apt-get install mmdebstrap e2fsprogs dosfstools mtools fdisk)" >&2; exit 1; }
 done
-name="spit-arcade-bookworm-$arch$([ "$test" = yes ] && echo -test)"
+suffix=""
+[ "$test" = yes ] && suffix=-test
+name="spit-arcade-bookworm-$arch$suffix"
 mkdir -p "$out"
 work="$(mktemp -d "$out/.work.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
