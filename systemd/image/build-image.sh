@@ -60,7 +60,14 @@ case "$arch" in
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 
-hooks=(
+hooks=()
+if [ "$arch" = arm64 ]; then
+  # Debian's raspi-firmware writes /boot/firmware/cmdline.txt when the kernel is installed, from
+  # these: the root by label, read-only, no console blanking (install.sh edits cmdline.txt on
+  # Raspberry Pi OS). Written before the kernel comes, so its initramfs is made once, not twice.
+  hooks+=(--essential-hook='mkdir -p "$1/etc/default" && printf "ROOTPART=LABEL=spit-root\nCONSOLES=\"tty1\"\n" >"$1/etc/default/raspi-firmware" && echo "ro consoleblank=0 vt.global_cursor_default=0" >"$1/etc/default/raspi-extra-cmdline"')
+fi
+hooks+=(
   # The build host's own certificate authorities (a proxy's, where downloads pass one) are trusted
   # while the image is built, for pip's downloads from PyPI, and taken out again at the end.
   --customize-hook='for c in /usr/local/share/ca-certificates/*.crt; do [ -f "$c" ] || continue; cp "$c" "$1/usr/local/share/ca-certificates/build-host-${c##*/}"; done; chroot "$1" update-ca-certificates >/dev/null 2>&1'

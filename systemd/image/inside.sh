@@ -30,11 +30,9 @@ systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub
   systemd-timesyncd.service fstrim.timer >/dev/null 2>&1 || true
 
 if [ "$ARCH" = arm64 ]; then
-  # Debian's raspi-firmware writes /boot/firmware/cmdline.txt from these (install.sh edits cmdline.txt
-  # too, on Raspberry Pi OS): the root by label, read-only, no console blanking.
-  printf 'ROOTPART=LABEL=spit-root\nCONSOLES="tty1"\n' >/etc/default/raspi-firmware
-  echo "ro consoleblank=0 vt.global_cursor_default=0" >/etc/default/raspi-extra-cmdline
-  update-initramfs -u -k all >/dev/null
+  # build-image.sh set the kernel command line before the kernel came (/etc/default/raspi-firmware):
+  # check that raspi-firmware wrote it so.
+  grep -q "root=LABEL=spit-root" /boot/firmware/cmdline.txt && grep -q " ro " /boot/firmware/cmdline.txt
 fi
 
 if [ "$TEST" = yes ]; then
