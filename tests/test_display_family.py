@@ -334,7 +334,7 @@ def test_three_seats_each_reads_its_own_text_the_side_seats_turned_a_quarter() -
     side = next(d for d in drawn if d.seat == 3 and d.place == "info")
     assert side.rect.height > side.rect.width  # running along the left edge, facing the seat there
     legends = {d.seat: d for d in scene.view.legend_texts}
-    assert legends[3].angle == 270 and "piles 1 2 3" in legends[3].words  # player 3's keys: the number row
+    assert legends[3].angle == 270 and "piles 1 2 3 4" in legends[3].words  # player 3's keys: the number row
 
 
 def test_four_seats_people_and_the_computer_in_any_mix() -> None:

@@ -44,6 +44,14 @@ def test_the_player_who_plays_out_and_takes_the_ghost_card_first_wins() -> None:
     assert events[0] == {"t": 1.25, "event": "ghost_taken", "player": 1, "by_ms": 150.0, "wins": True}
     assert kinds(events)[-2] == "game_over" and g.winner == 1
     assert [e["reason"] for e in events if e["event"] == "reject"] == ["game_over"]
+    assert g.players[0].all_cards() == [] and "3C" in g.players[1].all_cards()  # they win holding nothing
+
+
+def test_a_player_who_plays_out_holding_spit_cards_has_cards_to_play_and_no_race_begins() -> None:
+    """000: "sobald ein Spieler an Karte knapp wird, um zu spielen": only one out of cards races."""
+    g = ghost_race(p1_spit="8H")
+    events = presses(g, (1.0, 1, "pile1"), (1.1, 1, "left"))
+    assert g.ghost_race is None and g.phase == "choosing" and "round_over" in kinds(events)
 
 
 def test_the_other_player_taking_it_first_keeps_it_and_the_round_ends_as_usual() -> None:

@@ -18,10 +18,9 @@ before anything else it had in mind. Whether a slap would be right is the rules 
 the tops in sight (`game.table_slap_right()`, in the view), never the bot's own arithmetic.
 
 The ghost card (V14) and "Spit card, please" (V13): while the rules offer only the slap (the ghost
-card raced for, a turned spit card to catch), the bot slaps a simple reaction after it came in sight:
-nothing to choose and the moment expected, so the floor and the hand's movement (`continuation`),
-about 0.25 s for the expert and 0.6 s for the casual player, who misses many a 0.6 s window. As the
-lender it turns the card when its strategy makes the "Spit!" call.
+card raced for, a lent spit card slapped for once its borrower has played out), the bot slaps a
+simple reaction after it came in sight: nothing to choose and the moment expected, so the floor and
+the hand's movement (`continuation`), about 0.25 s for the expert and 0.6 s for the casual player.
 
 Running Spit (V16, `carry`): the runner carries one card from the stock piles to the spit pads,
 `Timing.sprint` seconds each way. A press at the pads (a play) from the stock, or at the stock (a
@@ -177,7 +176,7 @@ class Bot:
         legal = self._legal_actions(game, view)
         if (game.ghost_race is not None or game.please is not None) and SLAP_TABLE in legal \
                 and game.rules.table_slap is None:
-            # V14's ghost card raced for, V13's turned spit card: slap it (nothing else can be done
+            # V14's ghost card raced for, V13's lent spit card slapped for: slap it (nothing else can be done
             # meanwhile: the rules offer only the slap). Nothing to choose, the moment expected: a
             # simple reaction, the floor and the hand's movement (`continuation`), not a decision.
             # (Only then, or with Mod Spit's table slap, do the rules offer the slap: the cheap

@@ -5,15 +5,18 @@ has just taken in (`notice`), so what it adds is there in the same frame:
 
 - the ghost card: face down and pale in the spit-card place of the player it lies beside (whose
   spit cards have run out), "GHOST" written on it facing them; lit while it is raced for;
-- the lent spit card: face up in the middle of the table once the lender has turned it, lit while
-  the short player may slap it;
-- each seat's prompt (`seat_prompt`): who turns the card (the lender presses SPIT!), the short
-  player's "wait", then "SLAP IT NOW!"; in the race for the ghost card, "SLAP the ghost card";
-- while the card is still to be turned, "Spit card, please!" for everybody (`captions`);
+- the lent spit card (V13): face down in the spit-card place of the short player who borrowed it
+  (they have no spit cards of their own), "LENT" written on it facing them; lit while it is slapped
+  for, from the moment they play out;
+- each seat's prompt (`seat_prompt`): while a card is lent, the borrower's "play out, then SLAP" and
+  the lender's "SLAP it first when they play out"; once they have played out, "SLAP IT NOW!" and
+  "SLAP it before player N!"; in the race for the ghost card, "SLAP the GHOST first to win!";
+- a card lent is told to everybody, as a ghost card laid is (the table's race place);
 - the verdicts, big in the middle for everybody through the table's own verdict (as a Mod Spit
-  table slap's): who took the ghost card and how many ms after the round ended, the duel caught
-  (reaction in ms) or missed (a false start, or too slow, and what the short player takes). A slap
-  that comes just after a verdict is said as late by so many ms, not as a press that did nothing.
+  table slap's): who took the ghost card and how many ms after the round ended; the lent card
+  slapped in time (in ms, a win) or not (the lender first, or nobody in time, and the spit pile the
+  short player takes). A slap that comes just after a verdict is said as late by so many ms, not as
+  a press that did nothing.
 
 The rules core allows both rules at a table of two only; nothing here assumes two seats.
 """
@@ -36,7 +39,6 @@ from .table_view import GOLD, PLAYER_COLOURS, RACE_S, RED, VERDICT_S, WHITE, Fla
 Colour = tuple[int, int, int]
 PROMPT_SIZE = 0.13  # every prompt's size, as a share of the text height
 URGENT_SIZE = 0.2  # "SLAP IT NOW!": a prompt read in a fraction of a second
-BANNER_SIZE = 0.22  # as the first line of a table slap's verdict
 LATE_S = 1.5  # a slap this long after the verdict's moment is told as late; later ones are presses again
 GHOST_ALPHA = 150  # the ghost card: a face-down card you can almost see through
 
@@ -73,39 +75,44 @@ def ghost_verdict(taker: int | None, by_ms: float | None, wins: bool, out: int |
     return lines
 
 
-def duel_verdict(result: str, player: int, giver: int, ms: float | None, cards: int, window_ms: float) -> list[str]:
-    """The duel decided: `result` "caught" (in `ms`), "early" (a false start) or "slow" (`ms`: the
-    slap that came too late, None if none came)."""
-    if result == "caught":
-        return [_("Caught in {ms} ms!").format(ms=f"{ms or 0:.0f}"),
-                _("Player {n} wins the game!").format(n=player)]
-    takes = _("Player {n} takes {cards} spit cards from player {giver}").format(n=player, cards=cards, giver=giver)
-    if result == "early":
-        return [_("False start!"), _("slapped before the card was turned"), takes]
-    limit = f"{window_ms:.0f}"
-    if ms is None:
-        return [_("Too slow!"), _("no slap within {limit} ms").format(limit=limit), takes]
-    return [_("Too slow!"), _("slapped after {ms} ms: {limit} ms allowed").format(ms=f"{ms:.0f}", limit=limit), takes]
+def lent_words(player: int, giver: int) -> str:
+    return _("Player {n} borrows a spit card from player {giver}").format(n=player, giver=giver)
+
+
+def lent_verdict(player: int, giver: int, won: bool, slapper: int | None, ms: float | None, cards: int,
+                 window_ms: float, late: tuple[int, float] | None = None) -> list[str]:
+    """The lent spit card slapped for (V13): `player` (who played out) `won` in `ms`, or lost to
+    `slapper` (the lender, `ms` after) or to time (`slapper` None), taking `cards` spit-pile cards
+    (the lender gets the card back: the table shows it go)."""
+    if won:
+        lines = [_("Player {n} slapped the spit card in {ms} ms!").format(n=player, ms=f"{ms or 0:.0f}"),
+                 _("Player {n} wins the game!").format(n=player)]
+    else:
+        if slapper is None:
+            lines = [_("Too slow!"), _("no slap within {limit} ms").format(limit=f"{window_ms:.0f}")]
+        else:
+            lines = [_("Player {n} slapped it first: {ms} ms").format(n=slapper, ms=f"{ms or 0:.0f}")]
+        lines.append(_("Player {n} takes the spit pile: {cards} cards").format(n=player, cards=cards))
+    if late is not None:
+        lines.append(_("Player {n} was {ms} ms late").format(n=late[0], ms=f"{late[1]:.0f}"))
+    return lines
 
 
 def seat_prompt(game: Any, player: int, computer: bool) -> Prompt | None:
     """What the ghost card or the duel asks of a seat now (None: nothing of theirs)."""
     colour = PLAYER_COLOURS.get(player, WHITE)
     please = getattr(game, "please", None)
-    if please is not None:
-        short, lender, card, _since = please
-        if computer:
-            return None
-        if player == lender:
-            if card is None:
-                return Prompt(_("Spit card, please! press SPIT! to turn one for player {n}").format(n=short), GOLD)
-            window = getattr(getattr(game.rules, "please", None), "window", 0.0) * 1000
-            return Prompt(_("Player {n} must slap it within {ms} ms").format(n=short, ms=f"{window:.0f}"), colour)
-        if player == short:
-            if card is None:
-                return Prompt(_("wait for the spit card, then SLAP it: not before!"), colour)
-            return Prompt(_("SLAP IT NOW!"), GOLD, URGENT_SIZE)
-        return None
+    if please is not None and not computer:
+        short, lender, _card, since = please
+        if since is not None:  # they played out: the lent card is slapped for
+            if player == short:
+                return Prompt(_("SLAP IT NOW!"), GOLD, URGENT_SIZE)
+            return Prompt(_("SLAP it before player {n}!").format(n=short), GOLD, URGENT_SIZE)
+        if game.phase == "playing":
+            if player == short:
+                return Prompt(_("play out, then SLAP the lent spit card first to win"), colour)
+            if player == lender:
+                return Prompt(_("when player {n} plays out, SLAP the lent card first").format(n=short), colour)
     race = getattr(game, "ghost_race", None)
     if race is not None:
         if computer:
@@ -138,7 +145,6 @@ class GhostAndDuel:
         self.view = view
         self.layout = view.layout
         self.computer = frozenset(getattr(view, "computer", ()))
-        self.turned_t: float | None = None  # when the lent spit card was turned (game time)
         self.late: _Late | None = None
         self.ends_ns = 0  # until when a verdict of ours is up (the play scene waits for it)
         self.ghost_giver: int | None = None  # who laid the ghost card on the table
@@ -166,30 +172,16 @@ class GhostAndDuel:
                                        PLAYER_COLOURS.get(giver, GOLD))
             elif what == "ghost_taken":
                 self._ghost_taken(event, t, now_ns)
-            elif what == "spit_card_turned":
-                self.turned_t = t
-            elif what == "spit_card_won":
-                player = int(detail(event, "player", 0))
-                ms = float(detail(event, "by_ms", 0.0))
-                self._verdict(partial(duel_verdict, "caught", player, 0, ms, 0, window_ms), GOLD, now_ns)
-                self.late = None
-            elif what == "spit_card_lost":
+            elif what == "spit_card_lent":
                 player, giver = int(detail(event, "player", 0)), int(detail(event, "giver", 0))
-                cards = int(detail(event, "cards", 0))
-                result = "early" if detail(event, "early", False) else "slow"
-                self._verdict(partial(duel_verdict, result, player, giver, None, cards, window_ms), RED, now_ns)
-                self.late = None
-                turned = self.turned_t
-                if result == "slow" and turned is not None:
-                    def too_slow(_n: int, at: float, player: int = player, giver: int = giver, cards: int = cards,
-                                 turned: float = turned) -> Callable[[], list[str]]:
-                        return partial(duel_verdict, "slow", player, giver, (at - turned) * 1000, cards, window_ms)
-                    self.late = _Late(t, frozenset({player}), too_slow)
-                self.turned_t = None
+                self.view.race = Flash(partial(lent_words, player, giver), now_ns + int(RACE_S * 1e9),
+                                       PLAYER_COLOURS.get(giver, GOLD))
+            elif what in ("spit_card_won", "spit_card_lost"):
+                self._lent_decided(event, what == "spit_card_won", t, now_ns, window_ms)
             elif what == "reject" and detail(event, "press") == "slap":
                 self._late_slap(event, t)
-            elif what == "deal":
-                self.late = None
+            elif what == "deal" and (self.late is None or t > self.late.t):
+                self.late = None  # (a deal in the verdict's own instant is the one it dealt)
 
     def _remember(self) -> None:
         """The ghost card and its race while they are on the table: who laid it, who played out (the
@@ -212,6 +204,22 @@ class GhostAndDuel:
             def late_by(n: int, at: float) -> Callable[[], list[str]]:
                 return partial(say, (n, (at - t) * 1000))
             self.late = _Late(t, frozenset(n for n in self.layout.seats if n != taker), late_by)
+
+    def _lent_decided(self, event: Any, won: bool, t: float, now_ns: int, window_ms: float) -> None:
+        player = int(detail(event, "player", 0))
+        giver = int(detail(event, "giver", 0)) or next((n for n in self.layout.seats if n != player), 0)
+        slapper = detail(event, "slapper")
+        by = detail(event, "by_ms")
+        say = partial(lent_verdict, player, giver, won, None if slapper is None else int(slapper),
+                      None if by is None else float(by), int(detail(event, "cards", 0)), window_ms)
+        self._verdict(say, GOLD if won else RED, now_ns)
+        self.late = None
+        if won or slapper is not None:  # the other hand's slap just after is told as late
+            first = player if won else int(slapper)
+
+            def late_by(n: int, at: float) -> Callable[[], list[str]]:
+                return partial(say, (n, (at - t) * 1000))
+            self.late = _Late(t, frozenset(n for n in self.layout.seats if n != first), late_by)
 
     def _verdict(self, lines: Callable[[], list[str]], colour: Colour, now_ns: int) -> None:
         self.view.verdict = Verdict(lines, now_ns + int(VERDICT_S * 1e9), colour)
@@ -242,30 +250,16 @@ class GhostAndDuel:
         return found.size if found is not None and len(self.layout.seats) == 2 else PROMPT_SIZE
 
     def captions(self, now_ns: int) -> list[Caption]:
-        """While the lender has not turned the card: "Spit card, please!" for everybody."""
-        please = self.game.please
-        if please is None or please[2] is not None or self.holding(now_ns):
-            return []
-        short, lender = please[0], please[1]
-        lines = (Line(_("Spit card, please!"), BANNER_SIZE, GOLD),
-                 Line(_("player {giver} turns a spit card for player {n}").format(giver=lender, n=short), 0.14, WHITE))
-        return [Caption("centre", None, lines, 200)]
+        """Nothing of its own beyond the prompts and the verdicts (kept for the scene's asking)."""
+        return []
 
     def ghost_rect(self, player: int) -> pygame.Rect:
         """Where the ghost card lies: in the spit-card place of the player it lies beside."""
         return pygame.Rect(self.layout.seat(player).spit_cards)
 
-    def lent_rect(self) -> pygame.Rect:
-        """Where the turned spit card shows: the middle of the table, or where it is clear of the
-        spit piles (between the first two, at a table of three)."""
-        lay = self.layout
-        rect = pygame.Rect(0, 0, lay.card_w, lay.card_h)
-        piles = [pygame.Rect(r) for r in lay.spit_piles]
-        rect.center = lay.centre
-        if rect.collidelist(piles) >= 0 and len(piles) >= 2:
-            a, b = piles[0].center, piles[1].center
-            rect.center = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-        return rect
+    def lent_rect(self, player: int) -> pygame.Rect:
+        """Where a lent spit card lies: in the spit-card place of the short player who borrowed it."""
+        return pygame.Rect(self.layout.seat(player).spit_cards)
 
     def _ghost_image(self, player: int) -> pygame.Surface:
         image = self._ghosts.get(player)
@@ -290,11 +284,15 @@ class GhostAndDuel:
             canvas.blit(self._ghost_image(beside), rect.topleft)
             self._label(canvas, _("GHOST"), rect, seat.angle, beside)
         please = game.please
-        if please is not None and please[2] is not None:
-            rect = self.lent_rect()
-            off = art.glow_offset()
-            canvas.blit(art.glow("select"), (rect.x - off, rect.y - off))
-            canvas.blit(art.face(str(please[2])), rect.topleft)
+        if please is not None and please[0] in self.layout.seats:
+            short = int(please[0])
+            seat = self.layout.seat(short)
+            rect = self.lent_rect(short)
+            if please[3] is not None:  # slapped for now
+                off = art.glow_offset()
+                canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
+            canvas.blit(self.view.card_image("back", seat), rect.topleft)
+            self._label(canvas, _("LENT"), rect, seat.angle, short)
 
     def _label(self, canvas: Canvas, words: str, rect: pygame.Rect, angle: int, seat: int) -> None:
         """A word written on a card (sized by the card, not the table's texts), facing `seat`, recorded

@@ -4,7 +4,7 @@ the tabletop).
 
 The slap key is named for what it slaps in the game (`slap_kind`): the table (Mod Spit's table
 slap), the ghost card (V14; "the ghost", as its label on the table says), or the card (the spit
-card turned in the duel, V13 "Spit card, please", and the ghost card too when both are in force).
+card lent to the short player, V13 "Spit card, please").
 Short words: the legend's corner is narrow, and a longer line is broken between words.
 """
 
@@ -25,7 +25,7 @@ def pile_side(mode: str, player: int, spit_pile: int, seats: int = 2) -> str:
 
 
 def slap_kind(table_slap: bool = False, ghost: bool = False, duel: bool = False) -> str:
-    """What the slap key slaps in a game with these rules: "table", "ghost", "card" (the duel's turned
+    """What the slap key slaps in a game with these rules: "table", "ghost", "card" (V13's lent
     spit card, or either card with both rules in force), or "" (no slap: the key does nothing)."""
     if table_slap:
         return "table"

@@ -80,6 +80,8 @@ def reject_words(reason: str) -> str:
         "table_slapped": _("a table slap is being judged"),
         "sitting_out": _("you are out of this round: press a spit pile to take it"),
         "ghost_first": _("the ghost card first: SLAP to take it"),
+        "card_first": _("the lent spit card first: SLAP it"),
+        "slap_larger": _("slap the larger spit pile: it is yours"),
     }
     return words.get(reason) or _(REJECT_REASONS.get(reason, reason))
 

@@ -138,6 +138,38 @@ class SlapSpit(FirstCall):
         return SlapForIt.actions(self, game, player)
 
 
+@dataclass(frozen=True)
+class PlayedOutSlapsTheLarger(SlapForIt):
+    """V15, Reverse Spit: "when a player has got rid of their whole hand, they slap and take the larger
+    pile" (000): the pile is theirs, not a race. Only the player who played out may slap, and only a
+    largest pile; the other player's slap is `not_your_choice`. Blocked (nobody played out; the seed
+    is silent): both slap as in rule 8, the first hand takes its pile."""
+
+    def start(self, game: Game, reason: str, player: int | None) -> None:
+        game.chooser = player
+
+    def largest(self, game: Game, index: int) -> bool:
+        return len(game.spit_piles[index]) == max(len(pile) for pile in game.spit_piles)
+
+    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+        if game.chooser is None:
+            super().side_press(game, events, t, player, side, index)
+        elif game.chooser != player:
+            game.reject(events, t, player, side, "not_your_choice", winner=game.chooser)
+        elif not self.largest(game, index):
+            game.reject(events, t, player, side, "slap_larger", spit_pile=index)
+        else:
+            events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
+            game.settle_piles(events, t, player, index, slapped=True)
+
+    def actions(self, game: Game, player: int) -> list[Action]:
+        if game.chooser is None:
+            return super().actions(game, player)
+        if game.chooser != player:
+            return []
+        return [Action("slap", target=i) for i, pile in enumerate(game.spit_piles) if pile and self.largest(game, i)]
+
+
 CHOOSING: dict[str, SlapForIt] = {
     "slap": SlapForIt(),
     "shapp": Shapp(),

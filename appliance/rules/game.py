@@ -105,7 +105,7 @@ class Game:
     choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
     ghost: tuple[Card, int, int] | None = None  # V14: (card, beside player, laid by player)
     ghost_race: tuple[float, int] | None = None  # V14: (when the race began, the player who played out)
-    please: tuple[int, int, Card | None, float] | None = None  # V13: (short, lender, card turned, since)
+    please: tuple[int, int, Card, float | None] | None = None  # V13: (short, lender, card lent, played out at)
 
     def __post_init__(self) -> None:
         if not self.races:
@@ -242,7 +242,7 @@ class Game:
 
     def all_cards(self) -> list[Card]:
         cards = [card for pile in self.spit_piles for card in pile] + ([self.ghost[0]] if self.ghost else [])
-        if self.please is not None and self.please[2] is not None:
+        if self.please is not None:
             cards.append(self.please[2])
         for p in self.players:
             cards += p.all_cards()
@@ -259,12 +259,8 @@ class Game:
         phase = self.phase
         if self.ghost_race is not None:
             return [SLAP_TABLE]
-        if self.please is not None:  # V13's duel: the lender turns the card, the short player slaps it
-            short, lender, card, _ = self.please
-            if player == lender and card is None:
-                return [CALL]
-            if player == short:
-                return [SLAP_TABLE] if card is not None else []
+        if self.please is not None and self.please[3] is not None:  # V13: both slap for the lent card
+            return [SLAP_TABLE]
         if self.table_chooser is not None:
             if self.table_chooser != player:
                 return []
@@ -378,7 +374,7 @@ class Game:
             self._out_press(events, t, player, control)
         elif self.please is not None and self.rules.please is not None and self.rules.please.press(
                 self, events, t, player, control):
-            pass  # the duel of 'Spit card, please' took it
+            pass  # 'Spit card, please' took it (its lent card is slapped for)
         elif control == "slap":
             self._slap_press(events, t, player)
         elif self.ghost_race is not None:
@@ -791,6 +787,8 @@ class Game:
             hand += p.all_cards()
             if self.ghost is not None and self.ghost[2] == number:  # a ghost card not raced for goes home
                 hand.append(self.ghost[0])
+            if self.please is not None and self.please[0] == number:  # a lent spit card stays its borrower's (V13)
+                hand.append(self.please[2])
             hands.append(hand)
         self.spit_piles = [[] for _ in self.spit_piles]
         self.races = [None] * len(self.spit_piles)

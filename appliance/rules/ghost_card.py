@@ -3,10 +3,11 @@
 When a player's spit cards run out (their last one turned at a "Spit!"), the opponent lays their
 top spit card face down beside that player: the ghost card. It is never turned up. When a player
 plays out their stock, the round does not end at once: both race to take the ghost card (the
-`slap` control) for `window` seconds. If the player who played out touches it first, they win the
-game. If the other player is first, they take it into their spit cards and the round ends as
-usual; if nobody takes it in time it goes back to the player who laid it, and the round ends as
-usual. Piles are chosen only after the race.
+`slap` control) for `window` seconds, if the player who played out has no spit cards left (out of
+cards to play). If the player who played out touches it first, they win the game (holding nothing:
+the ghost card goes to the other player). If the other player is first, they take it into their
+spit cards and the round ends as usual; if nobody takes it in time it goes back to the player who
+laid it, and the round ends as usual. Piles are chosen only after the race.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ class GhostCard:
             events.append(GhostLaid(t, empty[0], giver))
 
     def race(self, game: Game, player: int, t: float) -> bool:
-        """`player` played out: with a ghost card on the table the race for it begins (True)."""
-        if game.ghost is None:
+        """`player` played out with no spit cards left ("an Karte knapp … um zu spielen": out of cards
+        to play): with a ghost card on the table the race for it begins (True). A player who still
+        holds spit cards has cards to play, and the round ends as usual."""
+        if game.ghost is None or game.player(player).spit_cards:
             return False
         game.ghost_race = (t, player)
         return True
@@ -49,8 +52,8 @@ class GhostCard:
         opened, out = game.ghost_race
         game.ghost, game.ghost_race = None, None
         events.append(GhostTaken(t, player, round((t - opened) * 1000, 3), player == out))
-        if player == out:
-            game.player(player).taken.append(card)
+        if player == out:  # they win holding nothing: the ghost card goes to the other player
+            game.player(game.table.others(player)[0]).spit_cards.append(card)
             game.win_now(events, t, player)
         else:
             game.player(player).spit_cards.append(card)

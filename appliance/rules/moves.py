@@ -23,7 +23,7 @@ class Action(NamedTuple):
     (`pile`'s top into the empty `target`), `stack` (`pile`'s top onto `target`, same rank, V7),
     `call` ("Spit!"), `choose` (spit pile `target`, without a slap), `slap` (spit pile `target`, to
     choose it for a new layout), `pick_up` (V9), `slap_table` (the `slap` control: Mod Spit's table
-    slap, the ghost card, the spit-card duel), `lift` (V16: carry `pile`'s top off and turn the card
+    slap, the ghost card, the lent spit card), `lift` (V16: carry `pile`'s top off and turn the card
     under it), and in Speed `draw` (into the empty hand slot `pile`).
     """
 

@@ -38,9 +38,12 @@ class FirstOutEndsTheRound:
 
     def round_over(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
         game.close_round(events, t, reason, player)
-        ghost = game.rules.ghost
+        ghost, please = game.rules.ghost, game.rules.please
         if player is not None and ghost is not None and ghost.race(game, player, t):
             game.phase = "choosing"  # the piles wait for the race for the ghost card (V14)
+            return
+        if player is not None and please is not None and please.claim(game, player, t):
+            game.phase = "choosing"  # the pile waits for the slap on the lent spit card (V13)
             return
         self.settle(game, events, t, reason, player)
 

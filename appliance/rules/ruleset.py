@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .choosing import CHOOSING, SlapForIt
+from .choosing import CHOOSING, PlayedOutSlapsTheLarger, SlapForIt
 from .fits import AlternateColours, OneRankApart
 from .ghost_card import GhostCard
 from .goal import GOALS, FewestCards
@@ -75,7 +75,9 @@ def compose(variant: str, options: Options) -> Ruleset:
         fits=FITS[options.alternate_colours],
         moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
                          pick_up=PickUpLast() if options.hidden_last else None, carry=options.carry),
-        choosing=CHOOSING[options.choose],
+        # V15: in Reverse Spit the player who played out slaps the larger pile, and it is theirs.
+        choosing=PlayedOutSlapsTheLarger() if (options.goal, options.choose) == ("all", "slap")
+        else CHOOSING[options.choose],
         goal=GOALS[options.goal],
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],

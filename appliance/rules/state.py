@@ -198,7 +198,8 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
             # An empty middle (after a table slap took the piles) waits for the calls whatever the stock.
             if any(spit_piles) and game.player(number).playing and game.can_progress(number):
                 raise SetupError(f"phase 'stalemate' but player {number} can still move")
-    if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2:
+    racing = game.ghost_race is not None or (game.please is not None and game.please[3] is not None)
+    if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2 and not racing:
         raise SetupError("phase 'choosing' needs at least two spit piles with cards")
     return game
 
@@ -246,21 +247,23 @@ def _ghost_state(game: Game, value: Any) -> None:
 
 
 def _please_state(game: Game, value: Any) -> None:
-    """V13's duel: absent or null, there is none."""
+    """V13's borrowed spit card: absent or null, none is lent."""
     if value is None:
         return
     if not isinstance(value, dict):
         raise SetupError("please must be an object {player, giver, card, since}")
     card = value.get("card")
-    if card is not None and not is_card(card, game.rules.options.decks):
+    if not is_card(card, game.rules.options.decks):
         raise SetupError(f"please.card: {card!r} is not a card")
     since = value.get("since")
-    if isinstance(since, bool) or not isinstance(since, int | float):
-        raise SetupError("please.since must be a time")
+    if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
+        raise SetupError("please.since must be a time (when its holder played out) or null")
+    if since is not None and game.phase != "choosing":
+        raise SetupError("please.since is set only in phase 'choosing' (the card is being slapped for)")
     seats = game.table.seats
     game.please = (_int(value.get("player"), "please.player", 1, seats),
-                   _int(value.get("giver"), "please.giver", 1, seats), None if card is None else str(card),
-                   float(since))
+                   _int(value.get("giver"), "please.giver", 1, seats), str(card),
+                   None if since is None else float(since))
 
 
 def check_cards(cards: list[str], decks: int = 1) -> None:

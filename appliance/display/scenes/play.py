@@ -8,9 +8,9 @@ A seat the computer plays is told nothing and shows no keys; its calls are said 
 Rejects go to the seat's own reject place, races to everybody's race place.
 The ghost card (V14) and "Spit card, please" (V13) add their own (duel_view.py): in the race for the
 ghost card "SLAP the GHOST first to win!" to whoever played out, "SLAP it before player N!" to the
-other; the lender's "press SPIT! to turn one", the short player's "wait", then "SLAP IT NOW!"; their
-verdicts big for everybody. The scene shows such a verdict out before it moves on (game over, the
-round summary), and a duel at a new layout is played before that layout's summary.
+other; a lent spit card's "play out, then SLAP", then "SLAP IT NOW!" and "SLAP it before player N!";
+their verdicts big for everybody. The scene shows such a verdict out before it moves on (game over,
+the round summary), and waits while a window the rules hold open is still open.
 A slap (or a round played out with one spit pile) deals a new layout: the round summary says who took
 which pile. Game over goes to the game-over scene. Nobody touching the game for the idle time goes
 back to the title; the journal keeps the abandoned game.
@@ -50,8 +50,7 @@ SOUNDS = {
     "out": "win",
     "ghost_laid": "flip",
     "ghost_taken": "slap",
-    "spit_card_asked": "count",
-    "spit_card_turned": "flip",
+    "spit_card_lent": "flip",
     "spit_card_won": "win",
     "spit_card_lost": "reject",
 }
@@ -95,8 +94,8 @@ class PlayScene(AtTable):
         return self.view.layout.seats
 
     def _next(self) -> Transition | None:
-        if self.duel is not None and (self.duel.holding(self.now_ns) or self.match.spit.please is not None):
-            return None  # a verdict is shown out, a duel played out, before the game moves on
+        if self.duel is not None and (self.duel.holding(self.now_ns) or self.match.spit.deadline() is not None):
+            return None  # a verdict is shown out, a race or a slap for a card played out, before the game moves on
         if self.match.spit.phase == "over":
             ending = "running_over" if self.match.spit.rules.moves.carry else "game_over"
             return Replace(make(ending, self.ctx, self.match, self.view))
