@@ -161,3 +161,18 @@ def test_an_abandoned_game_is_closed_and_not_resumed(tmp_path: Path) -> None:
     assert json.loads(path.read_text().splitlines()[-1])["abandoned"] is True
     with pytest.raises(ValueError, match="finished"):
         Match.resume(path, 0)
+
+
+def test_holding_the_clock_nests_and_gives_back_only_the_time_held() -> None:
+    match = Match(3, 1_000_000_000, None, {})
+    assert match.game_time(3_000_000_000) == 2.0 and not match.held
+    match.hold(3_000_000_000)
+    match.hold(4_000_000_000)  # the service menu over a pause
+    assert match.held and match.game_time(9_000_000_000) == 2.0  # the clock stands still
+    match.release(5_000_000_000)
+    assert match.held and match.game_time(9_000_000_000) == 2.0  # one hold is still on
+    match.release(8_000_000_000)
+    assert not match.held and match.game_time(8_000_000_000) == 2.0  # 5 s held: not game time
+    assert match.game_time(8_500_000_000) == 2.5 and match.idle_s(8_000_000_000) == 0.0
+    match.release(9_000_000_000)  # one release too many changes nothing
+    assert match.game_time(9_000_000_000) == 3.0
