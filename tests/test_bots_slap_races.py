@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from positions import lent_of, race_of
 
 from appliance.bots import make_bot
 from appliance.bots.simulate import play_game
@@ -34,7 +35,7 @@ def ghost_race(seed: int) -> Game:
     game = scenario_game("ghost-card-the-other-hand-first")
     game.press(1.0, 1, "pile1")
     game.press(1.1, 1, "left")
-    assert game.ghost_race is not None
+    assert race_of(game) is not None
     return game
 
 
@@ -68,7 +69,7 @@ def lent_card_claimed() -> Game:
     game = scenario_game("spit-card-please-slapped-in-time")
     game.press(1.0, 1, "pile1")
     game.press(1.1, 1, "right")
-    assert game.please is not None and game.please[3] == 1.1
+    assert lent_of(game) is not None and lent_of(game)[3] == 1.1
     return game
 
 

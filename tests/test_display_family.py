@@ -36,7 +36,7 @@ from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.settings import Settings, load_settings
 from appliance.rules import OPTIONS, PRESETS
-from appliance.rules.table_slap import RULE_DECK
+from appliance.rules.table_slap import RULE_DECK, TableSlap
 
 SIZE = (1280, 720)
 
@@ -219,7 +219,9 @@ def test_mod_spit_shows_each_seat_the_rule_and_the_two_values_as_it_sees_them_ne
     scene = h.scene
     assert isinstance(scene, PlayScene)
     game = scene.match.spit
-    rule = game.rules.table_slap.rule(game.slap_rule).says(game.slap_modulus)
+    slap = game.house_rule(TableSlap)
+    assert slap is not None
+    rule = slap.in_force.says(slap.modulus)
     a, b = game.spit_values() or []
     info = only(scene.captions(), "info")
     one, two = shown_to(info, 1), shown_to(info, 2)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pygame
 import pytest
-from positions import position
+from positions import lent_of, position, race_of
 
 from appliance.display.captions import Caption, shown_to
 from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel
@@ -38,7 +38,9 @@ from appliance.display.scenes.play import PlayScene
 from appliance.match import Match
 from appliance.rules import OPTIONS, PRESETS, Game, OptionError, Options, game_from_state, read_options
 from appliance.rules.events import from_json
+from appliance.rules.ghost_card import GhostCard
 from appliance.rules.ruleset import compose
+from appliance.rules.spit_card_please import SpitCardPlease
 
 SIZE = (1280, 720)
 SCENARIOS = Path(__file__).parent.parent / "seeds" / "scenarios"
@@ -96,7 +98,7 @@ def press(h: Harness, player: int, control: str, after_ms: float = 0) -> None:
 def lent(h: Harness) -> PlayScene:
     """'Spit card, please': player 1, short, holds player 2's lent KD, one stock card from playing out."""
     scene = scenario(h, "spit-card-please-slapped-in-time")
-    assert scene.match.spit.please == (1, 2, "KD", None)
+    assert lent_of(scene.match.spit) == (1, 2, "KD", None)
     return scene
 
 
@@ -105,7 +107,7 @@ def played_out(h: Harness) -> PlayScene:
     scene = lent(h)
     press(h, 1, "pile1")
     press(h, 1, "right")
-    please = scene.match.spit.please
+    please = lent_of(scene.match.spit)
     assert please is not None and please[3] is not None and h.scene is scene
     return scene
 
@@ -123,7 +125,7 @@ def race(h: Harness) -> PlayScene:
     scene = ghost_by_player_1(h)
     press(h, 1, "pile1")
     press(h, 1, "left")
-    assert scene.match.spit.ghost_race is not None
+    assert race_of(scene.match.spit) is not None
     return scene
 
 
@@ -465,15 +467,16 @@ def test_at_a_round_table_each_text_is_its_seats_and_the_card_clear_of_the_piles
     game = scene.match.spit
     lender, short = 3, 2
     card = game.player(lender).spit_cards.pop(0)
-    game.please = (short, lender, card, None)
+    please, ghost_rule = game.house_rule(SpitCardPlease), game.house_rule(GhostCard)
+    assert please is not None and ghost_rule is not None
+    please.player, please.giver, please.card = short, lender, card  # (the rules' own state, set by hand)
     game.phase = "playing"
     assert prompts(scene)[lender] == [(said(language, "when player {n} plays out, SLAP the lent card first",
                                             n=short), 0.13)]
     assert prompts(scene)[short] == [(said(language, "play out, then SLAP the lent spit card first to win"), 0.13)]
-    game.please = (short, lender, card, 0.2)
+    please.since = 0.2
     assert prompts(scene)[short] == [(said(language, "SLAP IT NOW!"), 0.13)]  # the side strips are narrow
-    ghost = game.player(1).spit_cards.pop(0)
-    game.ghost = (ghost, seats, 1)  # beside the last seat, at the table's side
+    ghost_rule.card, ghost_rule.beside, ghost_rule.giver = game.player(1).spit_cards.pop(0), seats, 1  # at the side
     assert isinstance(scene.duel, GhostAndDuel)
     spot = scene.duel.lent_rect(short)
     assert spot.collidelist([pygame.Rect(r) for r in scene.view.layout.spit_piles]) == -1

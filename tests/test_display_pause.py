@@ -12,12 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from positions import lent_of, race_of
 
 from appliance.display.headless import Harness
 from appliance.display.scenes.base import BACK, MenuKey, make
 from appliance.display.scenes.play import PlayScene
 from appliance.match import Match
 from appliance.rules import game_from_state
+from appliance.rules.table_slap import TableSlap
 
 SIZE = (1280, 720)
 SCENARIOS = Path(__file__).parent.parent / "seeds" / "scenarios"
@@ -43,21 +45,22 @@ def presses(h: Harness, *steps: tuple[int, str]) -> None:
 def ghost_race(h: Harness) -> PlayScene:
     scene = at_scenario(h, "ghost-card-the-other-hand-first")
     presses(h, (1, "pile1"), (1, "left"))
-    assert scene.match.spit.ghost_race is not None
+    assert race_of(scene.match.spit) is not None
     return scene
 
 
 def table_slap(h: Harness) -> PlayScene:
     scene = at_scenario(h, "mod-spit-the-slower-hand-takes-both")
     presses(h, (2, "slap"))
-    assert scene.match.spit.table_hits
+    slap = scene.match.spit.house_rule(TableSlap)
+    assert slap is not None and slap.hits
     return scene
 
 
 def lent_card(h: Harness) -> PlayScene:
     scene = at_scenario(h, "spit-card-please-slapped-in-time")
     presses(h, (1, "pile1"), (1, "right"))
-    please = scene.match.spit.please
+    please = lent_of(scene.match.spit)
     assert please is not None and please[3] is not None
     return scene
 

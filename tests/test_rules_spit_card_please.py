@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from positions import kinds, position, press, presses
+from positions import kinds, lent_of, position, press, presses
 
 from appliance.rules import Game, deck, game_from_state
 
@@ -25,7 +25,7 @@ def played_out() -> Game:
     game = lent()
     events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "right"))
     assert kinds(events)[-1] == "round_over" and game.phase == "choosing"
-    assert game.please == (1, 2, "KD", 1.1) and game.deadline() == 3.1
+    assert lent_of(game) == (1, 2, "KD", 1.1) and game.deadline() == 3.1
     return game
 
 
@@ -38,17 +38,17 @@ def test_a_layout_that_leaves_a_player_short_lends_them_a_spit_card_and_nothing_
     assert kinds(events)[-2:] == ["deal", "spit_card_lent"]
     assert events[-1] == {"t": 1.1, "event": "spit_card_lent", "player": 1, "giver": 2}
     assert game.phase == "ready" and game.winner is None and game.players[0].spit_cards == []
-    assert game.please is not None and game.please[:2] == (1, 2) and game.please[3] is None
+    assert lent_of(game) is not None and lent_of(game)[:2] == (1, 2) and lent_of(game)[3] is None
     assert game.deadline() is None  # no window: play goes on as in rules 9-10
     assert sorted(game.all_cards()) == sorted(deck())
-    assert game.state()["please"] == {"player": 1, "giver": 2, "card": game.please[2], "since": None}
+    assert game.state()["please"] == {"player": 1, "giver": 2, "card": lent_of(game)[2], "since": None}
 
 
 def test_a_slap_before_playing_out_counts_for_nothing() -> None:
     game = lent()
     assert [e["reason"] for e in press(game, 0.5, 1, "slap")] == ["wrong_phase"]
     assert [e["reason"] for e in press(game, 0.6, 2, "slap")] == ["wrong_phase"]
-    assert game.please == (1, 2, "KD", None) and game.phase == "playing"
+    assert lent_of(game) == (1, 2, "KD", None) and game.phase == "playing"
 
 
 def test_the_short_player_who_plays_out_and_slaps_the_card_in_time_wins_holding_nothing() -> None:
@@ -73,7 +73,7 @@ def test_the_lender_slapping_first_hands_the_short_player_the_whole_spit_pile() 
     assert "deal" in kinds(events) and game.phase == "ready" and game.winner is None
     assert len(game.players[0].all_cards()) == pile - 1
     # Player 2 is left with five cards: short in their turn, they borrow one of player 1's.
-    assert kinds(events)[-1] == "spit_card_lent" and game.please is not None and game.please[:2] == (2, 1)
+    assert kinds(events)[-1] == "spit_card_lent" and lent_of(game) is not None and lent_of(game)[:2] == (2, 1)
     assert "KD" in game.players[1].all_cards() and sorted(game.all_cards()) == sorted(deck())
     assert [e["reason"] for e in press(game, 1.4, 1, "slap")] == ["wrong_phase"]  # too late: it is gone
 
@@ -91,7 +91,7 @@ def test_while_the_card_is_slapped_for_nothing_else_is_pressed() -> None:
     game = played_out()
     for player, control in ((1, "left"), (2, "spit"), (2, "pile1")):
         assert [e["reason"] for e in press(game, 1.2, player, control)] == ["card_first"]
-    assert game.please is not None and game.please[3] == 1.1
+    assert lent_of(game) is not None and lent_of(game)[3] == 1.1
 
 
 def test_when_the_lender_plays_out_first_the_short_player_picks_up_and_keeps_the_card() -> None:
@@ -113,3 +113,14 @@ def test_a_lent_card_round_trips_through_the_state_object() -> None:
     assert state["please"] == {"player": 1, "giver": 2, "card": "KD", "since": 1.1}
     again = game_from_state(state)
     assert again.state() == state and again.deadline() == game.deadline()
+
+
+def test_the_card_goes_back_to_whichever_seat_lent_it() -> None:
+    """Seats the other way round: player 2 is short and holds player 1's card; they win, player 1 has it."""
+    state = position(["9C", "QD", "", "", ""], ["5H", "", "", "", ""], spit=("4C", ""), p1_spit="JS QS",
+                     rest="spit0", lone_pile=0, options=OPTIONS,
+                     please={"player": 2, "giver": 1, "card": "KD", "since": None})
+    state["spit_piles"][0].remove("KD")
+    game = game_from_state(state)
+    presses(game, (1.0, 2, "pile1"), (1.1, 2, "right"), (1.3, 2, "slap"))  # player 2's right is spit pile 0
+    assert game.winner == 2 and game.players[1].all_cards() == [] and "KD" in game.players[0].all_cards()

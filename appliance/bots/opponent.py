@@ -15,7 +15,7 @@ Mod Spit (V18/V19): each time the spit piles' tops (or the slaps in the open win
 looks once at whether to slap the table (`Strategy.table_slap`, one draw of its RNG: the level's
 chance of noticing) and, if so, slaps a fresh decision's reaction after the moment they changed,
 before anything else it had in mind. Whether a slap would be right is the rules core's judgement of
-the tops in sight (`game.table_slap_right()`, in the view), never the bot's own arithmetic.
+the tops in sight (`TableSlap.right_now`, in the view), never the bot's own arithmetic.
 
 The ghost card (V14) and "Spit card, please" (V13): while the rules offer only the slap (the ghost
 card raced for, a lent spit card slapped for once its borrower has played out), the bot slaps a
@@ -36,13 +36,13 @@ import random
 from dataclasses import dataclass
 
 from ..rules import Action, FamilyGame, Game
+from ..rules.moves import SLAP_TABLE
 from ..rules.table import SIDES
 from .strategy import Strategy
 from .timing import Timing
 from .view import OWN_FIELDS, View, seen_after, visible_view
 
 COMMIT = 0.1  # seconds before a press when the hand can no longer be stopped
-SLAP_TABLE = Action("slap_table")
 CARRIED = ("play", "move", "stack")  # moves that pick a card up, then put it down
 
 
@@ -174,8 +174,7 @@ class Bot:
         if due is not None and due[0] - now <= COMMIT:
             return  # too late to stop the hand (whether or not the move still works)
         legal = self._legal_actions(game, view)
-        if (game.ghost_race is not None or game.please is not None) and SLAP_TABLE in legal \
-                and game.rules.table_slap is None:
+        if game.rules.table_slap is None and SLAP_TABLE in legal:
             # V14's ghost card raced for, V13's lent spit card slapped for: slap it (nothing else can be done
             # meanwhile: the rules offer only the slap). Nothing to choose, the moment expected: a
             # simple reaction, the floor and the hand's movement (`continuation`), not a decision.
@@ -261,7 +260,7 @@ class Bot:
     def _legal_actions(self, game: Game, view: View) -> list[Action]:
         """`game.legal_actions(player)`, asked again whenever anything it depends on has changed: the
         bot's own part of the view (an opponent turning a card changes nothing the bot can do)."""
-        seen: tuple[object, ...] = (game.rules, view[OWN_FIELDS], game.ghost_race, game.please)
+        seen: tuple[object, ...] = (game.rules, view[OWN_FIELDS], game.deadline())  # (a house rule's race)
         if seen != self._legal_seen:
             self._legal = game.legal_actions(self.player)
             self._legal_seen = seen

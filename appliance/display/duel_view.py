@@ -30,6 +30,10 @@ from typing import Any
 
 import pygame
 
+from appliance.rules import Game
+from appliance.rules.ghost_card import GhostCard
+from appliance.rules.spit_card_please import SpitCardPlease
+
 from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
 from .events import detail, kind
@@ -98,29 +102,30 @@ def lent_verdict(player: int, giver: int, won: bool, slapper: int | None, ms: fl
     return lines
 
 
-def seat_prompt(game: Any, player: int, computer: bool) -> Prompt | None:
-    """What the ghost card or the duel asks of a seat now (None: nothing of theirs)."""
+def seat_prompt(game: Game, player: int, computer: bool) -> Prompt | None:
+    """What the ghost card or the lent spit card asks of a seat now (None: nothing of theirs)."""
+    if computer:
+        return None
     colour = PLAYER_COLOURS.get(player, WHITE)
-    please = getattr(game, "please", None)
-    if please is not None and not computer:
-        short, lender, _card, since = please
-        if since is not None:  # they played out: the lent card is slapped for
+    please = game.house_rule(SpitCardPlease)
+    if please is not None and please.lent:
+        short = please.player
+        if please.claiming:  # they played out: the lent card is slapped for
             if player == short:
                 return Prompt(_("SLAP IT NOW!"), GOLD, URGENT_SIZE)
             return Prompt(_("SLAP it before player {n}!").format(n=short), GOLD, URGENT_SIZE)
         if game.phase == "playing":
             if player == short:
                 return Prompt(_("play out, then SLAP the lent spit card first to win"), colour)
-            if player == lender:
+            if player == please.giver:
                 return Prompt(_("when player {n} plays out, SLAP the lent card first").format(n=short), colour)
-    race = getattr(game, "ghost_race", None)
-    if race is not None:
-        if computer:
-            return None
-        if player == race[1]:
+    ghost = game.house_rule(GhostCard)
+    if ghost is not None and ghost.race is not None:
+        out = ghost.race[1]
+        if player == out:
             return Prompt(_("SLAP the GHOST first to win!"), GOLD, URGENT_SIZE)
-        return Prompt(_("SLAP it before player {n}!").format(n=race[1]), GOLD, URGENT_SIZE)
-    if getattr(game, "ghost", None) is not None and game.phase == "playing" and not computer:
+        return Prompt(_("SLAP it before player {n}!").format(n=out), GOLD, URGENT_SIZE)
+    if ghost is not None and ghost.card is not None and game.phase == "playing":
         return Prompt(_("a ghost card is out: play out, then SLAP it first to win"), colour)
     return None
 
@@ -153,7 +158,7 @@ class GhostAndDuel:
         self._remember()
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self.match.spit
 
     # ------------------------------------------------------------------ events
@@ -161,8 +166,7 @@ class GhostAndDuel:
     def notice(self, events: list[Any], now_ns: int) -> None:
         """Events the table has just taken in: verdicts and notes for them."""
         self._remember()
-        rules = self.game.rules
-        window_ms = getattr(getattr(rules, "please", None), "window", 0.0) * 1000
+        window_ms = SpitCardPlease.window * 1000
         for event in events:
             what = kind(event)
             t = float(detail(event, "t", 0.0))
@@ -187,10 +191,11 @@ class GhostAndDuel:
         """The ghost card and its race while they are on the table: who laid it, who played out (the
         event that ends the race names neither)."""
         game = self.game
-        if game.ghost is not None:
-            self.ghost_giver = int(game.ghost[2])
-        if game.ghost_race is not None:
-            self.played_out = int(game.ghost_race[1])
+        ghost = game.house_rule(GhostCard)
+        if ghost is not None and ghost.card is not None:
+            self.ghost_giver = ghost.giver
+        if ghost is not None and ghost.race is not None:
+            self.played_out = ghost.race[1]
 
     def _ghost_taken(self, event: Any, t: float, now_ns: int) -> None:
         taker = detail(event, "player")
@@ -273,22 +278,22 @@ class GhostAndDuel:
         self._remember()
         game = self.game
         art = self.view.art
-        ghost = game.ghost
-        if ghost is not None and ghost[1] in self.layout.seats:
-            beside = int(ghost[1])
+        ghost = game.house_rule(GhostCard)
+        if ghost is not None and ghost.card is not None and ghost.beside in self.layout.seats:
+            beside = ghost.beside
             seat = self.layout.seat(beside)
             rect = self.ghost_rect(beside)
-            if game.ghost_race is not None:
+            if ghost.race is not None:
                 off = art.glow_offset()
                 canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
             canvas.blit(self._ghost_image(beside), rect.topleft)
             self._label(canvas, _("GHOST"), rect, seat.angle, beside)
-        please = game.please
-        if please is not None and please[0] in self.layout.seats:
-            short = int(please[0])
+        please = game.house_rule(SpitCardPlease)
+        if please is not None and please.lent and please.player in self.layout.seats:
+            short = please.player
             seat = self.layout.seat(short)
             rect = self.lent_rect(short)
-            if please[3] is not None:  # slapped for now
+            if please.claiming:  # slapped for now
                 off = art.glow_offset()
                 canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
             canvas.blit(self.view.card_image("back", seat), rect.topleft)

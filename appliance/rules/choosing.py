@@ -14,7 +14,7 @@ from .events import Call, Choose, Event, Slap
 from .moves import Action
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
 @dataclass(frozen=True)
@@ -22,23 +22,23 @@ class SlapForIt:
     """Rule 8: both slap the pile they want; the first slap, by the hardware's clock, takes its pile
     and so settles the others too."""
 
-    def start(self, game: Game, reason: str, player: int | None) -> None:
+    def start(self, game: Engine, reason: str, player: int | None) -> None:
         """Phase `choosing` begins: who may choose."""
 
-    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+    def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if not self.may_slap(game, index):
             game.reject(events, t, player, side, "slap_smaller", spit_pile=index)
             return
         events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
         game.settle_piles(events, t, player, index, slapped=True)
 
-    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def spit_press(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         game.reject(events, t, player, "spit", "wrong_phase")
 
-    def may_slap(self, game: Game, index: int) -> bool:
+    def may_slap(self, game: Engine, index: int) -> bool:
         return True
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         return [Action("slap", target=i) for i, pile in enumerate(game.spit_piles)
                 if pile and self.may_slap(game, i)]
 
@@ -47,7 +47,7 @@ class SlapForIt:
 class ChooserChooses(SlapForIt):
     """One player chooses a pile by pressing it, no slap: who that is, is the subclass's rule."""
 
-    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+    def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if game.chooser is None:
             game.reject(events, t, player, side, "call_first")
         elif game.chooser != player:
@@ -56,7 +56,7 @@ class ChooserChooses(SlapForIt):
             events.append(Choose(t, player, index))
             game.settle_piles(events, t, player, index, slapped=False)
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         if game.chooser == player:
             return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
         return []
@@ -67,7 +67,7 @@ class Shapp(ChooserChooses):
     """V10, David Shapp: whoever played out their stock chooses freely; on a block, the player with
     fewer stock cards. (Equal counts on a block: either may choose, and the first press does.)"""
 
-    def start(self, game: Game, reason: str, player: int | None) -> None:
+    def start(self, game: Engine, reason: str, player: int | None) -> None:
         if player is not None:
             game.chooser = player
             return
@@ -76,12 +76,12 @@ class Shapp(ChooserChooses):
         first = [n for n, count in counts.items() if count == fewest]
         game.chooser = first[0] if len(first) == 1 else None
 
-    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+    def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if game.chooser is None:  # a block with equal counts: the first press chooses
             game.chooser = player
         super().side_press(game, events, t, player, side, index)
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         if game.chooser is None:
             return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
         return super().actions(game, player)
@@ -91,7 +91,7 @@ class Shapp(ChooserChooses):
 class FirstCall(ChooserChooses):
     """V11: the first to call "Spit!" chooses the pile; a later call lost the race."""
 
-    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def spit_press(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         if game.chooser is None:
             game.chooser, game.chooser_t = player, t
             events.append(Call(t, player))
@@ -101,7 +101,7 @@ class FirstCall(ChooserChooses):
             game.reject(events, t, player, "spit", "too_late", winner=game.chooser,
                         by_ms=round((t - game.chooser_t) * 1000, 3))
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         if game.chooser is None:
             return [Action("call")]
         return super().actions(game, player)
@@ -112,27 +112,27 @@ class SlapSpit(FirstCall):
     """V12, Slap Spit: as soon as a player runs out, either may slap the smaller spit pile; the first
     hand takes it. Piles of equal size: the first to call "Spit!" chooses."""
 
-    def equal(self, game: Game) -> bool:
+    def equal(self, game: Engine) -> bool:
         sizes = {len(pile) for pile in game.spit_piles if pile}
         return len(sizes) == 1
 
-    def may_slap(self, game: Game, index: int) -> bool:
+    def may_slap(self, game: Engine, index: int) -> bool:
         smallest = min(len(pile) for pile in game.spit_piles if pile)
         return len(game.spit_piles[index]) == smallest
 
-    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+    def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if self.equal(game):
             super().side_press(game, events, t, player, side, index)
         else:
             SlapForIt.side_press(self, game, events, t, player, side, index)
 
-    def spit_press(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def spit_press(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         if self.equal(game):
             super().spit_press(game, events, t, player)
         else:
             game.reject(events, t, player, "spit", "wrong_phase")
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         if self.equal(game):
             return super().actions(game, player)
         return SlapForIt.actions(self, game, player)
@@ -145,13 +145,13 @@ class PlayedOutSlapsTheLarger(SlapForIt):
     largest pile; the other player's slap is `not_your_choice`. Blocked (nobody played out; the seed
     is silent): both slap as in rule 8, the first hand takes its pile."""
 
-    def start(self, game: Game, reason: str, player: int | None) -> None:
+    def start(self, game: Engine, reason: str, player: int | None) -> None:
         game.chooser = player
 
-    def largest(self, game: Game, index: int) -> bool:
+    def largest(self, game: Engine, index: int) -> bool:
         return len(game.spit_piles[index]) == max(len(pile) for pile in game.spit_piles)
 
-    def side_press(self, game: Game, events: list[Event], t: float, player: int, side: str, index: int) -> None:
+    def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if game.chooser is None:
             super().side_press(game, events, t, player, side, index)
         elif game.chooser != player:
@@ -162,7 +162,7 @@ class PlayedOutSlapsTheLarger(SlapForIt):
             events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
             game.settle_piles(events, t, player, index, slapped=True)
 
-    def actions(self, game: Game, player: int) -> list[Action]:
+    def actions(self, game: Engine, player: int) -> list[Action]:
         if game.chooser is None:
             return super().actions(game, player)
         if game.chooser != player:

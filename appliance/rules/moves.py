@@ -44,6 +44,7 @@ FLIPS = tuple(Action("flip", n) for n in _PILES)
 MOVES = tuple(tuple(Action("move", n, m) for m in _PILES) for n in _PILES)
 STACKS = tuple(tuple(Action("stack", n, m) for m in _PILES) for n in _PILES)
 LIFTS = tuple(Action("lift", n) for n in _PILES)
+SLAP_TABLE, CALL = Action("slap_table"), Action("call")
 
 
 @dataclass(frozen=True)

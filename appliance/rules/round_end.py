@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Protocol
 from .events import Event, Out, RoundOver, Take
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
 class RoundEnd(Protocol):
-    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None: ...
-    def blocked(self, game: Game, events: list[Event], t: float) -> None: ...
-    def may_choose_now(self, game: Game, player: int) -> bool: ...
-    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None: ...
-    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None: ...
+    def stock_out(self, game: Engine, events: list[Event], t: float, player: int) -> None: ...
+    def blocked(self, game: Engine, events: list[Event], t: float) -> None: ...
+    def may_choose_now(self, game: Engine, player: int) -> bool: ...
+    def take(self, game: Engine, events: list[Event], t: float, player: int, index: int) -> None: ...
+    def after_race(self, game: Engine, events: list[Event], t: float, player: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -30,42 +30,36 @@ class FirstOutEndsTheRound:
     """Rule 8: the round ends when a player plays out or play is blocked; then the piles are chosen
     by the ruleset's choosing policy (with one spit pile, nobody chooses: rules 9 and 10)."""
 
-    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def stock_out(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         self.round_over(game, events, t, "stock_out", player)
 
-    def blocked(self, game: Game, events: list[Event], t: float) -> None:
+    def blocked(self, game: Engine, events: list[Event], t: float) -> None:
         self.round_over(game, events, t, "blocked", None)
 
-    def round_over(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
+    def round_over(self, game: Engine, events: list[Event], t: float, reason: str, player: int | None) -> None:
         game.close_round(events, t, reason, player)
-        ghost, please = game.rules.ghost, game.rules.please
-        if player is not None and ghost is not None and ghost.race(game, player, t):
-            game.phase = "choosing"  # the piles wait for the race for the ghost card (V14)
-            return
-        if player is not None and please is not None and please.claim(game, player, t):
-            game.phase = "choosing"  # the pile waits for the slap on the lent spit card (V13)
+        if player is not None and game.race_held(player, t):
+            game.phase = "choosing"  # the piles wait for a house rule's race (V13's lent card, V14's ghost)
             return
         self.settle(game, events, t, reason, player)
 
-    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None:
-        """The race for the ghost card is over and nobody won the game by it: choose the piles."""
+    def after_race(self, game: Engine, events: list[Event], t: float, player: int) -> None:
+        """A house rule's race is over and nobody won the game by it: choose the piles."""
         self.settle(game, events, t, "stock_out", player)
 
-    def settle(self, game: Game, events: list[Event], t: float, reason: str, player: int | None) -> None:
+    def settle(self, game: Engine, events: list[Event], t: float, reason: str, player: int | None) -> None:
         in_play = [i for i, pile in enumerate(game.spit_piles) if pile]
         if len(in_play) > 1:
-            game.phase = "choosing"
-            game.chooser = None
-            game.rules.choosing.start(game, reason, player)
+            game.start_choosing(reason, player)
             return
         index = in_play[0]
-        taker = game.rules.goal.single_pile_taker(game, reason, player, index)
+        taker = game.single_pile_taker(reason, player, index)
         game.new_layout(events, t, {taker: [index]})
 
-    def may_choose_now(self, game: Game, player: int) -> bool:
+    def may_choose_now(self, game: Engine, player: int) -> bool:
         return False
 
-    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None:
+    def take(self, game: Engine, events: list[Event], t: float, player: int, index: int) -> None:
         raise ValueError("with two seats nobody takes a pile in the middle of a round")
 
 
@@ -78,7 +72,7 @@ class SitOut:
     yet takes the smallest pile, then the players still in take the smallest piles left, fewest stock
     cards first, and the one with the most stock cards the rest."""
 
-    def stock_out(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def stock_out(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         me = game.player(player)
         me.out = 1 + sum(1 for p in game.players if p.out)
         me.let_go()
@@ -95,14 +89,14 @@ class SitOut:
         else:
             game.after_change(events, t)
 
-    def blocked(self, game: Game, events: list[Event], t: float) -> None:
+    def blocked(self, game: Engine, events: list[Event], t: float) -> None:
         game.close_round(events, t, "blocked", None)
         self._share_out(game, events, t)
 
-    def may_choose_now(self, game: Game, player: int) -> bool:
+    def may_choose_now(self, game: Engine, player: int) -> bool:
         return player in game.choosers_out
 
-    def _share_out(self, game: Game, events: list[Event], t: float, winner: int | None = None) -> None:
+    def _share_out(self, game: Engine, events: list[Event], t: float, winner: int | None = None) -> None:
         """The piles still in the middle go to those who have none yet, then the new layout."""
         left = sorted((i for i, pile in enumerate(game.spit_piles) if pile), key=lambda i: len(game.spit_piles[i]))
         takes: dict[int, list[int]] = {}
@@ -117,10 +111,10 @@ class SitOut:
             takes.setdefault(last, []).extend(left)
         game.new_layout(events, t, takes)
 
-    def after_race(self, game: Game, events: list[Event], t: float, player: int) -> None:
+    def after_race(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         raise ValueError("the ghost card is for two seats")
 
-    def take(self, game: Game, events: list[Event], t: float, player: int, index: int) -> None:
+    def take(self, game: Engine, events: list[Event], t: float, player: int, index: int) -> None:
         """An out player takes spit pile `index` out of the game for this round."""
         game.choosers_out.remove(player)
         pile = game.spit_piles[index]

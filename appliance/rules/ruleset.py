@@ -18,6 +18,7 @@ from .choosing import CHOOSING, PlayedOutSlapsTheLarger, SlapForIt
 from .fits import AlternateColours, OneRankApart
 from .ghost_card import GhostCard
 from .goal import GOALS, FewestCards
+from .house_rule import HouseRule
 from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
 from .options import Options, read_options
@@ -38,9 +39,9 @@ class Ruleset:
     choosing: SlapForIt
     goal: FewestCards
     round_end: RoundEnd
-    table_slap: TableSlap | None = None
-    ghost: GhostCard | None = None
-    please: SpitCardPlease | None = None
+    table_slap: type[TableSlap] | None = None
+    ghost: type[GhostCard] | None = None  # house rules with state of their own: a fresh one a game
+    please: type[SpitCardPlease] | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -60,6 +61,11 @@ class Ruleset:
 
     def options_json(self) -> dict[str, Any]:
         return self.options.to_json()
+
+    def start_house(self) -> tuple[HouseRule, ...]:
+        """A new game's house rules, each a fresh object holding its own state (house_rule.py)."""
+        kinds: tuple[type[HouseRule] | None, ...] = (self.please, self.ghost, self.table_slap)
+        return tuple(kind() for kind in kinds if kind is not None)
 
 
 LAYOUTS: dict[bool, type[RowByRow]] = {False: RowByRow, True: Refilled}
@@ -81,8 +87,8 @@ def compose(variant: str, options: Options) -> Ruleset:
         goal=GOALS[options.goal],
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
-        ghost=GhostCard() if options.ghost_card else None,
-        please=SpitCardPlease() if options.spit_card_please else None,
+        ghost=GhostCard if options.ghost_card else None,
+        please=SpitCardPlease if options.spit_card_please else None,
     )
 
 

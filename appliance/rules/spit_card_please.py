@@ -17,53 +17,78 @@ die Spieß-Karte." Our reading (seeds/README.md):
 - Any other end of the round (the lender plays out, play is blocked): the round ends as rules 8-10
   say, and the card stays the borrower's (the seed gives it back to the lender only when the claim
   fails): it goes into their cards for the new layout.
+
+A house rule (house_rule.py): this object holds the lent card, who holds it, who lent it, and when
+its holder played out.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .cards import Card, is_card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
+from .moves import SLAP_TABLE, Action
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
-@dataclass(frozen=True)
+@dataclass
 class SpitCardPlease:
-    window: float = 2.0  # seconds after playing out in which the short player's slap claims the win
+    key: ClassVar[str] = "please"
+    window: ClassVar[float] = 2.0  # seconds after playing out in which the short player's slap claims the win
 
-    def after_deal(self, game: Game, events: list[Event], t: float) -> None:
+    player: int = 0  # the short player who borrowed the card (0: no card is lent)
+    giver: int = 0  # who lent it
+    card: Card | None = None
+    since: float | None = None  # when its holder played out: the card is slapped for
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def lent(self) -> bool:
+        return self.card is not None
+
+    @property
+    def claiming(self) -> bool:
+        """Is the window to slap the lent card open?"""
+        return self.since is not None
+
+    # ------------------------------------------------------------------ the protocol
+
+    def begin(self, game: Engine, rng: random.Random) -> None:
+        pass
+
+    def dealt(self, game: Engine, events: list[Event], t: float) -> None:
         """A layout leaves exactly one player short: they borrow a spit card from one who can spare
         one (holding two or more, so the lender still starts the spit pile)."""
         short = [n for n in game.table.players if not game.player(n).spit_cards]
         lenders = [n for n in game.table.players if len(game.player(n).spit_cards) > 1]
         if len(short) == 1 and lenders:
-            lender = lenders[0]
-            game.please = (short[0], lender, game.player(lender).spit_cards.pop(0), None)
-            events.append(SpitCardLent(t, short[0], lender))
+            self.player, self.giver = short[0], lenders[0]
+            self.card, self.since = game.player(self.giver).spit_cards.pop(0), None
+            events.append(SpitCardLent(t, self.player, self.giver))
 
-    def claim(self, game: Game, player: int, t: float) -> bool:
-        """`player` played out: if they hold a borrowed card, the window to slap it opens (True)."""
-        if game.please is None or game.please[0] != player:
+    def revealed(self, game: Engine, events: list[Event], t: float) -> None:
+        pass
+
+    def played_out(self, game: Engine, player: int, t: float) -> bool:
+        """`player` played out: if they hold the lent card, the window to slap it opens (True)."""
+        if self.card is None or player != self.player:
             return False
-        short, lender, card, _ = game.please
-        game.please = (short, lender, card, t)
+        self.since = t
         return True
 
-    def claiming(self, game: Game) -> bool:
-        """Is the window to slap the borrowed card open?"""
-        return game.please is not None and game.please[3] is not None
+    def deadline(self) -> float | None:
+        return None if self.since is None else self.since + self.window
 
-    def deadline(self, game: Game) -> float | None:
-        if game.please is None or game.please[3] is None:
-            return None
-        return game.please[3] + self.window
-
-    def press(self, game: Game, events: list[Event], t: float, player: int, control: str) -> bool:
-        """A press while a card is lent; True if this rule took it."""
-        if not self.claiming(game):
+    def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
+        if self.card is None:
+            return False
+        if self.since is None:
             if control == "slap":  # nothing to slap yet: the card counts once its holder plays out
                 game.reject(events, t, player, control, "wrong_phase")
                 return True
@@ -71,30 +96,78 @@ class SpitCardPlease:
         if control != "slap":
             game.reject(events, t, player, control, "card_first")
             return True
-        assert game.please is not None
-        short, lender, card, since = game.please
-        assert since is not None
-        by_ms = round((t - since) * 1000, 3)
-        if player == short:
-            game.please = None
-            game.player(lender).spit_cards.insert(0, card)  # the lender gets the card back
+        by_ms = round((t - self.since) * 1000, 3)
+        if player == self.player:
+            short, giver, card = self.player, self.giver, self.card
+            self._let_go()
+            game.player(giver).spit_cards.insert(0, card)  # the lender gets the card back
             events.append(SpitCardWon(t, short, by_ms))
             game.win_now(events, t, short)
         else:
-            self.lose(game, events, t, slapper=player, by_ms=by_ms)
+            self._lose(game, events, t, player, by_ms)
         return True
 
-    def close(self, game: Game, events: list[Event], t: float) -> None:
+    def close(self, game: Engine, events: list[Event], t: float) -> None:
         """The window closed with no slap: the short player was not in time."""
-        self.lose(game, events, t, slapper=None, by_ms=None)
+        self._lose(game, events, t, None, None)
 
-    def lose(self, game: Game, events: list[Event], t: float, slapper: int | None, by_ms: float | None) -> None:
+    def _lose(self, game: Engine, events: list[Event], t: float, slapper: int | None, by_ms: float | None) -> None:
         """The short player takes the whole spit pile; the lender gets the card back; a new layout."""
-        assert game.please is not None
-        short, lender, card, _ = game.please
-        game.please = None
-        game.player(lender).spit_cards.insert(0, card)
+        assert self.card is not None
+        short, giver, card = self.player, self.giver, self.card
+        self._let_go()
+        game.player(giver).spit_cards.insert(0, card)
         middle = [i for i, pile in enumerate(game.spit_piles) if pile]
-        events.append(SpitCardLost(t, short, lender, sum(len(game.spit_piles[i]) for i in middle), slapper, by_ms))
+        events.append(SpitCardLost(t, short, giver, sum(len(game.spit_piles[i]) for i in middle), slapper, by_ms))
         game.new_layout(events, t, {short: middle})
 
+    def _let_go(self) -> None:
+        self.player = self.giver = 0
+        self.card = self.since = None
+
+    def actions(self, game: Engine, player: int) -> list[Action] | None:
+        return [SLAP_TABLE] if self.since is not None else None  # both slap for the lent card
+
+    def also(self, game: Engine, player: int) -> list[Action]:
+        return []
+
+    def holds_play(self) -> bool:
+        return False
+
+    def cards(self) -> list[Card]:
+        return [] if self.card is None else [self.card]
+
+    def gather(self, player: int) -> list[Card]:
+        """At a new layout a lent card stays its borrower's; the rule lets go of it."""
+        card, holder = self.card, self.player
+        if card is None or player != holder:
+            return []
+        self._let_go()
+        return [card]
+
+    def to_state(self) -> Any:
+        if self.card is None:
+            return None
+        return {"player": self.player, "giver": self.giver, "card": self.card, "since": self.since}
+
+    def read_state(self, game: Engine, value: Any) -> None:
+        """Its part of a setup position: absent or null, no card is lent."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            raise ValueError("please must be an object {player, giver, card, since}")
+        card = value.get("card")
+        if not is_card(card, game.decks):
+            raise ValueError(f"please.card: {card!r} is not a card")
+        since = value.get("since")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
+            raise ValueError("please.since must be a time (when its holder played out) or null")
+        if since is not None and game.phase != "choosing":
+            raise ValueError("please.since is set only in phase 'choosing' (the card is being slapped for)")
+        seats = game.table.seats
+        for name in ("player", "giver"):
+            number = value.get(name)
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
+                raise ValueError(f"please.{name} must be a whole number from 1 to {seats}, not {number!r}")
+        self.player, self.giver, self.card = value["player"], value["giver"], str(card)
+        self.since = None if since is None else float(since)

@@ -24,6 +24,7 @@ from typing import Any
 import pygame
 
 from appliance.match import Match
+from appliance.rules.table_slap import TableSlap
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
@@ -79,8 +80,7 @@ class PlayScene(AtTable):
         self._summary_due = False
         self._in_force: tuple[str, str] | None = None
         self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
-        rules = match.spit.rules
-        self.duel = GhostAndDuel(match, self.view) if rules.ghost is not None or rules.please is not None else None
+        self.duel = GhostAndDuel(match, self.view) if match.spit.house else None  # a house rule with a card
 
     def background(self) -> pygame.Surface:
         return self.view.background()
@@ -130,7 +130,8 @@ class PlayScene(AtTable):
         duel = seat_prompt(game, player, computer) if self.duel is not None else None
         if duel is not None:
             return duel.words, duel.colour
-        table_chooser = getattr(game, "table_chooser", None)
+        slap = game.house_rule(TableSlap)
+        table_chooser = None if slap is None else slap.chooser
         if table_chooser is not None:
             if player == table_chooser and not computer:
                 return _("you choose: press the spit pile you take"), GOLD
@@ -195,17 +196,16 @@ class PlayScene(AtTable):
         they meet it: the players do the arithmetic) and the slaps waiting."""
         game = self.match.spit
         lines = [self.rules_in_force()]
-        slap = game.rules.table_slap
+        slap = game.house_rule(TableSlap)
         if slap is not None:
-            rule = slap.rule(game.slap_rule).name
-            lines.append(_("slap when {rule}").format(rule=slap_rule_words(rule, game.slap_modulus)))
+            lines.append(_("slap when {rule}").format(rule=slap_rule_words(slap.in_force.name, slap.modulus)))
             values = game.spit_values()
             if values is not None:
                 if player is not None:
                     left, right = self.sides(player)
                     values = [values[left], values[right]]
                 lines.append(_("tops: {a} and {b}").format(a=values[0], b=values[1]))
-            waiting = [hit.player for hit in game.table_hits]
+            waiting = [hit.player for hit in slap.hits]
             if waiting:
                 names = ", ".join(str(n) for n in waiting)
                 lines.append(_("slapped: player {names}").format(names=names))

@@ -1,0 +1,49 @@
+"""What a rule may ask of the game it is part of: the engine as its rules see it.
+
+The policies (choosing.py, round_end.py, goal.py) and the house rules (house_rule.py) are typed
+against this protocol, not against `Game`, so no rule module imports the engine and the engine
+imports them all: appliance/rules/ has no import cycle. `Game` (game.py) is the one engine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .cards import Card
+from .events import Event
+from .race import Race
+from .seat import Seat
+from .table import Table
+
+
+class Engine(Protocol):
+    players: list[Seat]
+    rng: random.Random
+    spit_piles: list[list[Card]]
+    phase: str
+    races: list[Race | None]
+    chooser: int | None
+    chooser_t: float
+    choosers_out: list[int]
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def decks(self) -> int: ...
+
+    def player(self, number: int) -> Seat: ...
+    def spit_values(self) -> list[int] | None: ...
+    def take_into_spit_cards(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None: ...
+    def reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
+               **detail: object) -> None: ...
+    def after_change(self, events: list[Event], t: float) -> None: ...
+    def close_round(self, events: list[Event], t: float, reason: str, player: int | None) -> None: ...
+    def settle_piles(self, events: list[Event], t: float, player: int, index: int, slapped: bool) -> None: ...
+    def new_layout(self, events: list[Event], t: float, takes: dict[int, list[int]],
+                   winner: int | None = None) -> None: ...
+    def win_now(self, events: list[Event], t: float, winner: int) -> None: ...
+    def after_race(self, events: list[Event], t: float, player: int) -> None: ...
+    def race_held(self, player: int, t: float) -> bool: ...
+    def start_choosing(self, reason: str, player: int | None) -> None: ...
+    def single_pile_taker(self, reason: str, player: int | None, index: int) -> int: ...
