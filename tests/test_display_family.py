@@ -419,3 +419,14 @@ def test_reverse_spit_aims_for_the_larger_pile() -> None:
     scene = _choosing(h, {"goal": "all"}, None)
     assert shown_to(only(scene.captions(), "prompt"), 1)[0].startswith("SLAP the larger pile!")
     assert in_force(choice_of("reverse", {})) == "Reverse Spit · aim for the larger pile"
+
+
+def test_in_reverse_spit_the_player_who_played_out_is_told_the_larger_pile_is_theirs() -> None:
+    """V15 (000: "schlagen sie und nehmen den größeren Spieß-Stapel"): the screen says what the rule
+    says, to each seat: the one who played out slaps it; the other is told it is theirs."""
+    h = Harness(SIZE, "tabletop")
+    scene = _choosing(h, {"goal": "all"}, 2)
+    left, right = (len(pile) for pile in scene.match.spit.spit_piles)
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 2) == [f"you played out: SLAP the larger pile! left {right}, right {left} cards"]
+    assert shown_to(prompts, 1) == ["Player 2 played out: the larger pile is theirs"]

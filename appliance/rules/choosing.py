@@ -8,13 +8,22 @@ first player the pile they chose and the others the piles left, then deals.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from .events import Call, Choose, Event, Slap
 from .moves import Action
 
 if TYPE_CHECKING:
     from .engine import Engine
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a seat is asked to do while the piles are chosen: a key the screen has words for, and
+    the player it names (who chooses), if any."""
+
+    key: str
+    player: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,11 @@ class SlapForIt:
         return [Action("slap", target=i) for i, pile in enumerate(game.spit_piles)
                 if pile and self.may_slap(game, i)]
 
+    def prompt(self, game: Engine, player: int, larger: bool) -> Prompt:
+        """What a seat is asked while the piles are chosen, as data: the screen has the words for
+        each key. `larger`: the goal wants the larger pile (V15)."""
+        return Prompt("slap_larger" if larger else "slap_smaller")
+
 
 @dataclass(frozen=True)
 class ChooserChooses(SlapForIt):
@@ -61,11 +75,23 @@ class ChooserChooses(SlapForIt):
             return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
         return []
 
+    why: ClassVar[str] = "called_first"  # how the chooser won the right: by calling first, or playing out
+
+    def prompt(self, game: Engine, player: int, larger: bool) -> Prompt:
+        chooser = game.chooser
+        if chooser is None:
+            return Prompt("call_first")
+        if chooser == player:
+            return Prompt(f"you_{self.why}")
+        return Prompt(f"they_{self.why}", chooser)
+
 
 @dataclass(frozen=True)
 class Shapp(ChooserChooses):
     """V10, David Shapp: whoever played out their stock chooses freely; on a block, the player with
     fewer stock cards. (Equal counts on a block: either may choose, and the first press does.)"""
+
+    why: ClassVar[str] = "played_out"
 
     def start(self, game: Engine, reason: str, player: int | None) -> None:
         if player is not None:
@@ -137,6 +163,11 @@ class SlapSpit(FirstCall):
             return super().actions(game, player)
         return SlapForIt.actions(self, game, player)
 
+    def prompt(self, game: Engine, player: int, larger: bool) -> Prompt:
+        if self.equal(game):
+            return super().prompt(game, player, larger)
+        return SlapForIt.prompt(self, game, player, larger)
+
 
 @dataclass(frozen=True)
 class PlayedOutSlapsTheLarger(SlapForIt):
@@ -168,6 +199,13 @@ class PlayedOutSlapsTheLarger(SlapForIt):
         if game.chooser != player:
             return []
         return [Action("slap", target=i) for i, pile in enumerate(game.spit_piles) if pile and self.largest(game, i)]
+
+    def prompt(self, game: Engine, player: int, larger: bool) -> Prompt:
+        if game.chooser is None:
+            return super().prompt(game, player, larger)
+        if game.chooser == player:
+            return Prompt("you_played_out_slap_larger")
+        return Prompt("they_played_out_take_larger", game.chooser)
 
 
 CHOOSING: dict[str, SlapForIt] = {

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .cards import Card, deck, rank_of
+from .choosing import Prompt as ChoosingPrompt
 from .events import (
     Call,
     Choose,
@@ -692,6 +693,10 @@ class Game:
         """`winner` has won the game outright (V14): the middle goes to the others, and it is over."""
         others = self.table.others(winner)
         self.new_layout(events, t, {others[0]: [i for i, pile in enumerate(self.spit_piles) if pile]}, winner=winner)
+
+    def choosing_prompt(self, player: int) -> ChoosingPrompt:
+        """What `player` is asked while the piles are chosen (the choosing rule's answer, as data)."""
+        return self.rules.choosing.prompt(self, player, self.rules.goal.larger_pile_wanted)
 
     def race_held(self, player: int, t: float) -> bool:
         """`player` played out: does a house rule hold the round open for a race (V13, V14)?"""

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 @dataclass
 class GhostCard:
     key: ClassVar[str] = "ghost"
+    slaps: ClassVar[str] = "ghost"  # what the slap control slaps in this game (the legends name it)
     window: ClassVar[float] = 1.0  # seconds after a player plays out in which the ghost card can be taken
 
     card: Card | None = None

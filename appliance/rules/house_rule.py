@@ -14,7 +14,8 @@ fields: each side asks the other through methods. What a rule may be asked:
   table slap being judged);
 - `cards` / `gather`: the cards it holds (every card is somewhere), and those that go to a player's
   hand at a new layout (it lets go of them there);
-- `key`, `to_state`, `read_state`: its part of the state object (and so of the snapshot).
+- `key`, `to_state`, `read_state`: its part of the state object (and so of the snapshot);
+- `slaps`: what the `slap` control slaps where it is in force, for the legends to name.
 
 Rules are standard-library only and deterministic, as the whole core is.
 """
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 class HouseRule(Protocol):
     key: ClassVar[str]
+    slaps: ClassVar[str]  # what the slap control slaps where this rule is in force ("table", "ghost", "card")
 
     def begin(self, game: Engine, rng: random.Random) -> None: ...
     def dealt(self, game: Engine, events: list[Event], t: float) -> None: ...

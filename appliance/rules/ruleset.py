@@ -62,6 +62,13 @@ class Ruleset:
     def options_json(self) -> dict[str, Any]:
         return self.options.to_json()
 
+    @property
+    def slaps(self) -> str:
+        """What the `slap` control slaps in this game: "table" (V18/V19), "ghost" (V14), "card"
+        (V13's lent spit card), or "" (nothing: the control does nothing here)."""
+        kinds: tuple[type[HouseRule] | None, ...] = (self.please, self.ghost, self.table_slap)
+        return next((kind.slaps for kind in kinds if kind is not None), "")
+
     def start_house(self) -> tuple[HouseRule, ...]:
         """A new game's house rules, each a fresh object holding its own state (house_rule.py)."""
         kinds: tuple[type[HouseRule] | None, ...] = (self.please, self.ghost, self.table_slap)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 @dataclass
 class SpitCardPlease:
     key: ClassVar[str] = "please"
+    slaps: ClassVar[str] = "card"  # what the slap control slaps in this game (the legends name it)
     window: ClassVar[float] = 2.0  # seconds after playing out in which the short player's slap claims the win
 
     player: int = 0  # the short player who borrowed the card (0: no card is lent)

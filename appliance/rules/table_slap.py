@@ -86,6 +86,7 @@ class TableSlap:
     rule in force, the slaps in the open window, and who chooses a pile after two wrong slaps."""
 
     key: ClassVar[str] = "table_slap"
+    slaps: ClassVar[str] = "table"  # what the slap control slaps in this game (the legends name it)
     window: ClassVar[float] = 0.75  # seconds after the first slap in which another slap still counts
     name: ClassVar[str] = "mod7"
 

@@ -57,6 +57,20 @@ SOUNDS = {
 }
 
 
+# What a seat is asked while the piles are chosen, by the choosing rule's key (rules/choosing.py).
+CHOOSING_WORDS = {
+    "slap_smaller": lambda: _("SLAP the smaller pile! left {left} cards, right {right} cards"),
+    "slap_larger": lambda: _("SLAP the larger pile! left {left} cards, right {right} cards"),
+    "call_first": lambda: _("call SPIT! first to choose the pile: left {left}, right {right} cards"),
+    "you_played_out": lambda: _("you played out: choose a spit pile! left {left} cards, right {right} cards"),
+    "you_called_first": lambda: _("you called first: choose a spit pile! left {left} cards, right {right} cards"),
+    "they_played_out": lambda: _("Player {n} played out: they choose a pile"),
+    "they_called_first": lambda: _("Player {n} called first: they choose a pile"),
+    "you_played_out_slap_larger": lambda: _("you played out: SLAP the larger pile! left {left}, right {right} cards"),
+    "they_played_out_take_larger": lambda: _("Player {n} played out: the larger pile is theirs"),
+}
+
+
 def place_words(place: int) -> str:
     """1st, 2nd ... in the players' language."""
     words = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th")}
@@ -119,12 +133,11 @@ class PlayScene(AtTable):
         me = game.player(player)
         computer = player in self.match.bots
         colour = PLAYER_COLOURS[player]
-        out = getattr(me, "out", 0)
-        if out:
-            place = place_words(out)
+        if me.out:
+            place = place_words(me.out)
             if computer:
                 return _("the computer is out: {place}").format(place=place), GOLD
-            if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
+            if game.rules.round_end.may_choose_now(game, player):  # (the rules say: a pile to take)
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
         duel = seat_prompt(game, player, computer) if self.duel is not None else None
@@ -151,7 +164,7 @@ class PlayScene(AtTable):
             return _("Ready? press SPIT!"), colour
         if game.phase == "choosing" and not computer:
             return self.choosing_prompt(player)
-        if game.phase == "playing" and game.rules.options.hidden_last and not me.hidden and self._may_pick_up(player):
+        if game.phase == "playing" and not me.hidden and self._may_pick_up(player):  # (V9: the rules offer it)
             return _("press SPIT! to pick up your last cards"), colour
         return None
 
@@ -168,28 +181,15 @@ class PlayScene(AtTable):
         return self._in_force[1]
 
     def choosing_prompt(self, player: int) -> tuple[str, tuple[int, int, int]]:
+        """The choosing rule says what this seat is asked (game.choosing_prompt); the screen has the
+        words, with the pile sizes as the seat sees them."""
         game = self.match.spit
         left, right = self.sides(player)
         sizes = {"left": len(game.spit_piles[left]), "right": len(game.spit_piles[right])}
-        rule = game.rules.options.choose
-        chooser = game.chooser
-        if rule == "slap" or (rule == "slap_spit" and sizes["left"] != sizes["right"]):
-            if game.rules.options.goal == "all":  # Reverse Spit: aim for the larger pile
-                words = _("SLAP the larger pile! left {left} cards, right {right} cards")
-            else:
-                words = _("SLAP the smaller pile! left {left} cards, right {right} cards")
-            return words.format(**sizes), GOLD
-        if chooser is None:  # first_call, or slap_spit with equal piles
-            return _("call SPIT! first to choose the pile: left {left}, right {right} cards").format(**sizes), GOLD
-        if chooser == player:
-            if rule == "shapp":
-                words = _("you played out: choose a spit pile! left {left} cards, right {right} cards")
-            else:
-                words = _("you called first: choose a spit pile! left {left} cards, right {right} cards")
-            return words.format(**sizes), GOLD
-        if rule == "shapp":
-            return _("Player {n} played out: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
-        return _("Player {n} called first: they choose a pile").format(n=chooser), PLAYER_COLOURS[player]
+        asked = game.choosing_prompt(player)
+        if asked.player is not None:  # another player chooses
+            return CHOOSING_WORDS[asked.key]().format(n=asked.player), PLAYER_COLOURS[player]
+        return CHOOSING_WORDS[asked.key]().format(**sizes), GOLD
 
     def info(self, player: int | None) -> list[str]:
         """The rules in force, and with a table slap its rule and the two top values (never whether
