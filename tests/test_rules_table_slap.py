@@ -137,3 +137,24 @@ def test_v19_draws_a_modulus_of_7_or_more_and_a_rule_by_rank() -> None:
 def test_each_rule_of_the_deck(rank: int, a: int, b: int, m: int, slap: bool) -> None:
     rule = RULE_DECK[rank - 1]
     assert rule.rank == rank and rule.test(a, b, m) is slap and rule.test(b, a, m) is slap
+
+
+def test_after_two_wrong_slaps_the_rule_asks_the_later_slapper_to_choose_as_data() -> None:
+    from appliance.display.duel_view import seat_prompt
+
+    game = game_from_state(position(P1, P2, spit=("AD", "KC"), p1_spit="4S", p2_spit="7H", variant="mod-spit"), seed=3)
+    assert game.house_prompt(1) is None and game.house_prompt(2) is None
+    presses(game, (1.0, 1, "slap"), (1.04, 2, "slap"))
+    chooser = slap_of(game).chooser
+    assert chooser is not None
+    other = 3 - chooser
+    mine, theirs = game.house_prompt(chooser), game.house_prompt(other)
+    assert mine is not None and (mine.key, mine.player) == ("you_choose_a_pile_to_take", None)
+    assert theirs is not None and (theirs.key, theirs.player) == ("they_choose_a_pile_to_take", chooser)
+    # in the seats' words: the chooser is asked, the other told; a computer's seat only told who chooses
+    shown = seat_prompt(game, chooser, computer=False)
+    assert shown is not None and shown.words == "you choose: press the spit pile you take"
+    told = seat_prompt(game, other, computer=False)
+    assert told is not None and told.words == f"Player {chooser} chooses a pile to take"
+    computer = seat_prompt(game, chooser, computer=True)
+    assert computer is not None and computer.words == f"Player {chooser} chooses a pile to take"

@@ -102,32 +102,36 @@ def lent_verdict(player: int, giver: int, won: bool, slapper: int | None, ms: fl
     return lines
 
 
+# What a house rule asks of a seat, by the key of its prompt (rules/house_rule.py `Prompt`).
+HOUSE_WORDS = {
+    "slap_now": lambda: _("SLAP IT NOW!"),
+    "slap_before": lambda: _("SLAP it before player {n}!"),
+    "play_out_then_slap_lent": lambda: _("play out, then SLAP the lent spit card first to win"),
+    "slap_lent_first": lambda: _("when player {n} plays out, SLAP the lent card first"),
+    "slap_ghost_to_win": lambda: _("SLAP the GHOST first to win!"),
+    "ghost_out": lambda: _("a ghost card is out: play out, then SLAP it first to win"),
+    "you_choose_a_pile_to_take": lambda: _("you choose: press the spit pile you take"),
+    "they_choose_a_pile_to_take": lambda: _("Player {n} chooses a pile to take"),
+}
+TOLD_THE_COMPUTER = ("they_choose_a_pile_to_take",)  # (a computer's seat is told who chooses, nothing else)
+
+
 def seat_prompt(game: Game, player: int, computer: bool) -> Prompt | None:
-    """What the ghost card or the lent spit card asks of a seat now (None: nothing of theirs)."""
-    if computer:
+    """What a house rule asks of a seat now (None: nothing of theirs), in the seat's words: the rule
+    says what (`Game.house_prompt`), the screen how."""
+    asked = game.house_prompt(player)
+    if asked is None:
         return None
-    colour = PLAYER_COLOURS.get(player, WHITE)
-    please = game.house_rule(SpitCardPlease)
-    if please is not None and please.lent:
-        short = please.player
-        if please.claiming:  # they played out: the lent card is slapped for
-            if player == short:
-                return Prompt(_("SLAP IT NOW!"), GOLD, URGENT_SIZE)
-            return Prompt(_("SLAP it before player {n}!").format(n=short), GOLD, URGENT_SIZE)
-        if game.phase == "playing":
-            if player == short:
-                return Prompt(_("play out, then SLAP the lent spit card first to win"), colour)
-            if player == please.giver:
-                return Prompt(_("when player {n} plays out, SLAP the lent card first").format(n=short), colour)
-    ghost = game.house_rule(GhostCard)
-    if ghost is not None and ghost.race is not None:
-        out = ghost.race[1]
-        if player == out:
-            return Prompt(_("SLAP the GHOST first to win!"), GOLD, URGENT_SIZE)
-        return Prompt(_("SLAP it before player {n}!").format(n=out), GOLD, URGENT_SIZE)
-    if ghost is not None and ghost.card is not None and game.phase == "playing":
-        return Prompt(_("a ghost card is out: play out, then SLAP it first to win"), colour)
-    return None
+    key, named = asked.key, asked.player
+    if computer:
+        if key == "you_choose_a_pile_to_take":
+            key, named = "they_choose_a_pile_to_take", player
+        if key not in TOLD_THE_COMPUTER:
+            return None
+    words = HOUSE_WORDS[key]().format(n=named)
+    if asked.urgent:
+        return Prompt(words, GOLD, URGENT_SIZE)
+    return Prompt(words, GOLD if key == "you_choose_a_pile_to_take" else PLAYER_COLOURS.get(player, WHITE))
 
 
 # ---------------------------------------------------------------------- on the table
@@ -149,7 +153,7 @@ class GhostAndDuel:
         self.match = match
         self.view = view
         self.layout = view.layout
-        self.computer = frozenset(getattr(view, "computer", ()))
+        self.computer = frozenset(view.computer)
         self.late: _Late | None = None
         self.ends_ns = 0  # until when a verdict of ours is up (the play scene waits for it)
         self.ghost_giver: int | None = None  # who laid the ghost card on the table

@@ -242,5 +242,5 @@ def overlays_for(match: Any, view: Any) -> list[Overlay]:
     out: list[Overlay] = [LatePadNote(match, view.layout, view.art)]
     game = match.game
     if isinstance(game, Game) and game.rules.moves.carry:
-        out.append(RunningBoard(match, view.layout, tuple(getattr(view, "computer", ()))))
+        out.append(RunningBoard(match, view.layout, tuple(view.computer)))
     return out

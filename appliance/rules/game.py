@@ -41,6 +41,7 @@ from .events import (
     Take,
 )
 from .house_rule import HouseRule
+from .house_rule import Prompt as HousePrompt
 from .moves import CALL, FLIPS, LIFTS, PLAYS, Action
 from .race import Race, clock, misfit
 from .ruleset import CLASSIC, Ruleset
@@ -693,6 +694,14 @@ class Game:
         """`winner` has won the game outright (V14): the middle goes to the others, and it is over."""
         others = self.table.others(winner)
         self.new_layout(events, t, {others[0]: [i for i, pile in enumerate(self.spit_piles) if pile]}, winner=winner)
+
+    def house_prompt(self, player: int) -> HousePrompt | None:
+        """What a house rule asks of `player` now (the first that asks anything), as data."""
+        for rule in self.house:
+            asked = rule.prompt(self, player)
+            if asked is not None:
+                return asked
+        return None
 
     def choosing_prompt(self, player: int) -> ChoosingPrompt:
         """What `player` is asked while the piles are chosen (the choosing rule's answer, as data)."""

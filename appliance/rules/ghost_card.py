@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import Card, is_card
 from .events import Event, GhostLaid, GhostTaken
+from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
 
 if TYPE_CHECKING:
@@ -112,6 +113,17 @@ class GhostCard:
 
     def holds_play(self) -> bool:
         return False
+
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """In the race: the player who played out slaps to win, the other to take it first; while a
+        ghost card lies out, everybody is told what it is for."""
+        if self.race is not None:
+            out = self.race[1]
+            return Prompt("slap_ghost_to_win", urgent=True) if player == out else \
+                Prompt("slap_before", out, urgent=True)
+        if self.card is not None and game.phase == "playing":
+            return Prompt("ghost_out")
+        return None
 
     def cards(self) -> list[Card]:
         return [] if self.card is None else [self.card]

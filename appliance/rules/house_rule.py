@@ -15,7 +15,8 @@ fields: each side asks the other through methods. What a rule may be asked:
 - `cards` / `gather`: the cards it holds (every card is somewhere), and those that go to a player's
   hand at a new layout (it lets go of them there);
 - `key`, `to_state`, `read_state`: its part of the state object (and so of the snapshot);
-- `slaps`: what the `slap` control slaps where it is in force, for the legends to name.
+- `slaps`: what the `slap` control slaps where it is in force, for the legends to name;
+- `prompt`: what it asks of a seat now (`Prompt`, as data: the screen has the words).
 
 Rules are standard-library only and deterministic, as the whole core is.
 """
@@ -23,6 +24,7 @@ Rules are standard-library only and deterministic, as the whole core is.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .cards import Card
@@ -31,6 +33,16 @@ from .moves import Action
 
 if TYPE_CHECKING:
     from .engine import Engine
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a rule asks of one seat now, as data: a key the screen has words for, the player it
+    names (if any), and whether it must be read in a blink (drawn big)."""
+
+    key: str
+    player: int | None = None
+    urgent: bool = False
 
 
 class HouseRule(Protocol):
@@ -47,6 +59,7 @@ class HouseRule(Protocol):
     def actions(self, game: Engine, player: int) -> list[Action] | None: ...
     def also(self, game: Engine, player: int) -> list[Action]: ...
     def holds_play(self) -> bool: ...
+    def prompt(self, game: Engine, player: int) -> Prompt | None: ...
     def cards(self) -> list[Card]: ...
     def gather(self, player: int) -> list[Card]: ...
     def to_state(self) -> Any: ...

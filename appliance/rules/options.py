@@ -203,7 +203,7 @@ PRESETS: dict[str, Preset] = {
                                {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "rule_deck"}),
     "running": _spit("Running Spit: the spit piles are pads 3 m away; carry each card there and slap it down, "
                      "in teams taking turns", {"carry": True}),
-    "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps for the larger pile",
+    "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps the larger pile and takes it",
                 {"goal": "all"}),
     "speed": Preset("speed", "Speed: hands of five drawn from a stock, side stacks, deals scored up to 25", {}),
 }

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import Card, is_card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
+from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
 
 if TYPE_CHECKING:
@@ -134,6 +135,20 @@ class SpitCardPlease:
 
     def holds_play(self) -> bool:
         return False
+
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """While a card is lent: the borrower is to play out and slap it, the lender to slap it first;
+        once the borrower has played out, both: now."""
+        if self.card is None:
+            return None
+        if self.since is not None:
+            return Prompt("slap_now", urgent=True) if player == self.player else \
+                Prompt("slap_before", self.player, urgent=True)
+        if game.phase != "playing":
+            return None
+        if player == self.player:
+            return Prompt("play_out_then_slap_lent")
+        return Prompt("slap_lent_first", self.player) if player == self.giver else None
 
     def cards(self) -> list[Card]:
         return [] if self.card is None else [self.card]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
 from .events import TableSlap as TableSlapEvent
+from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
 from .table import SIDES
 
@@ -210,6 +211,13 @@ class TableSlap:
     def also(self, game: Engine, player: int) -> list[Action]:
         """The slap, offered beside what the player can do (V18/V19): while it may be slapped."""
         return [SLAP_TABLE] if self.may_slap(game, player) else []
+
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """After two wrong slaps: the later slapper chooses a pile to take."""
+        if self.chooser is None:
+            return None
+        return Prompt("you_choose_a_pile_to_take") if player == self.chooser else \
+            Prompt("they_choose_a_pile_to_take", self.chooser)
 
     def cards(self) -> list[Card]:
         return []

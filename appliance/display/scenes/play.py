@@ -140,15 +140,9 @@ class PlayScene(AtTable):
             if game.rules.round_end.may_choose_now(game, player):  # (the rules say: a pile to take)
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
-        duel = seat_prompt(game, player, computer) if self.duel is not None else None
-        if duel is not None:
-            return duel.words, duel.colour
-        slap = game.house_rule(TableSlap)
-        table_chooser = None if slap is None else slap.chooser
-        if table_chooser is not None:
-            if player == table_chooser and not computer:
-                return _("you choose: press the spit pile you take"), GOLD
-            return _("Player {n} chooses a pile to take").format(n=table_chooser), colour
+        asked = seat_prompt(game, player, computer)  # what a house rule asks, in this seat's words
+        if asked is not None:
+            return asked.words, asked.colour
         if game.phase in ("ready", "stalemate"):
             if me.called:
                 return (_("the computer called SPIT!") if computer else _("you called SPIT!")), GOLD
@@ -217,7 +211,7 @@ class PlayScene(AtTable):
         for player in layout.seats:
             said = self.prompt(player)
             if said is not None:
-                size = self.duel.prompt_size(player) if self.duel is not None else PROMPT_SIZE
+                size = self.duel.prompt_size(player) if self.duel is not None else PROMPT_SIZE  # (an urgent one: big)
                 out.append(caption("prompt", player, Line(said[0], size, said[1]), shade=150))
         owners: list[int | None] = [None] if layout.mode == "desktop" else list(layout.seats)
         for owner in owners:
