@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from .cards import Card, deck, rank_of
 from .choosing import Prompt as ChoosingPrompt
+from .choosing import SlapForIt
 from .events import (
     Call,
     Choose,
@@ -67,15 +68,6 @@ def _uncovered(pile: StockPile) -> bool:
 
 
 @dataclass
-class SlapRace:
-    """The first slap of a choosing, which settled the piles: a later slap is answered from it."""
-
-    t: float
-    player: int
-    taken: dict[int, int]  # player -> spit pile taken
-
-
-@dataclass
 class Game:
     rules: Ruleset
     players: list[Seat]
@@ -88,9 +80,7 @@ class Game:
     now: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
     races: list[Race | None] = field(default_factory=list)
-    slap_race: SlapRace | None = None  # the slap that settled the last choosing
-    chooser: int | None = None  # who chooses the pile at this new layout (V10-V12)
-    chooser_t: float = 0.0  # when they won the right to (their call)
+    choosing: SlapForIt = field(default_factory=SlapForIt)  # how piles are chosen, and its state (V10-V12)
     choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
     house: tuple[HouseRule, ...] = ()  # the house rules in force, each holding its own state (V13, V14, V18)
 
@@ -99,6 +89,8 @@ class Game:
             self.races = [None] * len(self.spit_piles)
         if not self.house:
             self.house = self.rules.start_house()
+        if type(self.choosing) is not self.rules.choosing:
+            self.choosing = self.rules.choosing()
 
     # ------------------------------------------------------------------ construction
 
@@ -133,6 +125,11 @@ class Game:
     def decks(self) -> int:
         return self.rules.options.decks
 
+    @property
+    def chooser(self) -> int | None:
+        """Who chooses the pile at this new layout (V10-V12), as the choosing rule says."""
+        return self.choosing.chooser
+
     def house_rule(self, kind: type[R]) -> R | None:
         """The house rule of this kind in force in this game (its state with it), or None."""
         for rule in self.house:
@@ -145,7 +142,7 @@ class Game:
         identically (the state object, with each house rule's part, plus the clock, the RNG's state,
         the races on each spit pile and the last settling slap)."""
         version, internal, gauss = self.rng.getstate()
-        race = self.slap_race
+        race = self.choosing.settled
         return {
             "snapshot": SNAPSHOT_VERSION,
             "variant": self.rules.variant,
@@ -156,7 +153,7 @@ class Game:
             "rng": [version, list(internal), gauss],
             "races": [None if r is None else [r.t, r.player, r.covered] for r in self.races],
             "slap_race": None if race is None else [race.t, race.player, sorted(race.taken.items())],
-            "chooser_t": self.chooser_t,
+            "chooser_t": self.choosing.chooser_t,
         }
 
     def player(self, number: int) -> Seat:
@@ -200,8 +197,8 @@ class Game:
             "players": [self._seat_state(p) for p in self.players],
             "lone_pile": self.lone_pile,
         })
-        if self.chooser is not None:
-            out["chooser"] = self.chooser
+        if self.choosing.chooser is not None:
+            out["chooser"] = self.choosing.chooser
         if self.table.seats > 2:
             out["choosers_out"] = list(self.choosers_out)
         for house_rule in self.house:
@@ -258,7 +255,7 @@ class Game:
                 return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
             return []
         if phase == "choosing":
-            return self.rules.choosing.actions(self, player)
+            return self.choosing.actions(self, player)
         waiting: list[Action] = []  # what house rules offer beside the game's own moves (V18: the slap)
         held = False  # a house rule holds play (V18: a table slap is being judged)
         for rule in self.house:
@@ -474,11 +471,11 @@ class Game:
             self.reject(events, t, player, f"pile{number}", "no_card")
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
-        race = self.slap_race
+        race = self.choosing.settled
         if self.phase == "playing":
             self._play(events, t, player, side, index)
         elif self.phase == "choosing":
-            self.rules.choosing.side_press(self, events, t, player, side, index)
+            self.choosing.side_press(self, events, t, player, side, index)
         elif (self.phase == "ready" and race is not None and race.player != player
                 and t - race.t <= self.rules.slap_window):
             # A slap just after the first one, which settled the piles and dealt: on the pile this
@@ -502,7 +499,7 @@ class Game:
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
         if self.phase == "choosing":
-            self.rules.choosing.spit_press(self, events, t, player)
+            self.choosing.spit_press(self, events, t, player)
         elif self.phase == "playing":
             self._pick_up(events, t, player)
         elif self.phase not in ("ready", "stalemate"):
@@ -536,7 +533,7 @@ class Game:
             self.reject(events, t, player, "spit", "already_called")
             return
         me.called = True
-        self.slap_race = None
+        self.choosing.called()
         events.append(Call(t, player))
         spitters = self.spitters()
         if all(self.player(n).called for n in spitters):
@@ -678,16 +675,18 @@ class Game:
             p.let_go()
             p.called = False
 
-    def settle_piles(self, events: list[Event], t: float, player: int, index: int, slapped: bool) -> None:
+    def settle_piles(self, events: list[Event], t: float, player: int, index: int) -> dict[int, int]:
         """`player` takes spit pile `index`; the others take the piles left, going round the table
-        from the player's right; then the new layout. A slap is remembered for the slaps just after."""
+        from the player's right: who takes which (the choosing rule then asks for the deal)."""
         taken = {player: index}
         rest = [i for i, pile in enumerate(self.spit_piles) if pile and i != index]
         for other in self.table.others(player):
             if rest:
                 taken[other] = rest.pop(0)
-        if slapped:
-            self.slap_race = SlapRace(t, player, taken)
+        return taken
+
+    def deal_after_choosing(self, events: list[Event], t: float, taken: dict[int, int]) -> None:
+        """The piles chosen are taken: the new layout."""
         self.new_layout(events, t, {number: [pile] for number, pile in taken.items()})
 
     def win_now(self, events: list[Event], t: float, winner: int) -> None:
@@ -705,7 +704,7 @@ class Game:
 
     def choosing_prompt(self, player: int) -> ChoosingPrompt:
         """What `player` is asked while the piles are chosen (the choosing rule's answer, as data)."""
-        return self.rules.choosing.prompt(self, player, self.rules.goal.larger_pile_wanted)
+        return self.choosing.prompt(self, player, self.rules.goal.larger_pile_wanted)
 
     def race_held(self, player: int, t: float) -> bool:
         """`player` played out: does a house rule hold the round open for a race (V13, V14)?"""
@@ -718,8 +717,7 @@ class Game:
     def start_choosing(self, reason: str, player: int | None) -> None:
         """Phase `choosing`: the ruleset's choosing policy says who may choose."""
         self.phase = "choosing"
-        self.chooser = None
-        self.rules.choosing.start(self, reason, player)
+        self.choosing.begin(reason, player, self)
 
     def single_pile_taker(self, reason: str, player: int | None, index: int) -> int:
         return self.rules.goal.single_pile_taker(self, reason, player, index)
@@ -740,7 +738,7 @@ class Game:
         self.spit_piles = [[] for _ in self.spit_piles]
         self.races = [None] * len(self.spit_piles)
         self.lone_pile = None
-        self.chooser = None
+        self.choosing.dealt()
         self.choosers_out = []
         for p in self.players:
             p.hidden = False

@@ -36,7 +36,7 @@ class Ruleset:
     layout: RowByRow
     fits: OneRankApart
     moves: StockMoves
-    choosing: SlapForIt
+    choosing: type[SlapForIt]  # a fresh one a game: it holds who chooses
     goal: FewestCards
     round_end: RoundEnd
     table_slap: type[TableSlap] | None = None
@@ -89,7 +89,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
                          pick_up=PickUpLast() if options.hidden_last else None, carry=options.carry),
         # V15: in Reverse Spit the player who played out slaps the larger pile, and it is theirs.
-        choosing=PlayedOutSlapsTheLarger() if (options.goal, options.choose) == ("all", "slap")
+        choosing=PlayedOutSlapsTheLarger if (options.goal, options.choose) == ("all", "slap")
         else CHOOSING[options.choose],
         goal=GOALS[options.goal],
         round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_help, deck, is_card
-from .game import PHASES, SNAPSHOT_VERSION, Game, SlapRace
+from .choosing import SlapRace
+from .game import PHASES, SNAPSHOT_VERSION, Game
 from .options import PRESETS, OptionError, Options, read_options
 from .race import Race
 from .ruleset import Ruleset, compose
@@ -161,7 +162,8 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
             raise SetupError("chooser is set only in phase 'choosing'")
 
     game = Game(rules=rules, players=players, spit_piles=spit_piles, phase=phase, round=round_number,
-                winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed), chooser=chooser)
+                winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed))
+    game.choosing.chooser = chooser
     for rule in game.house:  # each house rule reads its own part
         try:
             rule.read_state(game, state.get(rule.key))
@@ -238,9 +240,9 @@ def restore(snap: Any) -> Game:
         game.now = float(snap["now"])
         game.races = [None if r is None else Race(float(r[0]), int(r[1]), str(r[2])) for r in snap["races"]]
         slap = snap["slap_race"]
-        game.slap_race = None if slap is None else SlapRace(float(slap[0]), int(slap[1]),
+        game.choosing.settled = None if slap is None else SlapRace(float(slap[0]), int(slap[1]),
                                                             {int(p): int(i) for p, i in slap[2]})
-        game.chooser_t = float(snap["chooser_t"])
+        game.choosing.chooser_t = float(snap["chooser_t"])
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, SetupError):
             raise
