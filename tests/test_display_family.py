@@ -362,11 +362,11 @@ def test_an_out_player_is_told_their_place_and_to_take_a_pile() -> None:
     assert isinstance(scene, PlayScene)
     game = scene.match.spit
     game.player(2).out = 1
-    game.choosers_out.append(2)
+    game.round_end.choosers_out.append(2)  # type: ignore[attr-defined]
     prompts = only(scene.captions(), "prompt")
     assert shown_to(prompts, 2) == ["out — 1st! press a spit pile to take it"]
     assert "out" not in " ".join(shown_to(prompts, 1) + shown_to(prompts, 3))
-    game.choosers_out.remove(2)
+    game.round_end.choosers_out.remove(2)  # type: ignore[attr-defined]
     assert shown_to(only(scene.captions(), "prompt"), 2) == ["out — 1st"]
 
 

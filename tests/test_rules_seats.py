@@ -84,7 +84,7 @@ def test_the_first_out_takes_a_pile_and_sits_out_while_the_others_play_on() -> N
     events = run(game, (1.0, 1, "pile1"), (1.1, 1, "left"))
     assert kinds(events) == ["select", "play", "out"] and events[-1] == {"t": 1.1, "event": "out", "player": 1,
                                                                            "place": 1}
-    assert game.phase == "playing" and game.choosers_out == [1]
+    assert game.phase == "playing" and game.state()["choosers_out"] == [1] and game.round_end.may_choose_now(game, 1)
     assert rejects(run(game, (1.2, 1, "pile1"), (1.3, 1, "spit"))) == ["sitting_out", "sitting_out"]
     events = run(game, (1.4, 1, "right"))  # player 1's right: pile 1, two cards
     assert events == [{"t": 1.4, "event": "take", "player": 1, "spit_pile": 1, "cards": 2}]

@@ -118,7 +118,7 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
         game.chooser or 0,
         me.hidden,
         me.out,
-        bool(game.choosers_out) and player in game.choosers_out,
+        game.round_end.may_choose_now(game, player),
         tuple([hit.player for hit in hits]) if hits else (),
         (slap.chooser or 0) if slap is not None else 0,
         EMPTY if carried is None else FACE[carried],

@@ -23,7 +23,6 @@ class Engine(Protocol):
     spit_piles: list[list[Card]]
     phase: str
     races: list[Race | None]
-    choosers_out: list[int]
 
     @property
     def table(self) -> Table: ...

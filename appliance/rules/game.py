@@ -45,6 +45,7 @@ from .house_rule import HouseRule
 from .house_rule import Prompt as HousePrompt
 from .moves import CALL, FLIPS, LIFTS, PLAYS, Action
 from .race import Race, clock, misfit
+from .round_end import FirstOutEndsTheRound, RoundEnd
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
 from .stalemate import can_progress, progress_by_rearranging
@@ -81,7 +82,7 @@ class Game:
     rng: random.Random = field(default_factory=random.Random)
     races: list[Race | None] = field(default_factory=list)
     choosing: SlapForIt = field(default_factory=SlapForIt)  # how piles are chosen, and its state (V10-V12)
-    choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
+    round_end: RoundEnd = field(default_factory=FirstOutEndsTheRound)  # how a round ends, and its state (V17)
     house: tuple[HouseRule, ...] = ()  # the house rules in force, each holding its own state (V13, V14, V18)
 
     def __post_init__(self) -> None:
@@ -91,6 +92,8 @@ class Game:
             self.house = self.rules.start_house()
         if type(self.choosing) is not self.rules.choosing:
             self.choosing = self.rules.choosing()
+        if type(self.round_end) is not self.rules.round_end:
+            self.round_end = self.rules.round_end()
 
     # ------------------------------------------------------------------ construction
 
@@ -199,8 +202,7 @@ class Game:
         })
         if self.choosing.chooser is not None:
             out["chooser"] = self.choosing.chooser
-        if self.table.seats > 2:
-            out["choosers_out"] = list(self.choosers_out)
+        out.update(self.round_end.state_part())  # (V17: who is out and still to choose)
         for house_rule in self.house:
             out[house_rule.key] = house_rule.to_state()
         return out
@@ -251,7 +253,7 @@ class Game:
             if allowed is not None:
                 return allowed
         if me.out:  # (not playing)
-            if self.phase in ("playing", "stalemate") and self.rules.round_end.may_choose_now(self, player):
+            if self.phase in ("playing", "stalemate") and self.round_end.may_choose_now(self, player):
                 return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
             return []
         if phase == "choosing":
@@ -375,12 +377,12 @@ class Game:
     def _out_press(self, events: list[Event], t: float, player: int, control: str) -> None:
         """V17: a player out of the round presses a spit pile to take it, once; nothing else."""
         index = self.table.spit_pile_for(player, control) if control in SIDES else None
-        if index is None or not self.rules.round_end.may_choose_now(self, player):
+        if index is None or not self.round_end.may_choose_now(self, player):
             self.reject(events, t, player, control, "sitting_out")
         elif not self.spit_piles[index]:
             self.reject(events, t, player, control, "no_pile", spit_pile=index)
         else:
-            self.rules.round_end.take(self, events, t, player, index)
+            self.round_end.take(self, events, t, player, index)
 
     def advance(self, t: float) -> list[Event]:
         """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
@@ -592,7 +594,7 @@ class Game:
         if refill is not None:
             events.append(Refill(t, player, number, refill))
         if me.carried is None and not any([pile.cards for pile in me.stock]):  # (me.stock_count() == 0)
-            self.rules.round_end.stock_out(self, events, t, player)
+            self.round_end.stock_out(self, events, t, player)
         elif not _uncovered(me.stock[number - 1]):
             self.after_change(events, t)
 
@@ -644,7 +646,7 @@ class Game:
                 p.called = False
             events.append(Stalemate(t, self.spitters()))
         else:
-            self.rules.round_end.blocked(self, events, t)
+            self.round_end.blocked(self, events, t)
 
     # ------------------------------------------------------------------ what house rules ask of the engine
 
@@ -712,7 +714,7 @@ class Game:
 
     def after_race(self, events: list[Event], t: float, player: int) -> None:
         """A house rule's race is over and nobody won the game by it: the round ends as usual."""
-        self.rules.round_end.after_race(self, events, t, player)
+        self.round_end.after_race(self, events, t, player)
 
     def start_choosing(self, reason: str, player: int | None) -> None:
         """Phase `choosing`: the ruleset's choosing policy says who may choose."""
@@ -739,7 +741,7 @@ class Game:
         self.races = [None] * len(self.spit_piles)
         self.lone_pile = None
         self.choosing.dealt()
-        self.choosers_out = []
+        self.round_end.dealt()
         for p in self.players:
             p.hidden = False
             p.out = 0

@@ -38,7 +38,7 @@ class Ruleset:
     moves: StockMoves
     choosing: type[SlapForIt]  # a fresh one a game: it holds who chooses
     goal: FewestCards
-    round_end: RoundEnd
+    round_end: type[RoundEnd]  # a fresh one a game: V17's holds who is out and still to choose
     table_slap: type[TableSlap] | None = None
     ghost: type[GhostCard] | None = None  # house rules with state of their own: a fresh one a game
     please: type[SpitCardPlease] | None = None
@@ -92,7 +92,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         choosing=PlayedOutSlapsTheLarger if (options.goal, options.choose) == ("all", "slap")
         else CHOOSING[options.choose],
         goal=GOALS[options.goal],
-        round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
+        round_end=SitOut if options.seats > 2 else FirstOutEndsTheRound,
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
         ghost=GhostCard if options.ghost_card else None,
         please=SpitCardPlease if options.spit_card_please else None,

@@ -178,13 +178,10 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
         if p.called and (phase not in ("ready", "stalemate") or not p.spit_cards):
             raise SetupError(f"players[{number - 1}].called: only a player holding spit cards calls, "
                              "in phase 'ready' or 'stalemate'")
-    choosers_out = state.get("choosers_out", [])
-    if not isinstance(choosers_out, list):
-        raise SetupError("choosers_out must be a list of players")
-    for number in choosers_out:
-        if not players[_int(number, "choosers_out[]", 1, table.seats) - 1].out:
-            raise SetupError(f"choosers_out: player {number} is not out of the round")
-    game.choosers_out = list(choosers_out)
+    try:
+        game.round_end.read_state(players, state.get("choosers_out"))
+    except ValueError as error:
+        raise SetupError(str(error)) from None
     places = sorted(p.out for p in players if p.out)
     if places != list(range(1, len(places) + 1)) or len(places) >= table.seats:
         raise SetupError("players' out places must be 1, 2, ... and somebody must still be playing")

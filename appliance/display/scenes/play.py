@@ -137,7 +137,7 @@ class PlayScene(AtTable):
             place = place_words(me.out)
             if computer:
                 return _("the computer is out: {place}").format(place=place), GOLD
-            if game.rules.round_end.may_choose_now(game, player):  # (the rules say: a pile to take)
+            if game.round_end.may_choose_now(game, player):  # (the rules say: a pile to take)
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
         asked = seat_prompt(game, player, computer)  # what a house rule asks, in this seat's words
