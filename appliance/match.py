@@ -153,6 +153,8 @@ class Match:
         self.journal = journal
         self.bots: dict[int, Bot] = dict(bots or {})
         self.last_human_ns = start_ns
+        self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
+        self._held_since_ns = 0
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
         self.finished = self.game.phase == "over"
         self.rollback = rollback
@@ -187,7 +189,42 @@ class Match:
         return self.game.table.seats
 
     def game_time(self, t_ns: int) -> float:
+        if self._holds:  # the clock stands still where it was held
+            t_ns = min(t_ns, self._held_since_ns)
         return max(0.0, (t_ns - self.start_ns) / 1e9)
+
+    # ------------------------------------------------------------------ the game's clock, held
+
+    @property
+    def held(self) -> bool:
+        """Is the game's clock standing still (a pause, the service menu, ...)?"""
+        return self._holds > 0
+
+    def hold(self, now_ns: int) -> None:
+        """Stop the game's clock from `now_ns`: a pause, the service menu, the resume screen, the
+        countdown. Holds nest: the clock goes on when the last of them is released. A window the
+        rules hold open (a race for the ghost card, a table slap being judged, a lent card slapped
+        for) keeps the time it had left."""
+        if not self._holds:
+            self._held_since_ns = now_ns
+        self._holds += 1
+
+    def release(self, now_ns: int) -> None:
+        """One hold ends; with the last, the clock goes on from where it stood (the time held is
+        not game time) and the idle clock starts again from now: somebody is at the table."""
+        if not self._holds:
+            return
+        self._holds -= 1
+        if self._holds:
+            return
+        waited = max(0, now_ns - self._held_since_ns)
+        self.start_ns += waited
+        self.last_human_ns = max(self.last_human_ns + waited, now_ns)
+
+    def players_present(self, now_ns: int) -> None:
+        """Somebody is at the table now (a scene between rounds was pressed through): the idle clock
+        starts again from here."""
+        self.last_human_ns = max(self.last_human_ns, now_ns)
 
     def press(self, t_ns: int, player: int, control: str, source: str = "keyboard") -> list[Event]:
         """One pressed edge of a game control, from a person or the computer. Returns what it made

@@ -322,10 +322,11 @@ def to_ghost_race(h: Harness) -> None:
     h.advance(0.2)
 
 
-def to_duel_turned(h: Harness) -> None:
-    """'Spit card, please' (V13): player 1, left short, asked; player 2 has turned a spit card, face
-    up in the middle, and player 1 is told to slap it now (0.1 s into the 0.6 s window)."""
-    _scenario(h, "spit-card-please-slapped-in-time", 3)
+def to_lent_card_slapped_for(h: Harness) -> None:
+    """'Spit card, please' (V13): player 1, short, holds player 2's lent spit card (face down, LENT,
+    in their spit-card place) and has just played out their last stock card: the card is lit and
+    both are told to slap it (0.1 s into the 2 s window)."""
+    _scenario(h, "spit-card-please-slapped-in-time", 2)
     h.advance(0.1)
 
 
@@ -348,7 +349,7 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
     "mod_spit": ("PlayScene", to_mod_spit),
     "table_slap": ("PlayScene", to_table_slap),
     "ghost_race": ("PlayScene", to_ghost_race),
-    "duel_turned": ("PlayScene", to_duel_turned),
+    "lent_card": ("PlayScene", to_lent_card_slapped_for),
 }
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from appliance.rules import Event, Game, deck, game_from_state
+from appliance.rules.ghost_card import GhostCard
+from appliance.rules.spit_card_please import SpitCardPlease
 
 
 def pile(text: str) -> dict[str, Any]:
@@ -95,3 +97,25 @@ def presses(game: Game, *steps: tuple[float, int, str]) -> list[dict[str, Any]]:
     for t, player, control in steps:
         out += press(game, t, player, control)
     return out
+
+
+def lent_of(game: Game) -> tuple[int, int, str, float | None] | None:
+    """V13's lent spit card as (borrower, lender, card, when the borrower played out), or None."""
+    rule = game.house_rule(SpitCardPlease)
+    if rule is None or rule.card is None:
+        return None
+    return rule.player, rule.giver, rule.card, rule.since
+
+
+def ghost_of(game: Game) -> tuple[str, int, int] | None:
+    """V14's ghost card as (card, beside, laid by), or None."""
+    rule = game.house_rule(GhostCard)
+    if rule is None or rule.card is None:
+        return None
+    return rule.card, rule.beside, rule.giver
+
+
+def race_of(game: Game) -> tuple[float, int] | None:
+    """V14's race for the ghost card: (when it began, who played out), or None."""
+    rule = game.house_rule(GhostCard)
+    return None if rule is None else rule.race

@@ -15,6 +15,7 @@ from appliance.bots.simulate import play_game
 from appliance.bots.view import View, visible_view
 from appliance.rules import PRESETS, Action, Event, Game, new_game
 from appliance.rules.events import Play, Reject
+from appliance.rules.table_slap import TableSlap
 from appliance.scripting import replay_main
 
 # What a press already on its way may be told when the table changed under it (the phase moved on,
@@ -389,11 +390,11 @@ def test_the_expert_slaps_a_right_pair_a_human_reaction_after_it_showed() -> Non
 
 
 def test_whether_a_slap_is_right_is_the_cores_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot asks the rules core (`table_slap_right`), never works the rule out for itself."""
-    monkeypatch.setattr(Game, "table_slap_right", lambda self: False)
+    """The bot asks the rules core (`TableSlap.right_now`), never works the rule out for itself."""
+    monkeypatch.setattr(TableSlap, "right_now", lambda self, game: False)
     plan = make_bot("5", 1, seed=3).next_press(mod_spit(("3C", "4D")), 2.0)
     assert plan is not None and plan[1] != "slap"
-    monkeypatch.setattr(Game, "table_slap_right", lambda self: True)
+    monkeypatch.setattr(TableSlap, "right_now", lambda self, game: True)
     plan = make_bot("5", 1, seed=3).next_press(mod_spit(("AC", "4D")), 2.0)
     assert plan is not None and plan[1] == "slap"
 

@@ -12,6 +12,7 @@ from appliance.bots.strategy import HOLD_BACK, STRATEGIES, Plan, uncover
 from appliance.bots.view import is_card, visible_view
 from appliance.random_play import mash
 from appliance.rules import Action, Game, new_game
+from appliance.rules.table_slap import TableSlap
 
 RNG = random.Random(0)
 
@@ -334,7 +335,8 @@ def test_after_two_wrong_slaps_the_later_slapper_chooses_the_smaller_pile() -> N
     game.press(1.0, 2, "slap")
     game.press(1.2, 1, "slap")
     game.advance(2.0)
-    assert game.table_chooser == 1
+    slap = game.house_rule(TableSlap)
+    assert slap is not None and slap.chooser == 1
     legal = game.legal_actions(1)
     assert {a.kind for a in legal} == {"choose"}
     sizes = [len(pile) for pile in game.spit_piles]

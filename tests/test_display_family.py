@@ -34,7 +34,7 @@ from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
 from appliance.rules import OPTIONS, PRESETS
-from appliance.rules.table_slap import RULE_DECK
+from appliance.rules.table_slap import RULE_DECK, TableSlap
 from appliance.shared.config_file import remember_game, with_values
 from appliance.shared.settings import Settings, load_settings
 
@@ -219,7 +219,9 @@ def test_mod_spit_shows_each_seat_the_rule_and_the_two_values_as_it_sees_them_ne
     scene = h.scene
     assert isinstance(scene, PlayScene)
     game = scene.match.spit
-    rule = game.rules.table_slap.rule(game.slap_rule).says(game.slap_modulus)
+    slap = game.house_rule(TableSlap)
+    assert slap is not None
+    rule = slap.in_force.says(slap.modulus)
     a, b = game.spit_values() or []
     info = only(scene.captions(), "info")
     one, two = shown_to(info, 1), shown_to(info, 2)
@@ -335,7 +337,7 @@ def test_three_seats_each_reads_its_own_text_the_side_seats_turned_a_quarter() -
     side = next(d for d in drawn if d.seat == 3 and d.place == "info")
     assert side.rect.height > side.rect.width  # running along the left edge, facing the seat there
     legends = {d.seat: d for d in scene.view.legend_texts}
-    assert legends[3].angle == 270 and "piles 1 2 3" in legends[3].words  # player 3's keys: the number row
+    assert legends[3].angle == 270 and "piles 1 2 3 4" in legends[3].words  # player 3's keys: the number row
 
 
 def test_four_seats_people_and_the_computer_in_any_mix() -> None:
@@ -361,11 +363,11 @@ def test_an_out_player_is_told_their_place_and_to_take_a_pile() -> None:
     assert isinstance(scene, PlayScene)
     game = scene.match.spit
     game.player(2).out = 1
-    game.choosers_out.append(2)
+    game.round_end.choosers_out.append(2)  # type: ignore[attr-defined]
     prompts = only(scene.captions(), "prompt")
     assert shown_to(prompts, 2) == ["out — 1st! press a spit pile to take it"]
     assert "out" not in " ".join(shown_to(prompts, 1) + shown_to(prompts, 3))
-    game.choosers_out.remove(2)
+    game.round_end.choosers_out.remove(2)  # type: ignore[attr-defined]
     assert shown_to(only(scene.captions(), "prompt"), 2) == ["out — 1st"]
 
 
@@ -418,3 +420,14 @@ def test_reverse_spit_aims_for_the_larger_pile() -> None:
     scene = _choosing(h, {"goal": "all"}, None)
     assert shown_to(only(scene.captions(), "prompt"), 1)[0].startswith("SLAP the larger pile!")
     assert in_force(choice_of("reverse", {})) == "Reverse Spit · aim for the larger pile"
+
+
+def test_in_reverse_spit_the_player_who_played_out_is_told_the_larger_pile_is_theirs() -> None:
+    """V15 (000: "schlagen sie und nehmen den größeren Spieß-Stapel"): the screen says what the rule
+    says, to each seat: the one who played out slaps it; the other is told it is theirs."""
+    h = Harness(SIZE, "tabletop")
+    scene = _choosing(h, {"goal": "all"}, 2)
+    left, right = (len(pile) for pile in scene.match.spit.spit_piles)
+    prompts = only(scene.captions(), "prompt")
+    assert shown_to(prompts, 2) == [f"you played out: SLAP the larger pile! left {right}, right {left} cards"]
+    assert shown_to(prompts, 1) == ["Player 2 played out: the larger pile is theirs"]

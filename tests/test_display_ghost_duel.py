@@ -19,10 +19,10 @@ from typing import Any
 import pygame
 import pytest
 from headless import Harness, to_ready
-from positions import position
+from positions import lent_of, position, race_of
 
 from appliance.display.captions import Caption, shown_to
-from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel
+from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel, lent_verdict, lent_words
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import (
     MENU_VALUES,
@@ -38,7 +38,9 @@ from appliance.display.scenes.play import PlayScene
 from appliance.match import Match
 from appliance.rules import OPTIONS, PRESETS, Game, OptionError, Options, game_from_state, read_options
 from appliance.rules.events import from_json
+from appliance.rules.ghost_card import GhostCard
 from appliance.rules.ruleset import compose
+from appliance.rules.spit_card_please import SpitCardPlease
 
 SIZE = (1280, 720)
 SCENARIOS = Path(__file__).parent.parent / "seeds" / "scenarios"
@@ -93,12 +95,20 @@ def press(h: Harness, player: int, control: str, after_ms: float = 0) -> None:
     h.frame()
 
 
-def asked(h: Harness) -> PlayScene:
-    """'Spit card, please': player 1 plays out and is left short at the new layout; player 2 lends."""
+def lent(h: Harness) -> PlayScene:
+    """'Spit card, please': player 1, short, holds player 2's lent KD, one stock card from playing out."""
     scene = scenario(h, "spit-card-please-slapped-in-time")
+    assert lent_of(scene.match.spit) == (1, 2, "KD", None)
+    return scene
+
+
+def played_out(h: Harness) -> PlayScene:
+    """Player 1 plays out: the lent card is slapped for."""
+    scene = lent(h)
     press(h, 1, "pile1")
     press(h, 1, "right")
-    assert scene.match.spit.please is not None and h.scene is scene
+    please = lent_of(scene.match.spit)
+    assert please is not None and please[3] is not None and h.scene is scene
     return scene
 
 
@@ -115,7 +125,7 @@ def race(h: Harness) -> PlayScene:
     scene = ghost_by_player_1(h)
     press(h, 1, "pile1")
     press(h, 1, "left")
-    assert scene.match.spit.ghost_race is not None
+    assert race_of(scene.match.spit) is not None
     return scene
 
 
@@ -133,59 +143,68 @@ def verdict(scene: PlayScene) -> list[Caption]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_the_lender_is_told_to_turn_the_card_and_the_short_player_to_wait(layout: str, language: str) -> None:
+def test_the_lent_card_lies_face_down_by_its_borrower_and_each_seat_is_told_what_it_is_for(
+    layout: str, language: str
+) -> None:
     set_language(language)
     h = Harness(SIZE, layout)
-    scene = asked(h)
+    scene = lent(h)
     assert prompts(scene) == {
-        1: [(said(language, "wait for the spit card, then SLAP it: not before!"), 0.13)],
-        2: [(said(language, "Spit card, please! press SPIT! to turn one for player {n}", n=1), 0.13)],
+        1: [(said(language, "play out, then SLAP the lent spit card first to win"), 0.13)],
+        2: [(said(language, "when player {n} plays out, SLAP the lent card first", n=1), 0.13)],
     }
-    (banner,) = verdict(scene)
-    assert banner.seat is None  # for everybody: a copy facing each seat on the tabletop
-    assert shown_to([banner], 1) == shown_to([banner], 2) == [
-        said(language, "Spit card, please!"), said(language, "player {giver} turns a spit card for player {n}",
-                                                   giver=2, n=1)]
-    drawn = [d for d in h.canvas().texts if d.place == "centre"]
-    expected = [(1, 0), (2, 180)] if layout == "tabletop" else [(None, 0)]
-    assert sorted(((d.seat, d.angle) for d in drawn), key=str) == sorted(expected, key=str)
-    assert h.scene is scene  # the round summary waits while the duel is on
-    h.advance(4.5)
-    assert h.scene is scene
+    canvas = h.canvas()
+    (label,) = [d for d in canvas.texts if d.place == "ghost"]
+    seat = scene.view.layout.seat(1)
+    assert (label.seat, label.words, label.angle) == (1, (said(language, "LENT"),), seat.angle)
+    assert seat.spit_cards.contains(label.rect)
+    back = scene.view.card_image("back", seat)
+    assert any(image is back and (x, y) == seat.spit_cards.topleft for image, x, y in canvas.items)
+    assert not any(image is scene.view.art.face("KD") for image, _, _ in canvas.items)  # never shown
+    assert verdict(scene) == []
+
+
+def test_a_card_lent_at_a_new_layout_is_told_to_everybody_and_the_summary_follows() -> None:
+    h = Harness(SIZE, "tabletop")
+    scene = scenario(h, "spit-card-please-the-short-player-borrows-one")
+    press(h, 1, "pile1")
+    press(h, 1, "right")
+    assert happened(scene, "spit_card_lent") == [{"t": pytest.approx(0.0, abs=1), "event": "spit_card_lent",
+                                                  "player": 1, "giver": 2}]
+    race_place = only(scene.captions(), "race")
+    assert shown_to(race_place, 1) == shown_to(race_place, 2) == ["Player 1 borrows a spit card from player 2"]
+    h.advance(0.5)
+    assert type(h.scene).__name__ == "RoundSummaryScene"  # nothing is decided at the deal
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_the_turned_card_lies_in_the_middle_and_only_the_short_player_is_told_to_slap_now(layout: str) -> None:
+def test_once_the_borrower_plays_out_the_card_is_lit_and_both_are_told_to_slap_now(layout: str) -> None:
     h = Harness(SIZE, layout)
-    scene = asked(h)
-    press(h, 2, "spit", after_ms=900)
-    game = scene.match.spit
-    assert game.please is not None and game.please[2] is not None
-    assert prompts(scene) == {1: [("SLAP IT NOW!", URGENT_SIZE)], 2: [("Player 1 must slap it within 600 ms", 0.13)]}
-    assert verdict(scene) == []  # nothing over the card
-    assert isinstance(scene.duel, GhostAndDuel)
-    spot = scene.duel.lent_rect()
-    assert spot.center == scene.view.layout.centre and spot.collidelist(list(scene.view.layout.spit_piles)) == -1
-    face = scene.view.art.face(str(game.please[2]))
-    assert any(image is face and (x, y) == spot.topleft for image, x, y in h.canvas().items)
-    # the urgent prompt is big, and faces its reader
+    scene = played_out(h)
+    assert prompts(scene) == {1: [("SLAP IT NOW!", URGENT_SIZE)], 2: [("SLAP it before player 1!", URGENT_SIZE)]}
+    seat = scene.view.layout.seat(1)
+    glow = scene.view.card_image("select", seat)
+    assert any(image is glow for image, _, _ in h.canvas().items)
     (now,) = [d for d in h.canvas().texts if d.place == "prompt" and d.seat == 1]
     assert now.words == ("SLAP IT NOW!",) and now.scale == 1.0 and now.px >= 0.2 * scene.view.layout.text_h - 1
+    press(h, 2, "left")
+    assert shown_to(only(scene.captions(), "reject"), 2) == ["the lent spit card first: SLAP it"]
+    h.advance(1.0)
+    assert h.scene is scene  # the scene waits while the card is slapped for
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_caught_in_time_the_verdict_is_big_for_everybody_then_the_game_is_over(language: str) -> None:
+def test_slapped_in_time_the_verdict_is_big_for_everybody_then_the_game_is_over(language: str) -> None:
     set_language(language)
     h = Harness(SIZE, "tabletop")
-    scene = asked(h)
-    press(h, 2, "spit", after_ms=900)
+    scene = played_out(h)
     press(h, 1, "slap", after_ms=300)
     (won,) = happened(scene, "spit_card_won")
-    (caught,) = verdict(scene)
-    assert caught.seat is None and caught.lines[0].size > 0.2
-    assert shown_to([caught], 2) == [said(language, "Caught in {ms} ms!", ms=f"{won['by_ms']:.0f}"),
-                                     said(language, "{who} wins the game!", who=said(language, "Player {n}", n=1))]
-    assert won["by_ms"] == pytest.approx(316.667, abs=0.01)  # the slap, 300 ms and a frame after the turn
+    (shown,) = verdict(scene)
+    who = said(language, "Player {n}", n=1)
+    head = [said(language, "{who} slapped the spit card in {ms} ms!", who=who, ms=f"{won['by_ms']:.0f}"),
+            said(language, "{who} wins the game!", who=who)]
+    assert shown.seat is None and shown.lines[0].size > 0.2 and shown_to([shown], 2) == head
     assert prompts(scene) == {}
     h.advance(2.0)
     assert h.scene is scene  # the verdict is shown out before the game over
@@ -193,43 +212,31 @@ def test_caught_in_time_the_verdict_is_big_for_everybody_then_the_game_is_over(l
     assert type(h.scene).__name__ == "GameOverScene"
 
 
-def test_a_slap_before_the_card_is_turned_is_a_false_start() -> None:
-    h = Harness(SIZE, "tabletop")
-    scene = asked(h)
-    press(h, 1, "slap", after_ms=500)
-    (lost,) = happened(scene, "spit_card_lost")
-    assert shown_to(verdict(scene), 1) == [
-        "False start!", "slapped before the card was turned",
-        f"Player 1 takes {lost['cards']} spit cards from player 2"]
-    assert verdict(scene)[0].lines[0].colour == (255, 90, 90)
-
-
-def test_too_slow_the_verdict_says_by_how_much_and_the_summary_follows() -> None:
+def test_the_lender_first_the_borrower_takes_the_whole_spit_pile_and_the_summary_follows() -> None:
     h = Harness(SIZE, "desktop")
-    scene = asked(h)
-    press(h, 2, "spit", after_ms=900)
-    h.advance(0.7)  # the window (600 ms) closes with no slap
+    scene = played_out(h)
+    press(h, 2, "slap", after_ms=150)
     (lost,) = happened(scene, "spit_card_lost")
-    takes = f"Player 1 takes {lost['cards']} spit cards from player 2"
-    assert shown_to(verdict(scene), 1) == ["Too slow!", "no slap within 600 ms", takes]
-    turned = happened(scene, "spit_card_turned")[0]["t"]
-    press(h, 1, "slap")  # late: now it says by how much, and no "not now"
-    slap = scene.match.events[-1].to_json()
-    assert (slap["event"], slap["player"], slap["press"]) == ("reject", 1, "slap")
-    late = f"{(slap['t'] - turned) * 1000:.0f}"
-    assert shown_to(verdict(scene), 1) == ["Too slow!", f"slapped after {late} ms: 600 ms allowed", takes]
+    assert lost["slapper"] == 2 and lost["cards"] == 47
+    assert shown_to(verdict(scene), 1) == [
+        f"Player 2 slapped it first: {lost['by_ms']:.0f} ms", "Player 1 takes the spit pile: 47 cards"]
+    assert verdict(scene)[0].lines[0].colour == (255, 90, 90)
+    press(h, 1, "slap", after_ms=40)  # the borrower, late: told by how much, never "not now"
+    late = (scene.match.events[-1].t - lost["t"]) * 1000
+    assert late > 0 and shown_to(verdict(scene), 2)[-1] == f"Player 1 was {late:.0f} ms late"
     assert only(scene.captions(), "reject") == []
-    h.advance(3.0)
-    assert type(h.scene).__name__ == "RoundSummaryScene"  # the new layout's summary, after the duel
+    h.advance(3.5)
+    assert type(h.scene).__name__ == "RoundSummaryScene"
 
 
-def test_a_lender_who_waits_has_the_card_turned_for_them() -> None:
+def test_nobody_in_time_is_too_slow() -> None:
     h = Harness(SIZE, "tabletop")
-    scene = asked(h)
-    h.advance(10.2)
-    game = scene.match.spit
-    assert game.please is not None and game.please[2] is not None
-    assert prompts(scene)[1] == [("SLAP IT NOW!", URGENT_SIZE)]
+    scene = played_out(h)
+    h.advance(2.1)
+    (lost,) = happened(scene, "spit_card_lost")
+    assert "slapper" not in lost
+    assert shown_to(verdict(scene), 2) == ["Too slow!", "no slap within 2000 ms",
+                                           "Player 1 takes the spit pile: 47 cards"]
 
 
 # ------------------------------------------------------------------ the ghost card (V14)
@@ -332,7 +339,6 @@ def test_the_slap_key_is_in_the_legend_of_a_game_slapped_in() -> None:
 @pytest.mark.parametrize(("house_rules", "slaps"), [
     ({"ghost_card": True}, "slap the ghost {key}"),
     ({"spit_card_please": True}, "slap the card {key}"),
-    ({"ghost_card": True, "spit_card_please": True}, "slap the card {key}"),
 ])
 def test_the_legends_name_what_the_slap_key_slaps_not_the_table(
     house_rules: dict[str, Any], slaps: str, language: str
@@ -363,18 +369,17 @@ def test_the_legends_name_what_the_slap_key_slaps_not_the_table(
 
 def _moments(h: Harness) -> Iterator[str]:
     """Drive a harness through every moment of both rules, yielding each one's name."""
-    asked(h)
-    yield "asked"
-    press(h, 2, "spit", after_ms=900)
+    lent(h)
+    yield "lent"
+    played_out(h)
     yield "turned"
-    h.advance(0.7)
-    press(h, 1, "slap")
+    h.advance(2.1)
     yield "too slow"
-    asked(h)
-    press(h, 1, "slap", after_ms=300)
-    yield "false start"
-    asked(h)
-    press(h, 2, "spit", after_ms=900)
+    played_out(h)
+    press(h, 2, "slap", after_ms=200)
+    press(h, 1, "slap", after_ms=10)
+    yield "lender first"
+    played_out(h)
     press(h, 1, "slap", after_ms=200)
     yield "caught"
     ghost_by_player_1(h)
@@ -464,21 +469,25 @@ def test_at_a_round_table_each_text_is_its_seats_and_the_card_clear_of_the_piles
     game = scene.match.spit
     lender, short = 3, 2
     card = game.player(lender).spit_cards.pop(0)
-    game.please = (short, lender, None, 0.1)
-    assert prompts(scene)[lender] == [(said(language, "Spit card, please! press SPIT! to turn one for player {n}",
+    please, ghost_rule = game.house_rule(SpitCardPlease), game.house_rule(GhostCard)
+    assert please is not None and ghost_rule is not None
+    please.player, please.giver, please.card = short, lender, card  # (the rules' own state, set by hand)
+    game.phase = "playing"
+    assert prompts(scene)[lender] == [(said(language, "when player {n} plays out, SLAP the lent card first",
                                             n=short), 0.13)]
-    assert prompts(scene)[short] == [(said(language, "wait for the spit card, then SLAP it: not before!"), 0.13)]
-    game.please = (short, lender, card, 0.2)
+    assert prompts(scene)[short] == [(said(language, "play out, then SLAP the lent spit card first to win"), 0.13)]
+    please.since = 0.2
     assert prompts(scene)[short] == [(said(language, "SLAP IT NOW!"), 0.13)]  # the side strips are narrow
-    ghost = game.player(1).spit_cards.pop(0)
-    game.ghost = (ghost, seats, 1)  # beside the last seat, at the table's side
+    ghost_rule.card, ghost_rule.beside, ghost_rule.giver = game.player(1).spit_cards.pop(0), seats, 1  # at the side
     assert isinstance(scene.duel, GhostAndDuel)
-    spot = scene.duel.lent_rect()
+    spot = scene.duel.lent_rect(short)
     assert spot.collidelist([pygame.Rect(r) for r in scene.view.layout.spit_piles]) == -1
     texts = h.canvas().texts
-    (label,) = [d for d in texts if d.place == "ghost"]
+    labels = {d.seat: d for d in texts if d.place == "ghost"}
     side = scene.view.layout.seat(seats)
-    assert label.seat == seats and label.angle == side.angle and side.spit_cards.contains(label.rect)
+    assert set(labels) == {short, seats}
+    label = labels[seats]
+    assert label.angle == side.angle and side.spit_cards.contains(label.rect)
     for d in texts:
         assert d.box.contains(d.rect) and d.scale >= 0.5, (d.words, d.scale)
         if layout == "tabletop":
@@ -489,8 +498,9 @@ def test_at_a_round_table_each_text_is_its_seats_and_the_card_clear_of_the_piles
     scene._take_events()
     (shown,) = verdict(scene)
     assert shown.seat is None
-    assert shown_to([shown], 1) == [said(language, "Caught in {ms} ms!", ms="300"),
-                                    said(language, "{who} wins the game!", who=said(language, "Player {n}", n=short))]
+    who = said(language, "Player {n}", n=short)
+    assert shown_to([shown], 1) == [said(language, "{who} slapped the spit card in {ms} ms!", who=who, ms="300"),
+                                    said(language, "{who} wins the game!", who=who)]
     drawn = [d for d in h.canvas().texts if d.place == "centre"]
     assert len(drawn) == (seats if layout == "tabletop" else 1)
     for d in drawn:
@@ -534,26 +544,28 @@ def menu(h: Harness) -> GameMenuScene:
 def test_turning_the_rules_on_in_the_menu_and_what_it_says_of_them() -> None:
     h = Harness(SIZE, "tabletop")
     scene = menu(h)
-    for name in ("ghost_card", "spit_card_please"):
-        scene.row = scene.rows().index(name)
-        key(h, "right")
+    scene.row = scene.rows().index("spit_card_please")
+    key(h, "right")
     chosen = scene.choice
-    assert chosen.options.ghost_card and chosen.options.spit_card_please
+    assert chosen.options.spit_card_please
     words = shown_to(scene.captions(), 1)
-    assert "Ghost card: on" in " ".join(words) and "▶  Spit card, please: on  ◀" in words
-    assert in_force(chosen) == "Classic Spit · ghost card · spit card, please"
-    assert "table_slap" not in scene.rows()
+    assert "▶  Spit card, please: on  ◀" in words
+    assert in_force(chosen) == "Classic Spit · spit card, please"
+    # each is a card the player who plays out slaps to win: one at a time, and never with a table slap
+    assert "table_slap" not in scene.rows() and "ghost_card" not in scene.rows()
     assert rules_help(chosen) == [
-        PRESETS["classic"].explain, OPTIONS["ghost_card"].explain, OPTIONS["spit_card_please"].explain,
-        "Spit card, please: the lender turns it with SPIT!; slap it within 600 ms, not before",
-        "Ghost card: when a player plays out, both SLAP; 1 s to take it",
+        PRESETS["classic"].explain, OPTIONS["spit_card_please"].explain,
+        "Spit card, please: play out, then SLAP the lent card within 2 s, before the lender does",
     ]
     set_language("de")
-    assert in_force(chosen) == "Klassisches Spit · " + " · ".join(
-        said("de", w) for w in ("ghost card", "spit card, please"))
+    assert in_force(chosen) == "Klassisches Spit · " + said("de", "spit card, please")
     set_language("eo")
-    assert rules_help(chosen)[3] == said("eo", "Spit card, please: the lender turns it with SPIT!; slap it within "
-                                               "{ms} ms, not before", ms=600)
+    assert rules_help(chosen)[2] == said("eo", "Spit card, please: play out, then SLAP the lent card within {s} s, "
+                                               "before the lender does", s=2)
+    set_language("en")
+    ghost = choice_of("classic", {"ghost_card": True})
+    assert rules_help(ghost)[-1] == "Ghost card: when a player plays out, both SLAP; 1 s to take it"
+    assert choice_of("classic", {"ghost_card": True, "spit_card_please": True}).given == {"ghost_card": True}
 
 
 def test_runners_are_offered_as_a_number_a_team_and_follow_the_seats() -> None:
@@ -606,3 +618,19 @@ def test_the_menu_never_makes_a_game_the_core_refuses(preset: str) -> None:
         if options.ghost_card or options.spit_card_please:
             assert not shown[0] and options.seats == 2
         assert ("runners" in rows) == (options.carry and PRESETS[preset].game == "spit")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lent_card_names_the_computer_where_it_plays_a_seat(language: str) -> None:
+    """The lent card's words say "Computer" for a seat the computer plays, as every race does."""
+    set_language(language)
+    computer, player_1 = said(language, "Computer"), said(language, "Player {n}", n=1)
+    assert lent_words(2, 1, {2}) == said(language, "{who} borrows a spit card from player {giver}",
+                                         who=computer, giver=1)
+    lost = lent_verdict(2, 1, False, 1, 120.0, 9, 2000.0, computer={2})
+    assert lost == [said(language, "{who} slapped it first: {ms} ms", who=player_1, ms="120"),
+                    said(language, "{who} takes the spit pile: {cards} cards", who=computer, cards=9)]
+    won = lent_verdict(1, 2, True, None, 300.0, 0, 2000.0, late=(2, 40.0), computer={2})
+    assert won == [said(language, "{who} slapped the spit card in {ms} ms!", who=player_1, ms="300"),
+                   said(language, "{who} wins the game!", who=player_1),
+                   said(language, "{who} was {ms} ms late", who=computer, ms="40")]

@@ -40,7 +40,7 @@ def changed_pixels(shot: pygame.Surface, reference: pygame.Surface) -> tuple[int
 
 
 @pytest.mark.parametrize(
-    "name", ["title", "play", "stalemate", "choosing", "round_summary", "game_over", "ghost_race", "duel_turned"]
+    "name", ["title", "play", "stalemate", "choosing", "round_summary", "game_over", "ghost_race", "lent_card"]
 )
 @pytest.mark.parametrize("layout", ["tabletop", "desktop"])
 def test_reference_image(name: str, layout: str) -> None:

@@ -181,3 +181,18 @@ def test_a_computer_press_made_before_a_persons_but_polled_after_it_wins_its_rac
     (lost,) = [e.to_json() for e in match.events if e.kind == "reject"]
     assert lost["player"] == 1 and lost["reason"] == "too_late" and lost["winner"] == 2 and lost["by_ms"] == 10.0
     assert match.late_presses == 0
+
+
+def test_holding_the_clock_nests_and_gives_back_only_the_time_held() -> None:
+    match = Match(3, 1_000_000_000, None, {})
+    assert match.game_time(3_000_000_000) == 2.0 and not match.held
+    match.hold(3_000_000_000)
+    match.hold(4_000_000_000)  # the service menu over a pause
+    assert match.held and match.game_time(9_000_000_000) == 2.0  # the clock stands still
+    match.release(5_000_000_000)
+    assert match.held and match.game_time(9_000_000_000) == 2.0  # one hold is still on
+    match.release(8_000_000_000)
+    assert not match.held and match.game_time(8_000_000_000) == 2.0  # 5 s held: not game time
+    assert match.game_time(8_500_000_000) == 2.5 and match.idle_s(8_000_000_000) == 0.0
+    match.release(9_000_000_000)  # one release too many changes nothing
+    assert match.game_time(9_000_000_000) == 3.0

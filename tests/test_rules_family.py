@@ -119,11 +119,43 @@ def test_three_and_four_seats_keep_the_invariants(variant: str, options: dict[st
     assert final["phase"] == "over" and final["winner"] in range(1, options["seats"] + 1)
 
 
+def assert_nobody_wins_holding_a_card(state: dict[str, Any], decks: int, what: str) -> None:
+    """The family invariant: where the goal is to get rid of one's cards, the winner holds none (under
+    every house rule: the lent card of V13 and the ghost card of V14 go back before a win)."""
+    if state.get("variant") == "speed" or state.get("options", {}).get("goal", "fewest") != "fewest":
+        return  # Speed scores points; Reverse Spit's winner holds every card
+    winner = state["winner"]
+    assert winner is not None, what
+    held = cards_in(state["players"][winner - 1], decks)
+    assert not held, f"{what}: player {winner} won holding {sorted(held)}"
+
+
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_every_preset_plays_to_the_end(variant: str) -> None:
     presses, live = mashed(variant, None, 11, limit=400_000, check_each=False)
     final = json.loads(live[-1])["state"]
     assert final["phase"] == "over" and final["winner"] in (1, 2), f"{variant}: not over after {len(presses)}"
+    assert_nobody_wins_holding_a_card(final, read_options(variant).decks, variant)
+
+
+HOUSE_RULES: list[dict[str, Any]] = [
+    {"ghost_card": True}, {"spit_card_please": True}, {"choose": "shapp"}, {"choose": "first_call"},
+    {"choose": "slap_spit"}, {"two_hands": True}, {"hidden_last": True}, {"carry": True}, {"refill": True},
+    {"alternate_colours": True}, {"same_rank_stacking": True}, {"seats": 3}, {"seats": 4},
+    {"stock_piles": [3, 3, 3, 3, 3], "spit_card_please": True}, {"stock_piles": [1, 1, 1, 1], "ghost_card": True},
+]
+
+
+@pytest.mark.parametrize("options", HOUSE_RULES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("seed", [11, 12])
+def test_where_the_goal_is_to_get_rid_of_ones_cards_nobody_wins_holding_one(options: dict[str, Any],
+                                                                             seed: int) -> None:
+    """Whole games of mashing, under each house rule: the winner holds no card (V13's winner gave the
+    lent card back, V14's handed the ghost card over; nobody wins at a deal holding a layout)."""
+    presses, live = mashed("classic", options, seed, limit=400_000, check_each=False)
+    final = json.loads(live[-1])["state"]
+    assert final["phase"] == "over", f"{options}: not over after {len(presses)}"
+    assert_nobody_wins_holding_a_card(final, read_options("classic", options).decks, f"{options} seed {seed}")
 
 
 @st.composite
@@ -165,3 +197,7 @@ def test_random_house_rules_keep_the_invariants(variant: str, options: dict[str,
     except OptionError:
         assume(False)  # e.g. eleven in the middle pile can't be dealt to four players from one deck
     check_family_invariants(variant, options, seed, limit=800, cut=cut)
+    _, live = mashed(variant, options, seed, limit=800, check_each=False)
+    final = json.loads(live[-1])["state"]
+    if final["phase"] == "over":
+        assert_nobody_wins_holding_a_card(final, read_options(variant, options).decks, f"{variant} {options}")

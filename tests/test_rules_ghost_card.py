@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from positions import kinds, position, presses
+from positions import ghost_of, kinds, position, presses, race_of
 
 from appliance.rules import Game, game_from_state
 
@@ -38,12 +38,20 @@ def ghost_race(p1_spit: str = "") -> Game:
 def test_the_player_who_plays_out_and_takes_the_ghost_card_first_wins() -> None:
     g = ghost_race()
     events = presses(g, (1.0, 1, "pile1"), (1.1, 1, "left"))
-    assert kinds(events)[-1] == "round_over" and g.phase == "choosing" and g.ghost_race == (1.1, 1)
+    assert kinds(events)[-1] == "round_over" and g.phase == "choosing" and race_of(g) == (1.1, 1)
     assert [e["reason"] for e in presses(g, (1.2, 2, "left")) if e["event"] == "reject"] == ["ghost_first"]
     events = presses(g, (1.25, 1, "slap"), (1.26, 2, "slap"))
     assert events[0] == {"t": 1.25, "event": "ghost_taken", "player": 1, "by_ms": 150.0, "wins": True}
     assert kinds(events)[-2] == "game_over" and g.winner == 1
     assert [e["reason"] for e in events if e["event"] == "reject"] == ["game_over"]
+    assert g.players[0].all_cards() == [] and "3C" in g.players[1].all_cards()  # they win holding nothing
+
+
+def test_a_player_who_plays_out_holding_spit_cards_has_cards_to_play_and_no_race_begins() -> None:
+    """000: "sobald ein Spieler an Karte knapp wird, um zu spielen": only one out of cards races."""
+    g = ghost_race(p1_spit="8H")
+    events = presses(g, (1.0, 1, "pile1"), (1.1, 1, "left"))
+    assert race_of(g) is None and g.phase == "choosing" and "round_over" in kinds(events)
 
 
 def test_the_other_player_taking_it_first_keeps_it_and_the_round_ends_as_usual() -> None:
@@ -51,7 +59,7 @@ def test_the_other_player_taking_it_first_keeps_it_and_the_round_ends_as_usual()
     events = presses(g, (1.0, 1, "pile1"), (1.1, 1, "left"), (1.2, 2, "slap"), (1.21, 1, "slap"))
     taken = [e for e in events if e["event"] == "ghost_taken"]
     assert taken == [{"t": 1.2, "event": "ghost_taken", "player": 2, "by_ms": 100.0, "wins": False}]
-    assert g.phase == "choosing" and g.ghost is None and g.players[1].spit_cards[-1] == "3C"
+    assert g.phase == "choosing" and ghost_of(g) is None and g.players[1].spit_cards[-1] == "3C"
     assert [e["reason"] for e in events if e["event"] == "reject"] == ["wrong_phase"]  # the race is over
     assert kinds(presses(g, (1.5, 1, "left")))[0] == "slap"
 

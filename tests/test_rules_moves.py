@@ -55,7 +55,7 @@ def test_the_engine_offers_the_stock_moves_and_plays_the_policies_say(variant: s
         for _ in range(3000):
             if game.phase == "over":
                 break
-            if game.phase == "playing" and not game.table_hits:
+            if game.phase == "playing" and not any(rule.holds_play() for rule in game.house):
                 for player, seat in enumerate(game.players, start=1):
                     if not seat.playing:
                         continue

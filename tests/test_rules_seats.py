@@ -21,7 +21,8 @@ def table(stocks: list[list[str]], spit: list[str], spit_cards: list[str], phase
         c for s in cards for c in s}
     spit_piles[0] = [c for c in deck() if c not in used] + spit_piles[0]
     state: dict[str, Any] = {
-        "variant": "classic", "options": {"seats": seats}, "phase": phase, "round": 1, "winner": None,
+        "variant": "classic", "options": {"seats": seats, "stock_piles": [1] * len(stocks[0])}, "phase": phase,
+        "round": 1, "winner": None,
         "spit_piles": spit_piles,
         "players": [{"stock": piles[i], "spit_cards": cards[i], "selected": None} for i in range(seats)],
     }
@@ -42,15 +43,17 @@ def rejects(events: list[dict[str, Any]]) -> list[str]:
     return [e["reason"] for e in events if e["event"] == "reject"]
 
 
-def test_one_deck_round_the_table_three_stock_piles_each() -> None:
+def test_one_deck_round_the_table_one_stock_pile_fewer_per_extra_player() -> None:
+    """000: "jeder Spieler mit einem weniger Handstapel anfängt. Das arbeitet mit einem Deck, bis 4
+    Spieler spielen und jeder Spieler 3 Handstapel hat": three seats 1-2-3-4, four seats 1-2-3."""
     game, events = new_game("classic", 4, {"seats": 3})
-    assert events[0].to_json()["players"] == [{"stock": 6, "spit_cards": 12}] + [{"stock": 6, "spit_cards": 11}] * 2
-    assert [len(p.stock) for p in game.players] == [3, 3, 3]
-    assert [[len(s.cards) for s in p.stock] for p in game.players] == [[1, 2, 3]] * 3
+    assert events[0].to_json()["players"] == [{"stock": 10, "spit_cards": 8}] + [{"stock": 10, "spit_cards": 7}] * 2
+    assert [[len(s.cards) for s in p.stock] for p in game.players] == [[1, 2, 3, 4]] * 3
     # 52 cards one at a time round three seats: 18, 17, 17.
     assert [p.stock_count() + len(p.spit_cards) for p in game.players] == [18, 17, 17]
     assert len(game.spit_piles) == 3 and sorted(game.all_cards()) == sorted(deck())
     four, _ = new_game("classic", 4, {"seats": 4})
+    assert [[len(s.cards) for s in p.stock] for p in four.players] == [[1, 2, 3]] * 4
     assert [len(p.spit_cards) for p in four.players] == [7, 7, 7, 7]
     assert read_options("classic", {"seats": 4, "decks": 2}).cards_each == 26
     assert read_options("four-piles", {"seats": 3}).stock_piles == (1, 2, 3, 4)  # a given layout stays
@@ -81,7 +84,7 @@ def test_the_first_out_takes_a_pile_and_sits_out_while_the_others_play_on() -> N
     events = run(game, (1.0, 1, "pile1"), (1.1, 1, "left"))
     assert kinds(events) == ["select", "play", "out"] and events[-1] == {"t": 1.1, "event": "out", "player": 1,
                                                                            "place": 1}
-    assert game.phase == "playing" and game.choosers_out == [1]
+    assert game.phase == "playing" and game.state()["choosers_out"] == [1] and game.round_end.may_choose_now(game, 1)
     assert rejects(run(game, (1.2, 1, "pile1"), (1.3, 1, "spit"))) == ["sitting_out", "sitting_out"]
     events = run(game, (1.4, 1, "right"))  # player 1's right: pile 1, two cards
     assert events == [{"t": 1.4, "event": "take", "player": 1, "spit_pile": 1, "cards": 2}]

@@ -85,3 +85,16 @@ def test_stacking_same_ranks_can_uncover_a_card() -> None:
     assert not can_progress(deep, ["3C"], FITS, MOVES)
     # Nothing under the stacked card and nothing fits: still stuck.
     assert not can_progress(stock("9C", "9H", "KS", "2S", "JD"), ["7D"], FITS, stacking)
+
+
+def test_every_card_face_up_and_none_fitting_is_stuck_however_many_ways_it_can_be_rearranged() -> None:
+    """Two decks and same-rank stacking: the 7s, 8s and 10s can be shuffled among the piles in tens of
+    thousands of ways, none of which uncovers anything (the search once gave up and called it progress,
+    and two computer players then waited for ever)."""
+    rules = ruleset("two-decks", {"same_rank_stacking": True, "alternate_colours": True})
+    piles = [StockPile(["7S2", "7C2", "7D2", "7S1"], 4), StockPile(["TH1"], 1), StockPile(["8S2", "8D1", "8H2"], 3),
+             StockPile([], 0), StockPile(["TH2", "TD2", "TD1"], 3), StockPile(["8H1"], 1)]
+    assert rules.moves.rearrangements(piles)  # there are moves to make, and they lead nowhere
+    assert not can_progress(piles, ["3C1", "JH1"], rules.fits.fits, rules.moves)
+    piles[2] = StockPile(["QS1", "8S2", "8D1", "8H2"], 3)  # a black queen under the 8s: on the JH1 it fits
+    assert can_progress(piles, ["3C1", "JH1"], rules.fits.fits, rules.moves)

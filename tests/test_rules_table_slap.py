@@ -9,7 +9,7 @@ import pytest
 from positions import kinds, position, press, presses
 
 from appliance.rules import Game, game_from_state, new_game
-from appliance.rules.table_slap import RULE_DECK, RuleDeck
+from appliance.rules.table_slap import RULE_DECK, RuleDeck, TableSlap
 from appliance.scripting import parse_script, run
 
 P1 = ["5H", "9C", "KS", "2S", "JD"]
@@ -21,6 +21,12 @@ def mod_spit(spit: tuple[str, str], **kwargs: Any) -> Game:
                                     **kwargs))
 
 
+def slap_of(game: Game) -> TableSlap:
+    slap = game.house_rule(TableSlap)
+    assert slap is not None
+    return slap
+
+
 def judged(events: list[dict[str, Any]]) -> dict[str, Any]:
     return next(e for e in events if e["event"] == "table_slap_judged")
 
@@ -28,7 +34,7 @@ def judged(events: list[dict[str, Any]]) -> dict[str, Any]:
 def test_an_ace_and_a_king_is_no_slap_13_is_6_mod_7() -> None:
     # The seed's example: A and K, 1 x 13 = 13, which is 6 mod 7: not a prime, so a slap is wrong.
     game = mod_spit(("AD", "KC"))
-    assert not game.table_slap_right()
+    assert not slap_of(game).right_now(game)
     events = presses(game, (1.0, 1, "slap"), (2.0, 1, "pile1"))  # the window closes with the next press
     assert events[0] == {"t": 1.0, "event": "table_slap", "player": 1, "right": False, "values": [1, 13],
                          "rule": "product_prime"}
@@ -40,7 +46,7 @@ def test_an_ace_and_a_king_is_no_slap_13_is_6_mod_7() -> None:
 
 def test_a_right_slap_gives_both_piles_to_the_player_who_did_not_slap() -> None:
     game = mod_spit(("2D", "KC"))  # 2 x 13 = 26 = 5 mod 7: a prime
-    assert game.table_slap_right()
+    assert slap_of(game).right_now(game)
     presses(game, (1.0, 2, "slap"))
     events = game.advance(1.76)  # a {"t": ...} line: the 0.75 s window is over
     assert [e.to_json()["event"] for e in events][:3] == ["table_slap_judged", "take", "take"]
@@ -76,7 +82,7 @@ def test_slaps_at_the_same_instant_are_told_apart_by_the_seeded_rng() -> None:
         choosers.add(judged(presses(game, (1.0, 1, "slap"), (1.0, 2, "slap")))["chooser"])
         again = game_from_state(position(P1, P2, spit=("AD", "KC"), p1_spit="4S", p2_spit="7H", variant="mod-spit"),
                                 seed=seed)
-        assert judged(presses(again, (1.0, 1, "slap"), (1.0, 2, "slap")))["chooser"] == game.table_chooser
+        assert judged(presses(again, (1.0, 1, "slap"), (1.0, 2, "slap")))["chooser"] == slap_of(game).chooser
     assert choosers == {1, 2}
 
 
@@ -131,3 +137,24 @@ def test_v19_draws_a_modulus_of_7_or_more_and_a_rule_by_rank() -> None:
 def test_each_rule_of_the_deck(rank: int, a: int, b: int, m: int, slap: bool) -> None:
     rule = RULE_DECK[rank - 1]
     assert rule.rank == rank and rule.test(a, b, m) is slap and rule.test(b, a, m) is slap
+
+
+def test_after_two_wrong_slaps_the_rule_asks_the_later_slapper_to_choose_as_data() -> None:
+    from appliance.display.duel_view import seat_prompt
+
+    game = game_from_state(position(P1, P2, spit=("AD", "KC"), p1_spit="4S", p2_spit="7H", variant="mod-spit"), seed=3)
+    assert game.house_prompt(1) is None and game.house_prompt(2) is None
+    presses(game, (1.0, 1, "slap"), (1.04, 2, "slap"))
+    chooser = slap_of(game).chooser
+    assert chooser is not None
+    other = 3 - chooser
+    mine, theirs = game.house_prompt(chooser), game.house_prompt(other)
+    assert mine is not None and (mine.key, mine.player) == ("you_choose_a_pile_to_take", None)
+    assert theirs is not None and (theirs.key, theirs.player) == ("they_choose_a_pile_to_take", chooser)
+    # in the seats' words: the chooser is asked, the other told; a computer's seat only told who chooses
+    shown = seat_prompt(game, chooser, computer=False)
+    assert shown is not None and shown.words == "you choose: press the spit pile you take"
+    told = seat_prompt(game, other, computer=False)
+    assert told is not None and told.words == f"Player {chooser} chooses a pile to take"
+    computer = seat_prompt(game, chooser, computer=True)
+    assert computer is not None and computer.words == f"Player {chooser} chooses a pile to take"

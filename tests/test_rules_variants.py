@@ -228,6 +228,29 @@ def test_v15_reverse_the_player_left_without_cards_loses_and_the_other_has_them_
         assert len(game.players[winner - 1].all_cards()) == 52 if variant == "reverse" else True
 
 
+def test_v15_reverse_the_player_who_played_out_slaps_and_takes_the_larger_pile_and_nobody_else() -> None:
+    """000: "Als ein Spieler ihre komplette Hand losgeworden ist, schlagen sie und nehmen den größeren
+    Spieß-Stapel in Besitz": the pile is theirs, not a race the other player can win."""
+    game = at(["5H", "", "", "", ""], ["9C", "QD", "", "", ""], variant="reverse", spit=("", "2S 3S 4C"),
+              p2_spit="KD QC", rest="spit0")
+    events = presses(game, (1.0, 1, "pile1"), (1.1, 1, "right"))
+    assert kinds(events)[-1] == "round_over" and game.phase == "choosing"
+    assert game.legal_actions(2) == [] and [a.target for a in game.legal_actions(1)] == [0]
+    assert rejects(press(game, 1.2, 2, "right")) == ["not_your_choice"]  # player 2's right: the larger, pile 0
+    assert rejects(press(game, 1.25, 1, "right")) == ["slap_larger"]  # the smaller pile is not what they take
+    events = press(game, 1.3, 1, "left")
+    assert [(e["player"], e["spit_pile"]) for e in events if e["event"] == "take"] == [(1, 0), (2, 1)]
+    assert game.phase == "ready" and game.round == 2
+
+
+def test_v15_reverse_blocked_both_slap_and_the_first_hand_takes_it() -> None:
+    game = at(["5H", "", "", "", ""], ["9C", "", "", "", ""], variant="reverse", spit=("7D", "JS"), rest="spit0")
+    assert game.settle() and game.phase == "choosing" and game.chooser is None
+    events = press(game, 1.0, 2, "left")  # player 2's left: pile 1
+    assert sorted((e["player"], e["spit_pile"]) for e in events if e["event"] == "take") == [(1, 0), (2, 1)]
+    assert [e["player"] for e in events if e["event"] == "slap"] == [2]
+
+
 def test_v15_reverse_players_aim_for_the_larger_pile() -> None:
     assert new_game("reverse")[0].rules.goal.larger_pile_wanted
     assert not new_game("classic")[0].rules.goal.larger_pile_wanted

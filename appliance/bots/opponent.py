@@ -15,13 +15,12 @@ Mod Spit (V18/V19): each time the spit piles' tops (or the slaps in the open win
 looks once at whether to slap the table (`Strategy.table_slap`, one draw of its RNG: the level's
 chance of noticing) and, if so, slaps a fresh decision's reaction after the moment they changed,
 before anything else it had in mind. Whether a slap would be right is the rules core's judgement of
-the tops in sight (`game.table_slap_right()`, in the view), never the bot's own arithmetic.
+the tops in sight (`TableSlap.right_now`, in the view), never the bot's own arithmetic.
 
 The ghost card (V14) and "Spit card, please" (V13): while the rules offer only the slap (the ghost
-card raced for, a turned spit card to catch), the bot slaps a simple reaction after it came in sight:
-nothing to choose and the moment expected, so the floor and the hand's movement (`continuation`),
-about 0.25 s for the expert and 0.6 s for the casual player, who misses many a 0.6 s window. As the
-lender it turns the card when its strategy makes the "Spit!" call.
+card raced for, a lent spit card slapped for once its borrower has played out), the bot slaps a
+simple reaction after it came in sight: nothing to choose and the moment expected, so the floor and
+the hand's movement (`continuation`), about 0.25 s for the expert and 0.6 s for the casual player.
 
 Running Spit (V16, `carry`): the runner carries one card from the stock piles to the spit pads,
 `Timing.sprint` seconds each way. A press at the pads (a play) from the stock, or at the stock (a
@@ -37,13 +36,13 @@ import random
 from dataclasses import dataclass
 
 from ..rules import Action, FamilyGame, Game
+from ..rules.moves import SLAP_TABLE
 from ..rules.table import SIDES
 from .strategy import Strategy
 from .timing import Timing
 from .view import OWN_FIELDS, View, seen_after, visible_view
 
 COMMIT = 0.1  # seconds before a press when the hand can no longer be stopped
-SLAP_TABLE = Action("slap_table")
 CARRIED = ("play", "move", "stack")  # moves that pick a card up, then put it down
 
 
@@ -177,9 +176,8 @@ class Bot:
         if due is not None and due[0] - now <= COMMIT:
             return  # too late to stop the hand (whether or not the move still works)
         legal = self._legal_actions(game, view)
-        if (game.ghost_race is not None or game.please is not None) and SLAP_TABLE in legal \
-                and game.rules.table_slap is None:
-            # V14's ghost card raced for, V13's turned spit card: slap it (nothing else can be done
+        if game.rules.table_slap is None and SLAP_TABLE in legal:
+            # V14's ghost card raced for, V13's lent spit card slapped for: slap it (nothing else can be done
             # meanwhile: the rules offer only the slap). Nothing to choose, the moment expected: a
             # simple reaction, the floor and the hand's movement (`continuation`), not a decision.
             # (Only then, or with Mod Spit's table slap, do the rules offer the slap: the cheap
@@ -264,7 +262,7 @@ class Bot:
     def _legal_actions(self, game: Game, view: View) -> list[Action]:
         """`game.legal_actions(player)`, asked again whenever anything it depends on has changed: the
         bot's own part of the view (an opponent turning a card changes nothing the bot can do)."""
-        seen: tuple[object, ...] = (game.rules, view[OWN_FIELDS], game.ghost_race, game.please)
+        seen: tuple[object, ...] = (game.rules, view[OWN_FIELDS], game.deadline())  # (a house rule's race)
         if seen != self._legal_seen:
             self._legal = game.legal_actions(self.player)
             self._legal_seen = seen

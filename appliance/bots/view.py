@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..rules import Card, Game, Seat, Table, deck
+from ..rules.table_slap import TableSlap
 
 EMPTY = ""  # a stock pile space with no cards
 FACE_DOWN = "?"  # a stock pile whose top card is face down (or hidden: V9)
@@ -98,7 +99,8 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
     spit, spit_sizes = _spit(game)
     selected, second = me.selected, me.second
     carried = me.carried
-    hits = game.table_hits
+    slap = game.house_rule(TableSlap)
+    hits = slap.hits if slap is not None else ()
     return _new_view(View, (
         player,
         game.phase,
@@ -116,16 +118,16 @@ def visible_view(game: Game, player: int, others_stock: bool = True) -> View:
         game.chooser or 0,
         me.hidden,
         me.out,
-        bool(game.choosers_out) and player in game.choosers_out,
+        game.round_end.may_choose_now(game, player),
         tuple([hit.player for hit in hits]) if hits else (),
-        game.table_chooser or 0,
+        (slap.chooser or 0) if slap is not None else 0,
         EMPTY if carried is None else FACE[carried],
         () if selected is None else (selected,) if second is None else (selected, second),
         others,
         theirs,
         their_sizes,
         their_out,
-        game.rules.table_slap is not None and game.table_slap_right(),
+        slap is not None and slap.right_now(game),
     ))
 
 
@@ -180,7 +182,8 @@ def seen_after(view: View, game: Game, presser: int, piles: tuple[int, ...], spi
         fields[_THEIRS + 1] = (*view.their_sizes[:k], tuple(sizes), *view.their_sizes[k + 1:])
     if spit:
         fields[_SPIT:_SPIT + 2] = _spit(game)
-        fields[_SLAP_RIGHT] = game.rules.table_slap is not None and game.table_slap_right()
+        slap = game.house_rule(TableSlap) if game.rules.table_slap is not None else None
+        fields[_SLAP_RIGHT] = slap is not None and slap.right_now(game)
     return _new_view(View, fields)
 
 

@@ -5,15 +5,18 @@ has just taken in (`notice`), so what it adds is there in the same frame:
 
 - the ghost card: face down and pale in the spit-card place of the player it lies beside (whose
   spit cards have run out), "GHOST" written on it facing them; lit while it is raced for;
-- the lent spit card: face up in the middle of the table once the lender has turned it, lit while
-  the short player may slap it;
-- each seat's prompt (`seat_prompt`): who turns the card (the lender presses SPIT!), the short
-  player's "wait", then "SLAP IT NOW!"; in the race for the ghost card, "SLAP the ghost card";
-- while the card is still to be turned, "Spit card, please!" for everybody (`captions`);
+- the lent spit card (V13): face down in the spit-card place of the short player who borrowed it
+  (they have no spit cards of their own), "LENT" written on it facing them; lit while it is slapped
+  for, from the moment they play out;
+- each seat's prompt (`seat_prompt`): while a card is lent, the borrower's "play out, then SLAP" and
+  the lender's "SLAP it first when they play out"; once they have played out, "SLAP IT NOW!" and
+  "SLAP it before player N!"; in the race for the ghost card, "SLAP the GHOST first to win!";
+- a card lent is told to everybody, as a ghost card laid is (the table's race place);
 - the verdicts, big in the middle for everybody through the table's own verdict (as a Mod Spit
-  table slap's): who took the ghost card and how many ms after the round ended, the duel caught
-  (reaction in ms) or missed (a false start, or too slow, and what the short player takes). A slap
-  that comes just after a verdict is said as late by so many ms, not as a press that did nothing.
+  table slap's): who took the ghost card and how many ms after the round ended; the lent card
+  slapped in time (in ms, a win) or not (the lender first, or nobody in time, and the spit pile the
+  short player takes). A slap that comes just after a verdict is said as late by so many ms, not as
+  a press that did nothing.
 
 The rules core allows both rules at a table of two only; nothing here assumes two seats.
 """
@@ -27,6 +30,10 @@ from typing import Any
 
 import pygame
 
+from appliance.rules import Game
+from appliance.rules.ghost_card import GhostCard
+from appliance.rules.spit_card_please import SpitCardPlease
+
 from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
 from .events import detail, kind
@@ -36,7 +43,6 @@ from .table_view import GOLD, PLAYER_COLOURS, RACE_S, RED, VERDICT_S, WHITE, Fla
 Colour = tuple[int, int, int]
 PROMPT_SIZE = 0.13  # every prompt's size, as a share of the text height
 URGENT_SIZE = 0.2  # "SLAP IT NOW!": a prompt read in a fraction of a second
-BANNER_SIZE = 0.22  # as the first line of a table slap's verdict
 LATE_S = 1.5  # a slap this long after the verdict's moment is told as late; later ones are presses again
 GHOST_ALPHA = 150  # the ghost card: a face-down card you can almost see through
 
@@ -73,52 +79,61 @@ def ghost_verdict(taker: int | None, by_ms: float | None, wins: bool, out: int |
     return lines
 
 
-def duel_verdict(result: str, player: int, giver: int, ms: float | None, cards: int, window_ms: float,
-                 computer: Collection[int] = ()) -> list[str]:
-    """The duel decided: `result` "caught" (in `ms`), "early" (a false start) or "slow" (`ms`: the
-    slap that came too late, None if none came)."""
-    if result == "caught":
-        return [_("Caught in {ms} ms!").format(ms=f"{ms or 0:.0f}"),
-                _("{who} wins the game!").format(who=seat_name(player, computer))]
-    takes = _("{who} takes {cards} spit cards from player {giver}").format(
-        who=seat_name(player, computer), cards=cards, giver=giver)
-    if result == "early":
-        return [_("False start!"), _("slapped before the card was turned"), takes]
-    limit = f"{window_ms:.0f}"
-    if ms is None:
-        return [_("Too slow!"), _("no slap within {limit} ms").format(limit=limit), takes]
-    return [_("Too slow!"), _("slapped after {ms} ms: {limit} ms allowed").format(ms=f"{ms:.0f}", limit=limit), takes]
+def lent_words(player: int, giver: int, computer: Collection[int] = ()) -> str:
+    return _("{who} borrows a spit card from player {giver}").format(who=seat_name(player, computer), giver=giver)
 
 
-def seat_prompt(game: Any, player: int, computer: bool, computers: Collection[int] = ()) -> Prompt | None:
-    """What the ghost card or the duel asks of a seat now (None: nothing of theirs)."""
-    colour = PLAYER_COLOURS.get(player, WHITE)
-    please = getattr(game, "please", None)
-    if please is not None:
-        short, lender, card, _since = please
-        if computer:
-            return None
-        if player == lender:
-            if card is None:
-                return Prompt(_("Spit card, please! press SPIT! to turn one for player {n}").format(n=short), GOLD)
-            window = getattr(getattr(game.rules, "please", None), "window", 0.0) * 1000
-            who = seat_name(short, computers)
-            return Prompt(_("{who} must slap it within {ms} ms").format(who=who, ms=f"{window:.0f}"), colour)
-        if player == short:
-            if card is None:
-                return Prompt(_("wait for the spit card, then SLAP it: not before!"), colour)
-            return Prompt(_("SLAP IT NOW!"), GOLD, URGENT_SIZE)
+def lent_verdict(player: int, giver: int, won: bool, slapper: int | None, ms: float | None, cards: int,
+                 window_ms: float, late: tuple[int, float] | None = None, computer: Collection[int] = ()) -> list[str]:
+    """The lent spit card slapped for (V13): `player` (who played out) `won` in `ms`, or lost to
+    `slapper` (the lender, `ms` after) or to time (`slapper` None), taking `cards` spit-pile cards
+    (the lender gets the card back: the table shows it go)."""
+    if won:
+        who = seat_name(player, computer)
+        lines = [_("{who} slapped the spit card in {ms} ms!").format(who=who, ms=f"{ms or 0:.0f}"),
+                 _("{who} wins the game!").format(who=who)]
+    else:
+        if slapper is None:
+            lines = [_("Too slow!"), _("no slap within {limit} ms").format(limit=f"{window_ms:.0f}")]
+        else:
+            lines = [_("{who} slapped it first: {ms} ms").format(who=seat_name(slapper, computer), ms=f"{ms or 0:.0f}")]
+        lines.append(_("{who} takes the spit pile: {cards} cards").format(who=seat_name(player, computer), cards=cards))
+    if late is not None:
+        lines.append(_("{who} was {ms} ms late").format(who=seat_name(late[0], computer), ms=f"{late[1]:.0f}"))
+    return lines
+
+
+# What a house rule asks of a seat, by the key of its prompt (rules/house_rule.py `Prompt`).
+HOUSE_WORDS = {
+    "slap_now": lambda: _("SLAP IT NOW!"),
+    "slap_before": lambda: _("SLAP it before player {n}!"),
+    "play_out_then_slap_lent": lambda: _("play out, then SLAP the lent spit card first to win"),
+    "slap_lent_first": lambda: _("when player {n} plays out, SLAP the lent card first"),
+    "slap_ghost_to_win": lambda: _("SLAP the GHOST first to win!"),
+    "ghost_out": lambda: _("a ghost card is out: play out, then SLAP it first to win"),
+    "you_choose_a_pile_to_take": lambda: _("you choose: press the spit pile you take"),
+    "they_choose_a_pile_to_take": lambda: _("{who} chooses a pile to take"),
+}
+TOLD_THE_COMPUTER = ("they_choose_a_pile_to_take",)  # (a computer's seat is told who chooses, nothing else)
+
+
+def seat_prompt(game: Game, player: int, computer: bool, computers: Collection[int] = ()) -> Prompt | None:
+    """What a house rule asks of a seat now (None: nothing of theirs), in the seat's words: the rule
+    says what (`Game.house_prompt`), the screen how (the player it names: "Computer" for a seat of
+    `computers`)."""
+    asked = game.house_prompt(player)
+    if asked is None:
         return None
-    race = getattr(game, "ghost_race", None)
-    if race is not None:
-        if computer:
+    key, named = asked.key, asked.player
+    if computer:
+        if key == "you_choose_a_pile_to_take":
+            key, named = "they_choose_a_pile_to_take", player
+        if key not in TOLD_THE_COMPUTER:
             return None
-        if player == race[1]:
-            return Prompt(_("SLAP the GHOST first to win!"), GOLD, URGENT_SIZE)
-        return Prompt(_("SLAP it before player {n}!").format(n=race[1]), GOLD, URGENT_SIZE)
-    if getattr(game, "ghost", None) is not None and game.phase == "playing" and not computer:
-        return Prompt(_("a ghost card is out: play out, then SLAP it first to win"), colour)
-    return None
+    words = HOUSE_WORDS[key]().format(n=named, who=seat_name(named, computers))
+    if asked.urgent:
+        return Prompt(words, GOLD, URGENT_SIZE)
+    return Prompt(words, GOLD if key == "you_choose_a_pile_to_take" else PLAYER_COLOURS.get(player, WHITE))
 
 
 # ---------------------------------------------------------------------- on the table
@@ -140,8 +155,7 @@ class GhostAndDuel:
         self.match = match
         self.view = view
         self.layout = view.layout
-        self.computer = frozenset(getattr(view, "computer", ()))
-        self.turned_t: float | None = None  # when the lent spit card was turned (game time)
+        self.computer = frozenset(view.computer)
         self.late: _Late | None = None
         self.ends_ns = 0  # until when a verdict of ours is up (the play scene waits for it)
         self.ghost_giver: int | None = None  # who laid the ghost card on the table
@@ -150,7 +164,7 @@ class GhostAndDuel:
         self._remember()
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self.match.spit
 
     # ------------------------------------------------------------------ events
@@ -158,8 +172,7 @@ class GhostAndDuel:
     def notice(self, events: list[Any], now_ns: int) -> None:
         """Events the table has just taken in: verdicts and notes for them."""
         self._remember()
-        rules = self.game.rules
-        window_ms = getattr(getattr(rules, "please", None), "window", 0.0) * 1000
+        window_ms = SpitCardPlease.window * 1000
         for event in events:
             what = kind(event)
             t = float(detail(event, "t", 0.0))
@@ -169,41 +182,26 @@ class GhostAndDuel:
                                        PLAYER_COLOURS.get(giver, GOLD))
             elif what == "ghost_taken":
                 self._ghost_taken(event, t, now_ns)
-            elif what == "spit_card_turned":
-                self.turned_t = t
-            elif what == "spit_card_won":
-                player = int(detail(event, "player", 0))
-                ms = float(detail(event, "by_ms", 0.0))
-                self._verdict(partial(duel_verdict, "caught", player, 0, ms, 0, window_ms, self.computer), GOLD, now_ns)
-                self.late = None
-            elif what == "spit_card_lost":
+            elif what == "spit_card_lent":
                 player, giver = int(detail(event, "player", 0)), int(detail(event, "giver", 0))
-                cards = int(detail(event, "cards", 0))
-                result = "early" if detail(event, "early", False) else "slow"
-                self._verdict(partial(duel_verdict, result, player, giver, None, cards, window_ms, self.computer),
-                              RED, now_ns)
-                self.late = None
-                turned = self.turned_t
-                if result == "slow" and turned is not None:
-                    def too_slow(_n: int, at: float, player: int = player, giver: int = giver, cards: int = cards,
-                                 turned: float = turned) -> Callable[[], list[str]]:
-                        return partial(duel_verdict, "slow", player, giver, (at - turned) * 1000, cards, window_ms,
-                                       self.computer)
-                    self.late = _Late(t, frozenset({player}), too_slow)
-                self.turned_t = None
+                self.view.race = Flash(partial(lent_words, player, giver, self.computer), now_ns + int(RACE_S * 1e9),
+                                       PLAYER_COLOURS.get(giver, GOLD))
+            elif what in ("spit_card_won", "spit_card_lost"):
+                self._lent_decided(event, what == "spit_card_won", t, now_ns, window_ms)
             elif what == "reject" and detail(event, "press") == "slap":
                 self._late_slap(event, t)
-            elif what == "deal":
-                self.late = None
+            elif what == "deal" and (self.late is None or t > self.late.t):
+                self.late = None  # (a deal in the verdict's own instant is the one it dealt)
 
     def _remember(self) -> None:
         """The ghost card and its race while they are on the table: who laid it, who played out (the
         event that ends the race names neither)."""
         game = self.game
-        if game.ghost is not None:
-            self.ghost_giver = int(game.ghost[2])
-        if game.ghost_race is not None:
-            self.played_out = int(game.ghost_race[1])
+        ghost = game.house_rule(GhostCard)
+        if ghost is not None and ghost.card is not None:
+            self.ghost_giver = ghost.giver
+        if ghost is not None and ghost.race is not None:
+            self.played_out = ghost.race[1]
 
     def _ghost_taken(self, event: Any, t: float, now_ns: int) -> None:
         taker = detail(event, "player")
@@ -217,6 +215,23 @@ class GhostAndDuel:
             def late_by(n: int, at: float) -> Callable[[], list[str]]:
                 return partial(say, late=(n, (at - t) * 1000))
             self.late = _Late(t, frozenset(n for n in self.layout.seats if n != taker), late_by)
+
+    def _lent_decided(self, event: Any, won: bool, t: float, now_ns: int, window_ms: float) -> None:
+        player = int(detail(event, "player", 0))
+        giver = int(detail(event, "giver", 0)) or next((n for n in self.layout.seats if n != player), 0)
+        slapper = detail(event, "slapper")
+        by = detail(event, "by_ms")
+        say = partial(lent_verdict, player, giver, won, None if slapper is None else int(slapper),
+                      None if by is None else float(by), int(detail(event, "cards", 0)), window_ms,
+                      computer=self.computer)
+        self._verdict(say, GOLD if won else RED, now_ns)
+        self.late = None
+        if won or slapper is not None:  # the other hand's slap just after is told as late
+            first = player if won else int(slapper)
+
+            def late_by(n: int, at: float) -> Callable[[], list[str]]:
+                return partial(say, late=(n, (at - t) * 1000))
+            self.late = _Late(t, frozenset(n for n in self.layout.seats if n != first), late_by)
 
     def _verdict(self, lines: Callable[[], list[str]], colour: Colour, now_ns: int) -> None:
         self.view.verdict = Verdict(lines, now_ns + int(VERDICT_S * 1e9), colour)
@@ -247,30 +262,16 @@ class GhostAndDuel:
         return found.size if found is not None and len(self.layout.seats) == 2 else PROMPT_SIZE
 
     def captions(self, now_ns: int) -> list[Caption]:
-        """While the lender has not turned the card: "Spit card, please!" for everybody."""
-        please = self.game.please
-        if please is None or please[2] is not None or self.holding(now_ns):
-            return []
-        short, lender = please[0], please[1]
-        lines = (Line(_("Spit card, please!"), BANNER_SIZE, GOLD),
-                 Line(_("player {giver} turns a spit card for player {n}").format(giver=lender, n=short), 0.14, WHITE))
-        return [Caption("centre", None, lines, 200)]
+        """Nothing of its own beyond the prompts and the verdicts (kept for the scene's asking)."""
+        return []
 
     def ghost_rect(self, player: int) -> pygame.Rect:
         """Where the ghost card lies: in the spit-card place of the player it lies beside."""
         return pygame.Rect(self.layout.seat(player).spit_cards)
 
-    def lent_rect(self) -> pygame.Rect:
-        """Where the turned spit card shows: the middle of the table, or where it is clear of the
-        spit piles (between the first two, at a table of three)."""
-        lay = self.layout
-        rect = pygame.Rect(0, 0, lay.card_w, lay.card_h)
-        piles = [pygame.Rect(r) for r in lay.spit_piles]
-        rect.center = lay.centre
-        if rect.collidelist(piles) >= 0 and len(piles) >= 2:
-            a, b = piles[0].center, piles[1].center
-            rect.center = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-        return rect
+    def lent_rect(self, player: int) -> pygame.Rect:
+        """Where a lent spit card lies: in the spit-card place of the short player who borrowed it."""
+        return pygame.Rect(self.layout.seat(player).spit_cards)
 
     def _ghost_image(self, player: int) -> pygame.Surface:
         image = self._ghosts.get(player)
@@ -284,22 +285,26 @@ class GhostAndDuel:
         self._remember()
         game = self.game
         art = self.view.art
-        ghost = game.ghost
-        if ghost is not None and ghost[1] in self.layout.seats:
-            beside = int(ghost[1])
+        ghost = game.house_rule(GhostCard)
+        if ghost is not None and ghost.card is not None and ghost.beside in self.layout.seats:
+            beside = ghost.beside
             seat = self.layout.seat(beside)
             rect = self.ghost_rect(beside)
-            if game.ghost_race is not None:
+            if ghost.race is not None:
                 off = art.glow_offset()
                 canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
             canvas.blit(self._ghost_image(beside), rect.topleft)
             self._label(canvas, _("GHOST"), rect, seat.angle, beside)
-        please = game.please
-        if please is not None and please[2] is not None:
-            rect = self.lent_rect()
-            off = art.glow_offset()
-            canvas.blit(art.glow("select"), (rect.x - off, rect.y - off))
-            canvas.blit(art.face(str(please[2])), rect.topleft)
+        please = game.house_rule(SpitCardPlease)
+        if please is not None and please.lent and please.player in self.layout.seats:
+            short = please.player
+            seat = self.layout.seat(short)
+            rect = self.lent_rect(short)
+            if please.claiming:  # slapped for now
+                off = art.glow_offset()
+                canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
+            canvas.blit(self.view.card_image("back", seat), rect.topleft)
+            self._label(canvas, _("LENT"), rect, seat.angle, short)
 
     def _label(self, canvas: Canvas, words: str, rect: pygame.Rect, angle: int, seat: int) -> None:
         """A word written on a card (sized by the card, not the table's texts), facing `seat`, recorded

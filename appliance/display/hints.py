@@ -151,6 +151,8 @@ def reject_words(reason: str, press: str = "", phase: str = "", instead: Told | 
         "table_slapped": _("a table slap is being judged: wait a moment"),
         "sitting_out": _("you are out of this round: press a spit pile to take it"),
         "ghost_first": _("the ghost card first: SLAP to take it"),
+        "card_first": _("the lent spit card first: SLAP it"),
+        "slap_larger": _("slap the larger spit pile: it is yours"),
         "not_stuck": _("somebody can still play: the side stacks turn only when nobody can"),
     }
     return words.get(reason) or _(REJECT_REASONS.get(reason, reason))

@@ -2,9 +2,9 @@
 of the spit piles as each seat sees them (the screen's sides on the desktop, the player's own on
 the tabletop).
 
-The slap key is named for what it slaps in the game (`slap_kind`): the table (Mod Spit's table
-slap), the ghost card (V14; "the ghost", as its label on the table says), or the card (the spit
-card turned in the duel, V13 "Spit card, please", and the ghost card too when both are in force).
+The slap key is named for what it slaps in the game, as the rules say (the ruleset's `slaps`, from
+its house rules): the table (Mod Spit's table slap), the ghost card (V14; "the ghost", as its label
+on the table says), or the card (the spit card lent to the short player, V13 "Spit card, please").
 Short words: the legend's corner is narrow, and a longer line is broken between words.
 """
 
@@ -24,16 +24,6 @@ def pile_side(mode: str, player: int, spit_pile: int, seats: int = 2) -> str:
     return side_for(player, spit_pile, seats)
 
 
-def slap_kind(table_slap: bool = False, ghost: bool = False, duel: bool = False) -> str:
-    """What the slap key slaps in a game with these rules: "table", "ghost", "card" (the duel's turned
-    spit card, or either card with both rules in force), or "" (no slap: the key does nothing)."""
-    if table_slap:
-        return "table"
-    if duel:
-        return "card"
-    return "ghost" if ghost else ""
-
-
 def key_words(key: str) -> str:
     """A key as a legend names it: as its cap reads, and a punctuation mark with its name too (a bare
     "," or "." is lost in a line of text)."""
@@ -43,7 +33,7 @@ def key_words(key: str) -> str:
 
 
 def slap_words(slap: str, key: str) -> str:
-    """The legend's line for the slap key, in the words of what it slaps (`slap_kind`)."""
+    """The legend's line for the slap key, in the words of what it slaps (the ruleset's `slaps`)."""
     words = {
         "table": _("slap the table {key}"),
         "ghost": _("slap the ghost {key}"),
@@ -56,8 +46,8 @@ def seat_legend(
     keymap: Keymap, player: int, mode: str, piles: int = 5, seats: int = 2, slap: str = ""
 ) -> list[str]:
     """A seat's keys, as its player reads the screen: only keys that do something in the game (the far
-    piles at a table of three or four, the slap key where the game has a slap, named by `slap`, a
-    `slap_kind`)."""
+    piles at a table of three or four, the slap key where the game has a slap, named by `slap`,
+    from the ruleset's `slaps`)."""
     from .keys import SEAT_KEYS
 
     def label(control: str) -> str:

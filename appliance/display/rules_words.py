@@ -206,8 +206,9 @@ SLAPPED = ("ghost_card", "spit_card_please")  # rules that use the slap, as the 
 
 def menu_options(preset: str, seats: int = 2, options: Options | None = None) -> list[str]:
     """The options the menu offers for `preset` at a table of `seats`; with the `options` in force,
-    only those that can be changed with them: no ghost card or duel beside a table slap (nor a
-    table slap beside them: the core refuses both at once), runners only where cards are carried."""
+    only those that can be changed with them: no ghost card or lent spit card beside a table slap
+    (nor a table slap beside them: the core refuses both at once), nor beside each other, runners
+    only where cards are carried."""
     game = PRESETS[preset].game if preset in PRESETS else "spit"
     out = []
     for name in MENU_VALUES:
@@ -222,6 +223,10 @@ def menu_options(preset: str, seats: int = 2, options: Options | None = None) ->
 
 
 def _offered_with(name: str, options: Options) -> bool:
+    if name == "ghost_card":  # (each a card the player who plays out slaps to win: one at a time)
+        return options.table_slap is None and not options.spit_card_please
+    if name == "spit_card_please":
+        return options.table_slap is None and not options.ghost_card
     if name in SLAPPED:
         return options.table_slap is None
     if name == "table_slap":
@@ -313,10 +318,10 @@ def rules_help(choice: GameChoice) -> list[str]:
     for name, value in sorted(choice.given.items(), key=lambda item: list(OPTIONS).index(item[0])):
         if value != getattr(defaults, name, None) and name not in ("seats", "target", "side_stacks"):
             lines.append(option_help(name, value))
-    if choice.options.spit_card_please:  # the duel's controls and its exact time, as the cabinet plays it
-        ms = round(SpitCardPlease().window * 1000)
-        words = _("Spit card, please: the lender turns it with SPIT!; slap it within {ms} ms, not before")
-        lines.append(words.format(ms=ms))
+    if choice.options.spit_card_please:  # the lent card's control and its exact time, as the cabinet plays it
+        seconds = f"{SpitCardPlease().window:g}"
+        words = _("Spit card, please: play out, then SLAP the lent card within {s} s, before the lender does")
+        lines.append(words.format(s=seconds))
     if choice.options.ghost_card:
         seconds = f"{GhostCard().window:g}"
         lines.append(_("Ghost card: when a player plays out, both SLAP; {s} s to take it").format(s=seconds))

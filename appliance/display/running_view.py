@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from appliance.rules import Game
 from appliance.running_stats import SprintClock, runner_name
 
 from .captions import Caption, Drawn, Line, fit_block
@@ -258,6 +259,6 @@ def overlays_for(match: Any, view: Any) -> list[Overlay]:
     Running Spit (a game whose cards are carried)."""
     out: list[Overlay] = [LatePadNote(match, view.layout, view.art)]
     game = match.game
-    if getattr(getattr(getattr(game, "rules", None), "moves", None), "carry", False):
-        out.append(RunningBoard(match, view.layout, tuple(getattr(view, "computer", ()))))
+    if isinstance(game, Game) and game.rules.moves.carry:
+        out.append(RunningBoard(match, view.layout, tuple(view.computer)))
     return out

@@ -158,7 +158,7 @@ class TableView:
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
         self.verdict: Verdict | None = None  # a table slap judged (Mod Spit), big, for everybody
-        self.slap = ""  # what the game's slap key slaps (legend.slap_kind; "": no slap): its key is in the legends
+        self.slap = ""  # what the game's slap key slaps (the ruleset's `slaps`; "": no slap): its key is in the legends
 
     # ------------------------------------------------------------------ feedback from events
 
@@ -430,8 +430,8 @@ class TableView:
                 middle = seat.spit_cards.center
                 canvas.blit_centred(self.shade((count.get_width() + 12, count.get_height() + 4), 200), middle)
                 canvas.blit_centred(count, middle)
-            hidden = bool(getattr(me, "hidden", False))  # V9: picked up, played from memory
-            second = getattr(me, "second", None)  # V8: the second hand's pile
+            hidden = me.hidden  # V9: picked up, played from memory
+            second = me.second  # V8: the second hand's pile
             # stock piles
             for number, rect in enumerate(seat.stock, start=1):
                 if number > len(me.stock):

@@ -32,10 +32,12 @@ REJECT_REASONS: dict[str, str] = {
     "not_your_choice": "the other player chooses the spit pile this time",
     "call_first": 'be first to call "Spit!" to choose the pile',
     "slap_smaller": "slap the smaller spit pile",
+    "slap_larger": "you played out: slap the larger spit pile, it is yours",
     "not_in_this_game": "that button does nothing in this game",
     "cannot_pick_up": "you may pick up your last 3 to 5 cards once they all lie face up",
     "already_slapped": "you have slapped the table already",
     "ghost_first": "first the race for the ghost card: slap to take it",
+    "card_first": "first the borrowed spit card: who slaps it first decides",
     "sitting_out": "you are out of this round: press a spit pile to take it, then wait for the next",
     "table_slapped": "a table slap is being judged",
     # Speed (S1-S5).
@@ -253,26 +255,19 @@ class GhostTaken(Event):
 
 
 @dataclass(slots=True)
-class SpitCardAsked(Event):
-    """V13: `player`, too short for a spit card, asks `giver` for one: the duel begins."""
+class SpitCardLent(Event):
+    """V13: at a new layout `player`, too short to keep a spit card, borrows one from `giver` (face
+    down by them): their claim to victory, slapped when they play out."""
 
-    kind: ClassVar[str] = "spit_card_asked"
+    kind: ClassVar[str] = "spit_card_lent"
     player: int
     giver: int
 
 
 @dataclass(slots=True)
-class SpitCardTurned(Event):
-    """V13: `giver` turns the spit card; the short player must slap it now."""
-
-    kind: ClassVar[str] = "spit_card_turned"
-    giver: int
-    card: Card
-
-
-@dataclass(slots=True)
 class SpitCardWon(Event):
-    """V13: the short player slapped the spit card in time (`by_ms` after it was turned): they win."""
+    """V13: `player` played out and slapped the borrowed spit card in time (`by_ms` after playing
+    out): the lender gets it back and `player`, holding no card, wins the game."""
 
     kind: ClassVar[str] = "spit_card_won"
     player: int
@@ -281,14 +276,16 @@ class SpitCardWon(Event):
 
 @dataclass(slots=True)
 class SpitCardLost(Event):
-    """V13: too slow, or (`early`) a slap before the card was turned: `player` takes `giver`'s spit
-    cards (`cards` of them), `giver` keeps the spit card."""
+    """V13: `player` played out but did not slap the borrowed card in time: `slapper` (the lender)
+    slapped it first, `by_ms` after they played out, or (both null) the window closed. `player` takes
+    the whole spit pile (`cards` cards) and `giver` gets the spit card back."""
 
     kind: ClassVar[str] = "spit_card_lost"
     player: int
     giver: int
     cards: int
-    early: bool
+    slapper: int | None = field(default=None, metadata=OPTIONAL)
+    by_ms: float | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(slots=True)
@@ -334,8 +331,8 @@ class GameOver(Event):
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Deal, Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call,
                               Reveal, Stalemate, Slap, Choose, RoundOver, Take, Out, TableSlap,
-                              TableSlapJudged, GhostLaid, GhostTaken, SpitCardAsked, SpitCardTurned,
-                              SpitCardWon, SpitCardLost, GameOver)
+                              TableSlapJudged, GhostLaid, GhostTaken, SpitCardLent, SpitCardWon, SpitCardLost,
+                              GameOver)
 }
 
 

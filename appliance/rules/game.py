@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card, deck, rank_of
+from .choosing import Prompt as ChoosingPrompt
+from .choosing import SlapForIt
 from .events import (
     Call,
     Choose,
@@ -37,49 +39,33 @@ from .events import (
     Slap,
     Stack,
     Stalemate,
-    TableSlapJudged,
     Take,
 )
-from .events import TableSlap as TableSlapEvent
-from .moves import FLIPS, LIFTS, PLAYS, Action
+from .house_rule import HouseRule
+from .house_rule import Prompt as HousePrompt
+from .moves import CALL, FLIPS, LIFTS, PLAYS, Action
 from .race import Race, clock, misfit
+from .round_end import FirstOutEndsTheRound, RoundEnd
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
 from .stalemate import can_progress, progress_by_rearranging
 from .stock_pile import StockPile
 from .table import SIDES, Table
 
-SLAP_TABLE, CALL = Action("slap_table"), Action("call")
 PHASES = ("ready", "playing", "stalemate", "choosing", "over")
 PILE_CONTROLS = tuple(f"pile{n}" for n in range(1, 7))
 # Every control of the family; a game that has no use for one rejects it (`not_in_this_game`,
 # or `no_pile` for a far spit pile at a table of two).
 CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "slap")
-_CONTROL_SET = frozenset(CONTROLS)  # `control in CONTROLS`, asked at every press, in one look-up
+_CONTROL_SET = frozenset(CONTROLS)
+SNAPSHOT_VERSION = 1  # of `Game.snapshot` (state.restore reads it back)
+R = TypeVar("R")  # `control in CONTROLS`, asked at every press, in one look-up
 
 
 def _uncovered(pile: StockPile) -> bool:
     """Did taking a card off `pile` leave a face-down card on top? Then its player can turn it, and
     nobody is stuck: no need to ask `after_change` (it would find that card, and change nothing)."""
     return bool(pile.cards) and not pile.up
-
-
-@dataclass
-class SlapRace:
-    """The first slap of a choosing, which settled the piles: a later slap is answered from it."""
-
-    t: float
-    player: int
-    taken: dict[int, int]  # player -> spit pile taken
-
-
-@dataclass
-class TableHit:
-    """A table slap waiting to be judged (V18/V19)."""
-
-    t: float
-    player: int
-    right: bool
 
 
 @dataclass
@@ -95,21 +81,19 @@ class Game:
     now: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
     races: list[Race | None] = field(default_factory=list)
-    slap_race: SlapRace | None = None  # the slap that settled the last choosing
-    chooser: int | None = None  # who chooses the pile at this new layout (V10-V12)
-    chooser_t: float = 0.0  # when they won the right to (their call)
-    slap_modulus: int = 7  # V18/V19: the modulus and the rank of the slap rule in force
-    slap_rule: int = 1
-    table_hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
-    table_chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
-    choosers_out: list[int] = field(default_factory=list)  # V17: out, and still to choose a pile
-    ghost: tuple[Card, int, int] | None = None  # V14: (card, beside player, laid by player)
-    ghost_race: tuple[float, int] | None = None  # V14: (when the race began, the player who played out)
-    please: tuple[int, int, Card | None, float] | None = None  # V13: (short, lender, card turned, since)
+    choosing: SlapForIt = field(default_factory=SlapForIt)  # how piles are chosen, and its state (V10-V12)
+    round_end: RoundEnd = field(default_factory=FirstOutEndsTheRound)  # how a round ends, and its state (V17)
+    house: tuple[HouseRule, ...] = ()  # the house rules in force, each holding its own state (V13, V14, V18)
 
     def __post_init__(self) -> None:
         if not self.races:
             self.races = [None] * len(self.spit_piles)
+        if not self.house:
+            self.house = self.rules.start_house()
+        if type(self.choosing) is not self.rules.choosing:
+            self.choosing = self.rules.choosing()
+        if type(self.round_end) is not self.rules.round_end:
+            self.round_end = self.rules.round_end()
 
     # ------------------------------------------------------------------ construction
 
@@ -126,9 +110,8 @@ class Game:
             players.append(Seat(stock, spit_cards))
         game = cls(rules=rules, players=players, spit_piles=[[] for _ in range(rules.table.spit_piles)],
                    seed=seed, rng=rng)
-        if rules.table_slap is not None:
-            drawn = [rank_of(card) for card in rng.sample(deck(), 52)]
-            game.slap_modulus, game.slap_rule = rules.table_slap.draw(drawn)
+        for rule in game.house:
+            rule.begin(game, rng)
         return game, [game._deal_event(0.0)]
 
     # ------------------------------------------------------------------ reading
@@ -141,11 +124,41 @@ class Game:
     def variant(self) -> str:
         return self.rules.variant
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything this game holds, to resume it exactly (`rules.restore`)."""
-        from .state import snapshot
+    @property
+    def decks(self) -> int:
+        return self.rules.options.decks
 
-        return snapshot(self)
+    @property
+    def chooser(self) -> int | None:
+        """Who chooses the pile at this new layout (V10-V12), as the choosing rule says."""
+        return self.choosing.chooser
+
+    def house_rule(self, kind: type[R]) -> R | None:
+        """The house rule of this kind in force in this game (its state with it), or None."""
+        for rule in self.house:
+            if isinstance(rule, kind):
+                return rule
+        return None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything this game holds, JSON-ready: `state.restore` gives back a game that goes on
+        identically (the state object, with each house rule's part, plus the clock, the RNG's state,
+        the races on each spit pile, the last settling slap and each seat's card kept for a retry)."""
+        version, internal, gauss = self.rng.getstate()
+        race = self.choosing.settled
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "variant": self.rules.variant,
+            "options": self.rules.options_json(),
+            "seed": self.seed,
+            "now": self.now,
+            "state": self.state(),
+            "rng": [version, list(internal), gauss],
+            "races": [None if r is None else [r.t, r.player, r.covered] for r in self.races],
+            "slap_race": None if race is None else [race.t, race.player, sorted(race.taken.items())],
+            "chooser_t": self.choosing.chooser_t,
+            "retry": [seat.retry for seat in self.players],
+        }
 
     def player(self, number: int) -> Seat:
         return self.players[number - 1]
@@ -188,38 +201,17 @@ class Game:
             "players": [self._seat_state(p) for p in self.players],
             "lone_pile": self.lone_pile,
         })
-        if self.chooser is not None:
-            out["chooser"] = self.chooser
-        if self.table.seats > 2:
-            out["choosers_out"] = list(self.choosers_out)
-        if self.rules.please is not None:
-            out["please"] = None if self.please is None else {
-                "player": self.please[0], "giver": self.please[1], "card": self.please[2], "since": self.please[3]}
-        if self.rules.ghost is not None:
-            out["ghost"] = None if self.ghost is None else {
-                "card": self.ghost[0], "beside": self.ghost[1], "giver": self.ghost[2],
-                "race": None if self.ghost_race is None else list(self.ghost_race)}
-        if self.rules.table_slap is not None:
-            rule = self.rules.table_slap.rule(self.slap_rule)
-            out["table_slap"] = {
-                "rule": rule.name, "rank": self.slap_rule, "modulus": self.slap_modulus,
-                "says": rule.says(self.slap_modulus),
-                "slaps": [[hit.t, hit.player, hit.right] for hit in self.table_hits],
-                "chooser": self.table_chooser,
-            }
+        if self.choosing.chooser is not None:
+            out["chooser"] = self.choosing.chooser
+        out.update(self.round_end.state_part())  # (V17: who is out and still to choose)
+        for house_rule in self.house:
+            out[house_rule.key] = house_rule.to_state()
         return out
 
     def spit_values(self) -> list[int] | None:
         """The two spit piles' top values (A=1 ... K=13), or None unless both piles show a card."""
         tops = [pile[-1] for pile in self.spit_piles if pile]
         return [rank_of(card) for card in tops] if len(tops) == 2 == len(self.spit_piles) else None
-
-    def table_slap_right(self) -> bool:
-        """Would a table slap be right now? (V18/V19; False where the game has no table slap.)"""
-        slap, values = self.rules.table_slap, self.spit_values()
-        if slap is None or values is None:
-            return False
-        return slap.rule(self.slap_rule).test(values[0], values[1], self.slap_modulus)
 
     def _seat_state(self, p: Seat) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -241,9 +233,9 @@ class Game:
         return out
 
     def all_cards(self) -> list[Card]:
-        cards = [card for pile in self.spit_piles for card in pile] + ([self.ghost[0]] if self.ghost else [])
-        if self.please is not None and self.please[2] is not None:
-            cards.append(self.please[2])
+        cards = [card for pile in self.spit_piles for card in pile]
+        for rule in self.house:
+            cards += rule.cards()
         for p in self.players:
             cards += p.all_cards()
         return cards
@@ -257,28 +249,23 @@ class Game:
         test searches the same moves, and the screen's assist lights the `play` ones."""
         me = self.players[player - 1]
         phase = self.phase
-        if self.ghost_race is not None:
-            return [SLAP_TABLE]
-        if self.please is not None:  # V13's duel: the lender turns the card, the short player slaps it
-            short, lender, card, _ = self.please
-            if player == lender and card is None:
-                return [CALL]
-            if player == short:
-                return [SLAP_TABLE] if card is not None else []
-        if self.table_chooser is not None:
-            if self.table_chooser != player:
-                return []
-            return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
+        for rule in self.house:  # a house rule that has its say (a race for a card: only the slap)
+            allowed = rule.actions(self, player)
+            if allowed is not None:
+                return allowed
         if me.out:  # (not playing)
-            if self.phase in ("playing", "stalemate") and self.rules.round_end.may_choose_now(self, player):
+            if self.phase in ("playing", "stalemate") and self.round_end.may_choose_now(self, player):
                 return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
             return []
         if phase == "choosing":
-            return self.rules.choosing.actions(self, player)
-        slap_table = self.rules.table_slap is not None and self._may_slap_table(player)
+            return self.choosing.actions(self, player)
+        waiting: list[Action] = []  # what house rules offer beside the game's own moves (V18: the slap)
+        held = False  # a house rule holds play (V18: a table slap is being judged)
+        for rule in self.house:
+            waiting += rule.also(self, player)
+            held = held or rule.holds_play()
         if phase in ("ready", "stalemate"):
-            waiting = [SLAP_TABLE] if slap_table else []
-            if not me.spit_cards or me.called or self.table_hits:
+            if not me.spit_cards or me.called or held:
                 return waiting
             if self.lone_spitter() == player and self.lone_pile is None:
                 return waiting + [Action("choose", target=i) for i in range(len(self.spit_piles))
@@ -286,10 +273,10 @@ class Game:
             return [*waiting, CALL]
         if phase != "playing":
             return []
-        actions: list[Action] = [SLAP_TABLE] if slap_table else []
+        actions = waiting
         carried, selected = me.carried, me.selected
         space: int | None = None  # the first empty stock pile, 0 for none (None: not looked)
-        if self.table_hits:  # a table slap waits to be judged: nothing is played until then
+        if held:  # a table slap waits to be judged: nothing is played until then
             actions += [FLIPS[number] for number, pile in enumerate(me.stock, start=1) if pile.cards and not pile.up]
         else:
             space = 0
@@ -351,10 +338,6 @@ class Game:
             return ["slap"]
         return ["spit"]  # call, pick_up
 
-    def _may_slap_table(self, player: int) -> bool:
-        return (self.rules.table_slap is not None and self.phase in ("playing", "stalemate")
-                and self.spit_values() is not None and all(hit.player != player for hit in self.table_hits))
-
     def _reachable(self, player: int) -> set[int]:
         return {i for side in self.table.sides() if (i := self.table.spit_pile_for(player, side)) is not None}
 
@@ -374,19 +357,16 @@ class Game:
         if retry is not None:
             me.retry = None
         events: list[Event] = []
-        if self.ghost_race is not None or self.please is not None or self.table_hits:
+        if self.house:
             self._close_windows(events, t)  # (no window is open otherwise: `deadline` is None)
         if self.phase == "over":
             self.reject(events, t, player, control, "game_over")
         elif me.out:  # (not playing)
             self._out_press(events, t, player, control)
-        elif self.please is not None and self.rules.please is not None and self.rules.please.press(
-                self, events, t, player, control):
-            pass  # the duel of 'Spit card, please' took it
-        elif control == "slap":
-            self._slap_press(events, t, player)
-        elif self.ghost_race is not None:
-            self.reject(events, t, player, control, "ghost_first")
+        elif self.house and self._house_press(events, t, player, control):
+            pass  # a house rule took it (a slap for its card, or nothing but the slap while it is raced for)
+        elif control == "slap":  # (no house rule here slaps)
+            self.reject(events, t, player, "slap", "not_in_this_game")
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
@@ -402,12 +382,12 @@ class Game:
     def _out_press(self, events: list[Event], t: float, player: int, control: str) -> None:
         """V17: a player out of the round presses a spit pile to take it, once; nothing else."""
         index = self.table.spit_pile_for(player, control) if control in SIDES else None
-        if index is None or not self.rules.round_end.may_choose_now(self, player):
+        if index is None or not self.round_end.may_choose_now(self, player):
             self.reject(events, t, player, control, "sitting_out")
         elif not self.spit_piles[index]:
             self.reject(events, t, player, control, "no_pile", spit_pile=index)
         else:
-            self.rules.round_end.take(self, events, t, player, index)
+            self.round_end.take(self, events, t, player, index)
 
     def advance(self, t: float) -> list[Event]:
         """Time passes without a press (a `{"t": ...}` line): windows that close by `t` resolve."""
@@ -416,27 +396,25 @@ class Game:
         self._close_windows(events, t)
         return events
 
+    def _house_press(self, events: list[Event], t: float, player: int, control: str) -> bool:
+        return any(rule.press(self, events, t, player, control) for rule in self.house)
+
     def _close_windows(self, events: list[Event], t: float) -> None:
-        deadline = self.deadline()
-        if deadline is None or t <= deadline:
-            return
-        if self.ghost_race is not None and self.rules.ghost is not None:
-            self.rules.ghost.close(self, events, t)
-        elif self.rules.please is not None and self.please is not None:
-            self.rules.please.close(self, events, t)
-        elif self.table_hits:
-            self._judge_table_slaps(events, t)
+        for rule in self.house:
+            deadline = rule.deadline()
+            if deadline is not None:
+                if t > deadline:
+                    rule.close(self, events, t)
+                return
 
     def deadline(self) -> float | None:
-        """When time passing alone would decide something (a table slap's window closing), or None."""
-        if self.ghost_race is not None and self.rules.ghost is not None:
-            return self.ghost_race[0] + self.rules.ghost.window
-        if self.rules.please is not None:
-            return self.rules.please.deadline(self)
-        slap = self.rules.table_slap
-        if slap is None or not self.table_hits:
-            return None
-        return self.table_hits[0].t + slap.window
+        """When time passing alone would decide something (a house rule's race, a table slap's
+        window closing), or None."""
+        for rule in self.house:
+            deadline = rule.deadline()
+            if deadline is not None:
+                return deadline
+        return None
 
     def _clock(self, t: float) -> float:
         self.now = clock(self.now, t)
@@ -505,13 +483,11 @@ class Game:
             self.reject(events, t, player, f"pile{number}", "no_card")
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
-        race = self.slap_race
-        if self.table_chooser is not None:
-            self._table_choice(events, t, player, side, index)
-        elif self.phase == "playing":
+        race = self.choosing.settled
+        if self.phase == "playing":
             self._play(events, t, player, side, index)
         elif self.phase == "choosing":
-            self.rules.choosing.side_press(self, events, t, player, side, index)
+            self.choosing.side_press(self, events, t, player, side, index)
         elif (self.phase == "ready" and race is not None and race.player != player
                 and t - race.t <= self.rules.slap_window):
             # A slap just after the first one, which settled the piles and dealt: on the pile this
@@ -535,7 +511,7 @@ class Game:
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
         if self.phase == "choosing":
-            self.rules.choosing.spit_press(self, events, t, player)
+            self.choosing.spit_press(self, events, t, player)
         elif self.phase == "playing":
             self._pick_up(events, t, player)
         elif self.phase not in ("ready", "stalemate"):
@@ -562,14 +538,14 @@ class Game:
 
     def _call(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
-        if self.table_hits or self.table_chooser is not None:
+        if self.house and self._play_held():
             self.reject(events, t, player, "spit", "table_slapped")
             return
         if me.called:
             self.reject(events, t, player, "spit", "already_called")
             return
         me.called = True
-        self.slap_race = None
+        self.choosing.called()
         events.append(Call(t, player))
         spitters = self.spitters()
         if all(self.player(n).called for n in spitters):
@@ -586,8 +562,8 @@ class Game:
             events.append(Reveal(t, number, card, index))
         for p in self.players:
             p.called = False
-        if self.rules.ghost is not None:
-            self.rules.ghost.after_reveal(self, events, t)
+        for rule in self.house:
+            rule.revealed(self, events, t)
         self.phase = "playing"
         self.after_change(events, t)
 
@@ -605,7 +581,7 @@ class Game:
         if not spit_pile:
             self.reject(events, t, player, side, "no_pile", spit_pile=index)
             return
-        if self.table_hits:
+        if self.house and self._play_held():
             self.reject(events, t, player, side, "table_slapped", spit_pile=index)
             return
         top = spit_pile[-1]
@@ -631,7 +607,7 @@ class Game:
         if refill is not None:
             events.append(Refill(t, player, number, refill))
         if me.carried is None and not any([pile.cards for pile in me.stock]):  # (me.stock_count() == 0)
-            self.rules.round_end.stock_out(self, events, t, player)
+            self.round_end.stock_out(self, events, t, player)
         elif not _uncovered(me.stock[number - 1]):
             self.after_change(events, t)
 
@@ -683,75 +659,15 @@ class Game:
                 p.called = False
             events.append(Stalemate(t, self.spitters()))
         else:
-            self.rules.round_end.blocked(self, events, t)
+            self.round_end.blocked(self, events, t)
 
-    # ------------------------------------------------------------------ the table slap (V18/V19)
+    # ------------------------------------------------------------------ what house rules ask of the engine
 
-    def _slap_press(self, events: list[Event], t: float, player: int) -> None:
-        """A slap on the table: for the ghost card (V14) while it is raced for, else Mod Spit's."""
-        ghost, please = self.rules.ghost, self.rules.please
-        if ghost is not None and self.ghost_race is not None:
-            ghost.take(self, events, t, player)
-        elif ghost is not None or please is not None:
-            self.reject(events, t, player, "slap", "wrong_phase")
-        else:
-            self._table_slap(events, t, player)
+    def _play_held(self) -> bool:
+        """Does a house rule hold play (V18: a table slap is being judged)?"""
+        return any(rule.holds_play() for rule in self.house)
 
-    def _table_slap(self, events: list[Event], t: float, player: int) -> None:
-        slap = self.rules.table_slap
-        values = self.spit_values()
-        if slap is None:
-            self.reject(events, t, player, "slap", "not_in_this_game")
-        elif any(hit.player == player for hit in self.table_hits):
-            self.reject(events, t, player, "slap", "already_slapped")
-        elif self.phase not in ("playing", "stalemate") or values is None or self.table_chooser is not None:
-            self.reject(events, t, player, "slap", "wrong_phase")
-        else:
-            right = self.table_slap_right()
-            self.table_hits.append(TableHit(t, player, right))
-            events.append(TableSlapEvent(t, player, right, values, slap.rule(self.slap_rule).name))
-            if len(self.table_hits) == self.table.seats:
-                self._judge_table_slaps(events, t)
-
-    def _later(self, hits: list[TableHit]) -> TableHit:
-        """The later of the slaps; slaps at the same instant are told apart by the game's RNG."""
-        last = max(hit.t for hit in hits)
-        tied = [hit for hit in hits if hit.t == last]
-        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
-
-    def _judge_table_slaps(self, events: list[Event], t: float) -> None:
-        hits, self.table_hits = self.table_hits, []
-        slappers = [hit.player for hit in hits]
-        by_ms = round((hits[1].t - hits[0].t) * 1000, 3) if len(hits) > 1 else None
-        wrong = [hit for hit in hits if not hit.right]
-        if len(wrong) > 1:
-            chooser = self._later(wrong).player
-            self.table_chooser = chooser
-            events.append(TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms))
-            return
-        if wrong:
-            taker, reason = wrong[0].player, "wrong"
-        else:
-            idle = [n for n in self.table.players if n not in slappers]
-            taker, reason = (idle[0] if idle else self._later(hits).player), "slower"
-        events.append(TableSlapJudged(t, reason, taker, None, slappers, by_ms))
-        self._table_take(events, t, {taker: [i for i, pile in enumerate(self.spit_piles) if pile]})
-
-    def _table_choice(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
-        chooser = self.table_chooser
-        if player != chooser:
-            self.reject(events, t, player, side, "not_your_choice", winner=chooser)
-            return
-        self.table_chooser = None
-        events.append(Choose(t, player, index))
-        takes: dict[int, list[int]] = {player: [index]}
-        rest = [i for i, pile in enumerate(self.spit_piles) if pile and i != index]
-        for other in self.table.others(player):
-            if rest:
-                takes[other] = [rest.pop(0)]
-        self._table_take(events, t, takes)
-
-    def _table_take(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None:
+    def take_into_spit_cards(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None:
         """The taken spit piles go under the takers' spit cards; then the "Spit!" calls, as at a stalemate."""
         for number, piles in takes.items():
             for index in piles:
@@ -774,22 +690,52 @@ class Game:
             p.let_go()
             p.called = False
 
-    def settle_piles(self, events: list[Event], t: float, player: int, index: int, slapped: bool) -> None:
+    def settle_piles(self, events: list[Event], t: float, player: int, index: int) -> dict[int, int]:
         """`player` takes spit pile `index`; the others take the piles left, going round the table
-        from the player's right; then the new layout. A slap is remembered for the slaps just after."""
+        from the player's right: who takes which (the choosing rule then asks for the deal)."""
         taken = {player: index}
         rest = [i for i, pile in enumerate(self.spit_piles) if pile and i != index]
         for other in self.table.others(player):
             if rest:
                 taken[other] = rest.pop(0)
-        if slapped:
-            self.slap_race = SlapRace(t, player, taken)
+        return taken
+
+    def deal_after_choosing(self, events: list[Event], t: float, taken: dict[int, int]) -> None:
+        """The piles chosen are taken: the new layout."""
         self.new_layout(events, t, {number: [pile] for number, pile in taken.items()})
 
     def win_now(self, events: list[Event], t: float, winner: int) -> None:
         """`winner` has won the game outright (V14): the middle goes to the others, and it is over."""
         others = self.table.others(winner)
         self.new_layout(events, t, {others[0]: [i for i, pile in enumerate(self.spit_piles) if pile]}, winner=winner)
+
+    def house_prompt(self, player: int) -> HousePrompt | None:
+        """What a house rule asks of `player` now (the first that asks anything), as data."""
+        for rule in self.house:
+            asked = rule.prompt(self, player)
+            if asked is not None:
+                return asked
+        return None
+
+    def choosing_prompt(self, player: int) -> ChoosingPrompt:
+        """What `player` is asked while the piles are chosen (the choosing rule's answer, as data)."""
+        return self.choosing.prompt(self, player, self.rules.goal.larger_pile_wanted)
+
+    def race_held(self, player: int, t: float) -> bool:
+        """`player` played out: does a house rule hold the round open for a race (V13, V14)?"""
+        return any(rule.played_out(self, player, t) for rule in self.house)
+
+    def after_race(self, events: list[Event], t: float, player: int) -> None:
+        """A house rule's race is over and nobody won the game by it: the round ends as usual."""
+        self.round_end.after_race(self, events, t, player)
+
+    def start_choosing(self, reason: str, player: int | None) -> None:
+        """Phase `choosing`: the ruleset's choosing policy says who may choose."""
+        self.phase = "choosing"
+        self.choosing.begin(reason, player, self)
+
+    def single_pile_taker(self, reason: str, player: int | None, index: int) -> int:
+        return self.rules.goal.single_pile_taker(self, reason, player, index)
 
     def new_layout(self, events: list[Event], t: float, takes: dict[int, list[int]],
                    winner: int | None = None) -> None:
@@ -801,18 +747,14 @@ class Game:
                 events.append(Take(t, number, index, len(self.spit_piles[index])))
                 hand += self.spit_piles[index]
             hand += p.all_cards()
-            if self.ghost is not None and self.ghost[2] == number:  # a ghost card not raced for goes home
-                hand.append(self.ghost[0])
+            for rule in self.house:  # a ghost card not raced for goes home; a lent card stays its borrower's
+                hand += rule.gather(number)
             hands.append(hand)
         self.spit_piles = [[] for _ in self.spit_piles]
         self.races = [None] * len(self.spit_piles)
         self.lone_pile = None
-        self.chooser = None
-        self.table_hits = []
-        self.table_chooser = None
-        self.choosers_out = []
-        self.ghost = self.ghost_race = None
-        self.please = None
+        self.choosing.dealt()
+        self.round_end.dealt()
         for p in self.players:
             p.hidden = False
             p.out = 0
@@ -835,8 +777,8 @@ class Game:
         self.round += 1
         self.phase = "ready"
         events.append(self._deal_event(t))
-        if self.rules.please is not None:
-            self.rules.please.after_deal(self, events, t)
+        for rule in self.house:
+            rule.dealt(self, events, t)
 
     def _deal_event(self, t: float) -> Deal:
         return Deal(t, self.round, [{"stock": p.stock_count(), "spit_cards": len(p.spit_cards)} for p in self.players])

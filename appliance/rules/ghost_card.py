@@ -3,65 +3,165 @@
 When a player's spit cards run out (their last one turned at a "Spit!"), the opponent lays their
 top spit card face down beside that player: the ghost card. It is never turned up. When a player
 plays out their stock, the round does not end at once: both race to take the ghost card (the
-`slap` control) for `window` seconds. If the player who played out touches it first, they win the
-game. If the other player is first, they take it into their spit cards and the round ends as
-usual; if nobody takes it in time it goes back to the player who laid it, and the round ends as
-usual. Piles are chosen only after the race.
+`slap` control) for `window` seconds, if the player who played out has no spit cards left (out of
+cards to play). If the player who played out touches it first, they win the game (holding nothing:
+the ghost card goes to the other player). If the other player is first, they take it into their
+spit cards and the round ends as usual; if nobody takes it in time it goes back to the player who
+laid it, and the round ends as usual. Piles are chosen only after the race.
+
+A house rule (house_rule.py): this object holds the ghost card, whom it lies beside, who laid it,
+and the race for it.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .cards import Card, is_card
 from .events import Event, GhostLaid, GhostTaken
+from .house_rule import Prompt
+from .moves import SLAP_TABLE, Action
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
-@dataclass(frozen=True)
+@dataclass
 class GhostCard:
-    window: float = 1.0  # seconds after a player plays out in which the ghost card can be taken
+    key: ClassVar[str] = "ghost"
+    slaps: ClassVar[str] = "ghost"  # what the slap control slaps in this game (the legends name it)
+    window: ClassVar[float] = 1.0  # seconds after a player plays out in which the ghost card can be taken
 
-    def after_reveal(self, game: Game, events: list[Event], t: float) -> None:
+    card: Card | None = None
+    beside: int = 0  # the player it lies beside
+    giver: int = 0  # who laid it
+    race: tuple[float, int] | None = None  # (when the race began, the player who played out)
+
+    # ------------------------------------------------------------------ the protocol
+
+    def begin(self, game: Engine, rng: random.Random) -> None:
+        pass
+
+    def dealt(self, game: Engine, events: list[Event], t: float) -> None:
+        pass
+
+    def revealed(self, game: Engine, events: list[Event], t: float) -> None:
         """A player whose spit cards just ran out gets a ghost card from the player with the most."""
-        if game.ghost is not None:
+        if self.card is not None:
             return
         empty = [n for n in game.table.players if not game.player(n).spit_cards and game.player(n).playing]
         givers = sorted((n for n in game.table.players if game.player(n).spit_cards),
                         key=lambda n: -len(game.player(n).spit_cards))
         if empty and givers:
-            giver = givers[0]
-            game.ghost = (game.player(giver).spit_cards.pop(0), empty[0], giver)
-            events.append(GhostLaid(t, empty[0], giver))
+            self.giver, self.beside = givers[0], empty[0]
+            self.card = game.player(self.giver).spit_cards.pop(0)
+            events.append(GhostLaid(t, self.beside, self.giver))
 
-    def race(self, game: Game, player: int, t: float) -> bool:
-        """`player` played out: with a ghost card on the table the race for it begins (True)."""
-        if game.ghost is None:
+    def played_out(self, game: Engine, player: int, t: float) -> bool:
+        """`player` played out with no spit cards left ("an Karte knapp … um zu spielen": out of cards
+        to play): with a ghost card on the table the race for it begins (True). A player who still
+        holds spit cards has cards to play, and the round ends as usual."""
+        if self.card is None or game.player(player).spit_cards:
             return False
-        game.ghost_race = (t, player)
+        self.race = (t, player)
         return True
 
-    def take(self, game: Game, events: list[Event], t: float, player: int) -> None:
-        assert game.ghost is not None and game.ghost_race is not None
-        card, _, _ = game.ghost
-        opened, out = game.ghost_race
-        game.ghost, game.ghost_race = None, None
+    def deadline(self) -> float | None:
+        return None if self.race is None else self.race[0] + self.window
+
+    def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
+        if self.race is None:
+            if control == "slap":  # the slap is the ghost card's, and only in its race
+                game.reject(events, t, player, control, "wrong_phase")
+                return True
+            return False
+        if control != "slap":
+            game.reject(events, t, player, control, "ghost_first")
+            return True
+        card = self.card
+        opened, out = self.race
+        assert card is not None
+        self._let_go()
         events.append(GhostTaken(t, player, round((t - opened) * 1000, 3), player == out))
-        if player == out:
-            game.player(player).taken.append(card)
+        if player == out:  # they win holding nothing: the ghost card goes to the other player
+            game.player(game.table.others(player)[0]).spit_cards.append(card)
             game.win_now(events, t, player)
         else:
             game.player(player).spit_cards.append(card)
-            game.rules.round_end.after_race(game, events, t, out)
+            game.after_race(events, t, out)
+        return True
 
-    def close(self, game: Game, events: list[Event], t: float) -> None:
+    def close(self, game: Engine, events: list[Event], t: float) -> None:
         """Nobody took it in time: it goes back under the spit cards of the player who laid it."""
-        assert game.ghost is not None and game.ghost_race is not None
-        card, _, giver = game.ghost
-        _, out = game.ghost_race
-        game.ghost, game.ghost_race = None, None
+        assert self.card is not None and self.race is not None
+        card, giver, (_, out) = self.card, self.giver, self.race
+        self._let_go()
         game.player(giver).spit_cards.append(card)
         events.append(GhostTaken(t, None, None, False))
-        game.rules.round_end.after_race(game, events, t, out)
+        game.after_race(events, t, out)
+
+    def _let_go(self) -> None:
+        self.card, self.beside, self.giver, self.race = None, 0, 0, None
+
+    def actions(self, game: Engine, player: int) -> list[Action] | None:
+        return [SLAP_TABLE] if self.race is not None else None
+
+    def also(self, game: Engine, player: int) -> list[Action]:
+        return []
+
+    def holds_play(self) -> bool:
+        return False
+
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """In the race: the player who played out slaps to win, the other to take it first; while a
+        ghost card lies out, everybody is told what it is for."""
+        if self.race is not None:
+            out = self.race[1]
+            return Prompt("slap_ghost_to_win", urgent=True) if player == out else \
+                Prompt("slap_before", out, urgent=True)
+        if self.card is not None and game.phase == "playing":
+            return Prompt("ghost_out")
+        return None
+
+    def cards(self) -> list[Card]:
+        return [] if self.card is None else [self.card]
+
+    def gather(self, player: int) -> list[Card]:
+        """At a new layout a ghost card not raced for goes home to the player who laid it."""
+        card = self.card
+        if card is None or player != self.giver:
+            return []
+        self._let_go()
+        return [card]
+
+    def to_state(self) -> Any:
+        if self.card is None:
+            return None
+        return {"card": self.card, "beside": self.beside, "giver": self.giver,
+                "race": None if self.race is None else list(self.race)}
+
+    def read_state(self, game: Engine, value: Any) -> None:
+        """Its part of a setup position: absent or null, there is none."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            raise ValueError("ghost must be an object {card, beside, giver, race}")
+        card = value.get("card")
+        if not is_card(card, game.decks):
+            raise ValueError(f"ghost.card: {card!r} is not a card")
+        seats = game.table.seats
+        numbers = []
+        for name in ("beside", "giver"):
+            number = value.get(name)
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
+                raise ValueError(f"ghost.{name} must be a whole number from 1 to {seats}, not {number!r}")
+            numbers.append(number)
+        race = value.get("race")
+        if race is not None:
+            if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)
+                    and isinstance(race[1], int) and not isinstance(race[1], bool) and 1 <= race[1] <= seats):
+                raise ValueError("ghost.race must be [t, player who played out]")
+            self.race = (float(race[0]), race[1])
+        self.card, (self.beside, self.giver) = str(card), numbers

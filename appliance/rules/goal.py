@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .cards import Card
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class FewestCards:
 
     larger_pile_wanted: bool = False
 
-    def single_pile_taker(self, game: Game, reason: str, player: int | None, index: int) -> int:
+    def single_pile_taker(self, game: Engine, reason: str, player: int | None, index: int) -> int:
         """With one spit pile nobody slaps: who picks it up.
 
         The player who played out takes nothing and the player who did not picks it up (rule 10).
@@ -26,7 +26,7 @@ class FewestCards:
         candidates = [n for n in game.table.players if n != player]
         return max(candidates, key=lambda n: (game.player(n).stock_count(), game.table.owner(index) == n))
 
-    def winner(self, game: Game, hands: list[list[Card]]) -> int | None:
+    def winner(self, game: Engine, hands: list[list[Card]]) -> int | None:
         """At a new layout: the game's winner, if these gathered hands end it."""
         for number, hand in enumerate(hands, start=1):
             if not hand:
@@ -42,7 +42,7 @@ class AllCards(FewestCards):
 
     larger_pile_wanted: bool = True
 
-    def winner(self, game: Game, hands: list[list[Card]]) -> int | None:
+    def winner(self, game: Engine, hands: list[list[Card]]) -> int | None:
         if all(hands):
             return None
         return max(range(1, len(hands) + 1), key=lambda n: len(hands[n - 1]))

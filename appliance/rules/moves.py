@@ -23,7 +23,7 @@ class Action(NamedTuple):
     (`pile`'s top into the empty `target`), `stack` (`pile`'s top onto `target`, same rank, V7),
     `call` ("Spit!"), `choose` (spit pile `target`, without a slap), `slap` (spit pile `target`, to
     choose it for a new layout), `pick_up` (V9), `slap_table` (the `slap` control: Mod Spit's table
-    slap, the ghost card, the spit-card duel), `lift` (V16: carry `pile`'s top off and turn the card
+    slap, the ghost card, the lent spit card), `lift` (V16: carry `pile`'s top off and turn the card
     under it), and in Speed `draw` (into the empty hand slot `pile`).
     """
 
@@ -44,6 +44,7 @@ FLIPS = tuple(Action("flip", n) for n in _PILES)
 MOVES = tuple(tuple(Action("move", n, m) for m in _PILES) for n in _PILES)
 STACKS = tuple(tuple(Action("stack", n, m) for m in _PILES) for n in _PILES)
 LIFTS = tuple(Action("lift", n) for n in _PILES)
+SLAP_TABLE, CALL = Action("slap_table"), Action("call")
 
 
 @dataclass(frozen=True)

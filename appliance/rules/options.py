@@ -133,7 +133,8 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("decks", f"1 or {MAX_DECKS}", "how many decks are shuffled together (two: cards carry their deck, TD1)",
                "V4", _whole(1, MAX_DECKS)),
     OptionSpec("seats", "2, 3 or 4", "players round the table; with 3 or 4 the first out takes a pile and sits out, "
-               "the others play on (stock piles 1-2-3 unless given)", "V17", _whole(2, 4)),
+               "the others play on (one stock pile fewer per extra player: 1-2-3-4 at 3 seats, 1-2-3 at 4, "
+               "unless given)", "V17", _whole(2, 4)),
     OptionSpec("alternate_colours", "true or false",
                "cards on a spit pile alternate red and black: on a black 5 only a red 4 or 6", "V6", _bool),
     OptionSpec("same_rank_stacking", "true or false",
@@ -167,8 +168,8 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                "when your spit cards run out the opponent lays a ghost card by you, never turned; play out and "
                "slap it first to win the game", "V14", _bool),
     OptionSpec("spit_card_please", "true or false",
-               "a player too short for a spit card is lent one: slap it within 0.6 s of its turning to win "
-               "the game; too slow or too soon takes the lender's spit cards", "V13", _bool),
+               "a player too short to keep a spit card borrows one; when they play out they must slap it "
+               "within 2 s, before the lender does, to win; too late takes the whole spit pile", "V13", _bool),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",
@@ -202,7 +203,7 @@ PRESETS: dict[str, Preset] = {
                                {"stock_piles": [1, 1, 1, 1, 1], "table_slap": "rule_deck"}),
     "running": _spit("Running Spit: the spit piles are pads 3 m away; carry each card there and slap it down, "
                      "in teams taking turns", {"carry": True}),
-    "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps for the larger pile",
+    "reverse": _spit("Reverse Spit: win all the cards; whoever plays out first slaps the larger pile and takes it",
                 {"goal": "all"}),
     "speed": Preset("speed", "Speed: hands of five drawn from a stock, side stacks, deals scored up to 25", {}),
 }
@@ -236,7 +237,8 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
             raise OptionError(f"option {name!r} must be {spec.values}, not {value!r}") from None
     seats = values.get("seats", 2)
     if seats > 2 and "stock_piles" not in merged:
-        values["stock_piles"] = (1, 2, 3)  # one deck up to four players, three stock piles each
+        # One stock pile fewer per extra player (000): 1-2-3-4 at three seats, 1-2-3 at four.
+        values["stock_piles"] = tuple(range(1, 5 - (seats - 2) + 1))
     if "runners" not in merged:
         values["runners"] = (1,) * seats
     elif len(values["runners"]) != seats:
@@ -248,6 +250,9 @@ def read_options(variant: str, given: Mapping[str, Any] | None = None) -> Option
     if (options.ghost_card or options.spit_card_please) and options.table_slap is not None:
         raise OptionError("options 'ghost_card' and 'spit_card_please' use the slap, as 'table_slap' does: "
                           "choose one")
+    if options.ghost_card and options.spit_card_please:
+        raise OptionError("options 'ghost_card' and 'spit_card_please' are both a card the player who plays out "
+                          "slaps to win: choose one")
     if options.seats > 2:
         for name, two_only in (("choose", options.choose != "slap"), ("goal", options.goal != "fewest"),
                                ("table_slap", options.table_slap is not None), ("ghost_card", options.ghost_card),

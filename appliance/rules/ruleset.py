@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .choosing import CHOOSING, SlapForIt
+from .choosing import CHOOSING, PlayedOutSlapsTheLarger, SlapForIt
 from .fits import AlternateColours, OneRankApart
 from .ghost_card import GhostCard
 from .goal import GOALS, FewestCards
+from .house_rule import HouseRule
 from .layout import Refilled, RowByRow
 from .moves import PickUpLast, StockMoves
 from .options import Options, read_options
@@ -35,12 +36,12 @@ class Ruleset:
     layout: RowByRow
     fits: OneRankApart
     moves: StockMoves
-    choosing: SlapForIt
+    choosing: type[SlapForIt]  # a fresh one a game: it holds who chooses
     goal: FewestCards
-    round_end: RoundEnd
-    table_slap: TableSlap | None = None
-    ghost: GhostCard | None = None
-    please: SpitCardPlease | None = None
+    round_end: type[RoundEnd]  # a fresh one a game: V17's holds who is out and still to choose
+    table_slap: type[TableSlap] | None = None
+    ghost: type[GhostCard] | None = None  # house rules with state of their own: a fresh one a game
+    please: type[SpitCardPlease] | None = None
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -61,6 +62,18 @@ class Ruleset:
     def options_json(self) -> dict[str, Any]:
         return self.options.to_json()
 
+    @property
+    def slaps(self) -> str:
+        """What the `slap` control slaps in this game: "table" (V18/V19), "ghost" (V14), "card"
+        (V13's lent spit card), or "" (nothing: the control does nothing here)."""
+        kinds: tuple[type[HouseRule] | None, ...] = (self.please, self.ghost, self.table_slap)
+        return next((kind.slaps for kind in kinds if kind is not None), "")
+
+    def start_house(self) -> tuple[HouseRule, ...]:
+        """A new game's house rules, each a fresh object holding its own state (house_rule.py)."""
+        kinds: tuple[type[HouseRule] | None, ...] = (self.please, self.ghost, self.table_slap)
+        return tuple(kind() for kind in kinds if kind is not None)
+
 
 LAYOUTS: dict[bool, type[RowByRow]] = {False: RowByRow, True: Refilled}
 FITS: dict[bool, OneRankApart] = {False: OneRankApart(), True: AlternateColours()}
@@ -75,12 +88,14 @@ def compose(variant: str, options: Options) -> Ruleset:
         fits=FITS[options.alternate_colours],
         moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
                          pick_up=PickUpLast() if options.hidden_last else None, carry=options.carry),
-        choosing=CHOOSING[options.choose],
+        # V15: in Reverse Spit the player who played out slaps the larger pile, and it is theirs.
+        choosing=PlayedOutSlapsTheLarger if (options.goal, options.choose) == ("all", "slap")
+        else CHOOSING[options.choose],
         goal=GOALS[options.goal],
-        round_end=SitOut() if options.seats > 2 else FirstOutEndsTheRound(),
+        round_end=SitOut if options.seats > 2 else FirstOutEndsTheRound,
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
-        ghost=GhostCard() if options.ghost_card else None,
-        please=SpitCardPlease() if options.spit_card_please else None,
+        ghost=GhostCard if options.ghost_card else None,
+        please=SpitCardPlease if options.spit_card_please else None,
     )
 
 

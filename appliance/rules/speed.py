@@ -44,7 +44,7 @@ from .events import (
     Stalemate,
     TurnUp,
 )
-from .game import CONTROLS
+from .game import CONTROLS, SNAPSHOT_VERSION
 from .moves import Action
 from .options import CARDS_PER_DECK, Options
 from .race import Race, clock, misfit
@@ -151,10 +151,19 @@ class SpeedGame:
         }
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything this game holds, to resume it exactly (`speed_state.restore`)."""
-        from .speed_state import snapshot
-
-        return snapshot(self)
+        """Everything this game holds, JSON-ready: `speed_state.restore` gives back a game that goes
+        on identically."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "variant": self.variant_name,
+            "options": self.options.to_json("speed"),
+            "seed": self.seed,
+            "now": self.now,
+            "state": self.state(),
+            "rng": [version, list(internal), gauss],
+            "races": [None if r is None else [r.t, r.player, r.covered] for r in self.races],
+        }
 
     # ------------------------------------------------------------------ what can be done
 

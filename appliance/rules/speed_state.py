@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Card, card_help, is_card
 from .events import Event
+from .game import SNAPSHOT_VERSION
 from .options import Options
 from .race import Race
 from .speed import PHASES, SpeedGame
@@ -143,22 +144,12 @@ def _check_position(game: SpeedGame) -> None:
 
 # ---------------------------------------------------------------------- snapshots
 
-SNAPSHOT_VERSION = 1
+
 
 
 def snapshot(game: SpeedGame) -> dict[str, Any]:
-    """Everything the game holds, JSON-ready: `restore` gives back a game that goes on identically."""
-    version, internal, gauss = game.rng.getstate()
-    return {
-        "snapshot": SNAPSHOT_VERSION,
-        "variant": game.variant_name,
-        "options": game.options.to_json("speed"),
-        "seed": game.seed,
-        "now": game.now,
-        "state": game.state(),
-        "rng": [version, list(internal), gauss],
-        "races": [None if r is None else [r.t, r.player, r.covered] for r in game.races],
-    }
+    """Everything the game holds, JSON-ready (`SpeedGame.snapshot`)."""
+    return game.snapshot()
 
 
 def restore(snap: Any) -> SpeedGame:

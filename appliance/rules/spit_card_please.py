@@ -1,86 +1,189 @@
-"""'Spit card, please' (V13): a reflex duel for the player one layout away from winning.
+"""'Spit card, please' (V13): the short player borrows a spit card, and slaps it to win.
 
-Our reading of the garbled passage (seeds/README.md): a player whose cards no longer fill a layout
-with a spit card left over (rule 9's short player, about to win) asks for a spit card. The other
-player turns their top spit card whenever they like (their `spit` press; after `turn_within` seconds
-it is turned for them), and the short player must slap it (`slap`) within `window` seconds: in time,
-they win the game. Too late, or slapping before it is turned: they take the other player's whole
-stack of spit cards, the other player gets the spit card back, and the round is played as usual.
+000: "wenn ein Spieler ihr Lager nicht füllen und mindestens eine Spieß-Karte übrighaben kann,
+bitten sie oder nehmen eine Spieß-Karte oder anderen Gegenstand vom anderen Spieler. Sie müssen dann
+die Spieß-Karte zuschlagen, um [zu gewinnen] … Wenn der gewinnende Spieler scheitert, die Spieß-Karte
+rechtzeitig zuzuschlagen, dann bekommen sie den ganzen Spieß-Stapel, und der andere Spieler bekommt
+die Spieß-Karte." Our reading (seeds/README.md):
+
+- At a new layout that leaves one player short (rule 9: they can't lay a full layout and keep a
+  spit card), they borrow the lender's top spit card; it lies face down by them. Nothing else
+  happens at the deal: play goes on as in rules 9-10, the lender spitting alone.
+- When the short player plays out their stock, the borrowed card is their claim to victory: they
+  must slap it (`slap`) in time, that is before the lender slaps it and within `window` seconds.
+  In time: the lender gets the card back and the short player, holding no card, wins the game.
+  Not in time: they take the whole spit pile, the lender gets the card back, and the next layout
+  is dealt.
+- Any other end of the round (the lender plays out, play is blocked): the round ends as rules 8-10
+  say, and the card stays the borrower's (the seed gives it back to the lender only when the claim
+  fails): it goes into their cards for the new layout.
+
+A house rule (house_rule.py): this object holds the lent card, who holds it, who lent it, and when
+its holder played out.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .events import Event, SpitCardAsked, SpitCardLost, SpitCardTurned, SpitCardWon
+from .cards import Card, is_card
+from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
+from .house_rule import Prompt
+from .moves import SLAP_TABLE, Action
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine import Engine
 
 
-@dataclass(frozen=True)
+@dataclass
 class SpitCardPlease:
-    window: float = 0.6  # seconds after the card is turned in which the short player's slap wins
-    turn_within: float = 10.0  # the other player turns the card by then, or it is turned for them
+    key: ClassVar[str] = "please"
+    slaps: ClassVar[str] = "card"  # what the slap control slaps in this game (the legends name it)
+    window: ClassVar[float] = 2.0  # seconds after playing out in which the short player's slap claims the win
 
-    def after_deal(self, game: Game, events: list[Event], t: float) -> None:
+    player: int = 0  # the short player who borrowed the card (0: no card is lent)
+    giver: int = 0  # who lent it
+    card: Card | None = None
+    since: float | None = None  # when its holder played out: the card is slapped for
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def lent(self) -> bool:
+        return self.card is not None
+
+    @property
+    def claiming(self) -> bool:
+        """Is the window to slap the lent card open?"""
+        return self.since is not None
+
+    # ------------------------------------------------------------------ the protocol
+
+    def begin(self, game: Engine, rng: random.Random) -> None:
+        pass
+
+    def dealt(self, game: Engine, events: list[Event], t: float) -> None:
+        """A layout leaves exactly one player short: they borrow a spit card from one who can spare
+        one (holding two or more, so the lender still starts the spit pile)."""
         short = [n for n in game.table.players if not game.player(n).spit_cards]
-        lenders = [n for n in game.table.players if game.player(n).spit_cards]
+        lenders = [n for n in game.table.players if len(game.player(n).spit_cards) > 1]
         if len(short) == 1 and lenders:
-            game.please = (short[0], lenders[0], None, t)
-            events.append(SpitCardAsked(t, short[0], lenders[0]))
+            self.player, self.giver = short[0], lenders[0]
+            self.card, self.since = game.player(self.giver).spit_cards.pop(0), None
+            events.append(SpitCardLent(t, self.player, self.giver))
 
-    def deadline(self, game: Game) -> float | None:
-        if game.please is None:
-            return None
-        _, _, card, since = game.please
-        return since + (self.turn_within if card is None else self.window)
+    def revealed(self, game: Engine, events: list[Event], t: float) -> None:
+        pass
 
-    def turn(self, game: Game, events: list[Event], t: float) -> None:
-        """The lender turns their top spit card: the short player's window opens."""
-        assert game.please is not None
-        player, lender, _, _ = game.please
-        card = game.player(lender).spit_cards.pop(0)
-        game.please = (player, lender, card, t)
-        events.append(SpitCardTurned(t, lender, card))
+    def played_out(self, game: Engine, player: int, t: float) -> bool:
+        """`player` played out: if they hold the lent card, the window to slap it opens (True)."""
+        if self.card is None or player != self.player:
+            return False
+        self.since = t
+        return True
 
-    def press(self, game: Game, events: list[Event], t: float, player: int, control: str) -> bool:
-        """A press during the duel; True if the duel took it."""
-        assert game.please is not None
-        short, lender, card, since = game.please
-        if control == "spit" and player == lender and card is None:
-            self.turn(game, events, t)
+    def deadline(self) -> float | None:
+        return None if self.since is None else self.since + self.window
+
+    def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
+        if self.card is None:
+            return False
+        if self.since is None:
+            if control == "slap":  # nothing to slap yet: the card counts once its holder plays out
+                game.reject(events, t, player, control, "wrong_phase")
+                return True
+            return False
+        if control != "slap":
+            game.reject(events, t, player, control, "card_first")
             return True
-        if control == "slap" and player == short:
-            if card is not None and t - since <= self.window:
-                events.append(SpitCardWon(t, short, round((t - since) * 1000, 3)))
-                game.please = None
-                game.player(lender).spit_cards.insert(0, card)
-                game.win_now(events, t, short)
-            else:
-                self.lose(game, events, t, early=card is None)
-            return True
-        if control == "slap":
-            game.reject(events, t, player, control, "wrong_phase")
-            return True
+        by_ms = round((t - self.since) * 1000, 3)
+        if player == self.player:
+            short, giver, card = self.player, self.giver, self.card
+            self._let_go()
+            game.player(giver).spit_cards.insert(0, card)  # the lender gets the card back
+            events.append(SpitCardWon(t, short, by_ms))
+            game.win_now(events, t, short)
+        else:
+            self._lose(game, events, t, player, by_ms)
+        return True
+
+    def close(self, game: Engine, events: list[Event], t: float) -> None:
+        """The window closed with no slap: the short player was not in time."""
+        self._lose(game, events, t, None, None)
+
+    def _lose(self, game: Engine, events: list[Event], t: float, slapper: int | None, by_ms: float | None) -> None:
+        """The short player takes the whole spit pile; the lender gets the card back; a new layout."""
+        assert self.card is not None
+        short, giver, card = self.player, self.giver, self.card
+        self._let_go()
+        game.player(giver).spit_cards.insert(0, card)
+        middle = [i for i, pile in enumerate(game.spit_piles) if pile]
+        events.append(SpitCardLost(t, short, giver, sum(len(game.spit_piles[i]) for i in middle), slapper, by_ms))
+        game.new_layout(events, t, {short: middle})
+
+    def _let_go(self) -> None:
+        self.player = self.giver = 0
+        self.card = self.since = None
+
+    def actions(self, game: Engine, player: int) -> list[Action] | None:
+        return [SLAP_TABLE] if self.since is not None else None  # both slap for the lent card
+
+    def also(self, game: Engine, player: int) -> list[Action]:
+        return []
+
+    def holds_play(self) -> bool:
         return False
 
-    def close(self, game: Game, events: list[Event], t: float) -> None:
-        """Time is up: the card is turned for the lender, or the short player was too slow."""
-        assert game.please is not None
-        if game.please[2] is None:
-            self.turn(game, events, t)
-        else:
-            self.lose(game, events, t, early=False)
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """While a card is lent: the borrower is to play out and slap it, the lender to slap it first;
+        once the borrower has played out, both: now."""
+        if self.card is None:
+            return None
+        if self.since is not None:
+            return Prompt("slap_now", urgent=True) if player == self.player else \
+                Prompt("slap_before", self.player, urgent=True)
+        if game.phase != "playing":
+            return None
+        if player == self.player:
+            return Prompt("play_out_then_slap_lent")
+        return Prompt("slap_lent_first", self.player) if player == self.giver else None
 
-    def lose(self, game: Game, events: list[Event], t: float, early: bool) -> None:
-        assert game.please is not None
-        short, lender, card, _ = game.please
-        game.please = None
-        stack = game.player(lender).spit_cards
-        game.player(short).spit_cards = list(stack)
-        game.player(lender).spit_cards = [] if card is None else [card]
-        if card is None:  # a false start: the card was never turned, the lender keeps the rest
-            game.player(lender).spit_cards, game.player(short).spit_cards = stack[:1], stack[1:]
-        events.append(SpitCardLost(t, short, lender, len(game.player(short).spit_cards), early))
+    def cards(self) -> list[Card]:
+        return [] if self.card is None else [self.card]
+
+    def gather(self, player: int) -> list[Card]:
+        """At a new layout a lent card stays its borrower's; the rule lets go of it."""
+        card, holder = self.card, self.player
+        if card is None or player != holder:
+            return []
+        self._let_go()
+        return [card]
+
+    def to_state(self) -> Any:
+        if self.card is None:
+            return None
+        return {"player": self.player, "giver": self.giver, "card": self.card, "since": self.since}
+
+    def read_state(self, game: Engine, value: Any) -> None:
+        """Its part of a setup position: absent or null, no card is lent."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            raise ValueError("please must be an object {player, giver, card, since}")
+        card = value.get("card")
+        if not is_card(card, game.decks):
+            raise ValueError(f"please.card: {card!r} is not a card")
+        since = value.get("since")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
+            raise ValueError("please.since must be a time (when its holder played out) or null")
+        if since is not None and game.phase != "choosing":
+            raise ValueError("please.since is set only in phase 'choosing' (the card is being slapped for)")
+        seats = game.table.seats
+        for name in ("player", "giver"):
+            number = value.get(name)
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
+                raise ValueError(f"please.{name} must be a whole number from 1 to {seats}, not {number!r}")
+        self.player, self.giver, self.card = value["player"], value["giver"], str(card)
+        self.since = None if since is None else float(since)

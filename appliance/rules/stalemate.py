@@ -51,6 +51,12 @@ def progress_by_rearranging(stock: Sequence[StockPile], tops: Sequence[Card], fi
     first = moves.rearrangements(stock)
     if not first:
         return False
+    if not any(len(pile.cards) > pile.up for pile in stock) and not any(
+            fits(card, top) for pile in stock for card in pile.cards for top in tops):
+        # Every card lies face up and none of them fits: rearranging only changes which of them
+        # shows, and can never uncover anything. (With two decks and same-rank stacking the search
+        # below would wander through tens of thousands of such arrangements.)
+        return False
     for action in first:
         # Taking the top off a pile whose only face-up card it is uncovers a face-down card: the
         # search below would find that at its first step (the usual case: a card moved into a space).

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_help, deck, is_card
-from .game import PHASES, Game, SlapRace, TableHit
+from .choosing import SlapRace
+from .game import PHASES, SNAPSHOT_VERSION, Game
 from .options import PRESETS, OptionError, Options, read_options
 from .race import Race
 from .ruleset import Ruleset, compose
@@ -161,13 +162,13 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
             raise SetupError("chooser is set only in phase 'choosing'")
 
     game = Game(rules=rules, players=players, spit_piles=spit_piles, phase=phase, round=round_number,
-                winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed), chooser=chooser)
-    if rules.table_slap is not None:
-        _table_slap_state(game, state.get("table_slap"))
-    if rules.ghost is not None:
-        _ghost_state(game, state.get("ghost"))
-    if rules.please is not None:
-        _please_state(game, state.get("please"))
+                winner=winner, lone_pile=lone_pile, seed=seed, rng=random.Random(seed))
+    game.choosing.chooser = chooser
+    for rule in game.house:  # each house rule reads its own part
+        try:
+            rule.read_state(game, state.get(rule.key))
+        except ValueError as error:
+            raise SetupError(str(error)) from None
     check_cards(game.all_cards(), decks)
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
@@ -177,13 +178,10 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
         if p.called and (phase not in ("ready", "stalemate") or not p.spit_cards):
             raise SetupError(f"players[{number - 1}].called: only a player holding spit cards calls, "
                              "in phase 'ready' or 'stalemate'")
-    choosers_out = state.get("choosers_out", [])
-    if not isinstance(choosers_out, list):
-        raise SetupError("choosers_out must be a list of players")
-    for number in choosers_out:
-        if not players[_int(number, "choosers_out[]", 1, table.seats) - 1].out:
-            raise SetupError(f"choosers_out: player {number} is not out of the round")
-    game.choosers_out = list(choosers_out)
+    try:
+        game.round_end.read_state(players, state.get("choosers_out"))
+    except ValueError as error:
+        raise SetupError(str(error)) from None
     places = sorted(p.out for p in players if p.out)
     if places != list(range(1, len(places) + 1)) or len(places) >= table.seats:
         raise SetupError("players' out places must be 1, 2, ... and somebody must still be playing")
@@ -198,69 +196,10 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
             # An empty middle (after a table slap took the piles) waits for the calls whatever the stock.
             if any(spit_piles) and game.player(number).playing and game.can_progress(number):
                 raise SetupError(f"phase 'stalemate' but player {number} can still move")
-    if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2:
+    racing = any(rule.deadline() is not None for rule in game.house)  # a house rule's race holds the round
+    if phase == "choosing" and sum(1 for pile in spit_piles if pile) < 2 and not racing:
         raise SetupError("phase 'choosing' needs at least two spit piles with cards")
     return game
-
-
-def _table_slap_state(game: Game, value: Any) -> None:
-    """Mod Spit's rule in force and the slaps waiting to be judged; absent: the basic rule, no slaps."""
-    if value is None:
-        game.slap_modulus, game.slap_rule = 7, 1
-        return
-    if not isinstance(value, dict):
-        raise SetupError("table_slap must be an object")
-    game.slap_modulus = _int(value.get("modulus", 7), "table_slap.modulus", 7, 13)
-    game.slap_rule = _int(value.get("rank", 1), "table_slap.rank", 1, 13)
-    slaps = value.get("slaps", [])
-    if not isinstance(slaps, list):
-        raise SetupError("table_slap.slaps must be a list of [t, player, right]")
-    for i, slap in enumerate(slaps):
-        if not (isinstance(slap, list) and len(slap) == 3 and isinstance(slap[0], int | float)
-                and isinstance(slap[2], bool)):
-            raise SetupError(f"table_slap.slaps[{i}] must be [t, player, right]")
-        game.table_hits.append(TableHit(float(slap[0]), _int(slap[1], f"table_slap.slaps[{i}][1]", 1,
-                                                             game.table.seats), slap[2]))
-    chooser = value.get("chooser")
-    if chooser is not None:
-        game.table_chooser = _int(chooser, "table_slap.chooser", 1, game.table.seats)
-
-
-def _ghost_state(game: Game, value: Any) -> None:
-    """V14's ghost card: absent or null, there is none."""
-    if value is None:
-        return
-    if not isinstance(value, dict):
-        raise SetupError("ghost must be an object {card, beside, giver, race}")
-    card = value.get("card")
-    if not is_card(card, game.rules.options.decks):
-        raise SetupError(f"ghost.card: {card!r} is not a card")
-    seats = game.table.seats
-    game.ghost = (str(card), _int(value.get("beside"), "ghost.beside", 1, seats),
-                  _int(value.get("giver"), "ghost.giver", 1, seats))
-    race = value.get("race")
-    if race is not None:
-        if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)):
-            raise SetupError("ghost.race must be [t, player who played out]")
-        game.ghost_race = (float(race[0]), _int(race[1], "ghost.race[1]", 1, seats))
-
-
-def _please_state(game: Game, value: Any) -> None:
-    """V13's duel: absent or null, there is none."""
-    if value is None:
-        return
-    if not isinstance(value, dict):
-        raise SetupError("please must be an object {player, giver, card, since}")
-    card = value.get("card")
-    if card is not None and not is_card(card, game.rules.options.decks):
-        raise SetupError(f"please.card: {card!r} is not a card")
-    since = value.get("since")
-    if isinstance(since, bool) or not isinstance(since, int | float):
-        raise SetupError("please.since must be a time")
-    seats = game.table.seats
-    game.please = (_int(value.get("player"), "please.player", 1, seats),
-                   _int(value.get("giver"), "please.giver", 1, seats), None if card is None else str(card),
-                   float(since))
 
 
 def check_cards(cards: list[str], decks: int = 1) -> None:
@@ -280,26 +219,10 @@ def check_cards(cards: list[str], decks: int = 1) -> None:
 
 # ---------------------------------------------------------------------- snapshots
 
-SNAPSHOT_VERSION = 1
-
-
 def snapshot(game: Game) -> dict[str, Any]:
-    """Everything the game holds, JSON-ready: `restore` gives back a game that goes on identically."""
-    version, internal, gauss = game.rng.getstate()
-    race = game.slap_race
-    return {
-        "snapshot": SNAPSHOT_VERSION,
-        "variant": game.rules.variant,
-        "options": game.rules.options_json(),
-        "seed": game.seed,
-        "now": game.now,
-        "state": game.state(),
-        "rng": [version, list(internal), gauss],
-        "races": [None if r is None else [r.t, r.player, r.covered] for r in game.races],
-        "slap_race": None if race is None else [race.t, race.player, sorted(race.taken.items())],
-        "chooser_t": game.chooser_t,
-        "retry": [seat.retry for seat in game.players],
-    }
+    """Everything the game holds, JSON-ready (`Game.snapshot`): `restore` gives back a game that goes
+    on identically."""
+    return game.snapshot()
 
 
 def restore(snap: Any) -> Game:
@@ -314,9 +237,9 @@ def restore(snap: Any) -> Game:
         game.now = float(snap["now"])
         game.races = [None if r is None else Race(float(r[0]), int(r[1]), str(r[2])) for r in snap["races"]]
         slap = snap["slap_race"]
-        game.slap_race = None if slap is None else SlapRace(float(slap[0]), int(slap[1]),
+        game.choosing.settled = None if slap is None else SlapRace(float(slap[0]), int(slap[1]),
                                                             {int(p): int(i) for p, i in slap[2]})
-        game.chooser_t = float(snap["chooser_t"])
+        game.choosing.chooser_t = float(snap["chooser_t"])
         for seat, retry in zip(game.players, snap.get("retry") or [None] * len(game.players), strict=True):
             seat.retry = None if retry is None else int(retry)
     except (KeyError, TypeError, ValueError) as error:

@@ -14,6 +14,9 @@ Taken piles go under the taker's spit cards (pile 0, then pile 1, each bottom to
 then empty and the game waits for the "Spit!" calls, as at a stalemate. While a slap is being judged
 nothing is played onto the spit piles.
 
+A house rule (house_rule.py): the `TableSlap` object of a game holds the rule in force, the slaps
+waiting to be judged and who chooses after two wrong ones; the engine only asks it.
+
 V18 plays the one rule "the product mod 7 is a prime". V19 draws its modulus and its rule at the
 start of the game: cards are drawn until one of 7 or higher (its value is the modulus, 7 to 13);
 it goes back, and the next card drawn picks one of the 13 rules below by its rank. The seed gives
@@ -22,8 +25,20 @@ no rules: these are ours, each checkable at a glance from two numbers.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .cards import Card, deck, rank_of
+from .events import Choose, Event, TableSlapJudged
+from .events import TableSlap as TableSlapEvent
+from .house_rule import Prompt
+from .moves import SLAP_TABLE, Action
+from .table import SIDES
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 PRIMES = frozenset({2, 3, 5, 7, 11, 13})
 
@@ -57,26 +72,201 @@ RULE_DECK: tuple[SlapRule, ...] = (
 MOD7 = RULE_DECK[0]
 
 
-@dataclass(frozen=True)
-class TableSlap:
-    """V18: the one rule, product mod 7 prime."""
+@dataclass
+class TableHit:
+    """A table slap waiting to be judged."""
 
-    window: float = 0.75  # seconds after the first slap in which another slap still counts
-    name: str = "mod7"
+    t: float
+    player: int
+    right: bool
+
+
+@dataclass
+class TableSlap:
+    """V18: the one rule, product mod 7 prime. A house rule (house_rule.py): this object holds the
+    rule in force, the slaps in the open window, and who chooses a pile after two wrong slaps."""
+
+    key: ClassVar[str] = "table_slap"
+    slaps: ClassVar[str] = "table"  # what the slap control slaps in this game (the legends name it)
+    window: ClassVar[float] = 0.75  # seconds after the first slap in which another slap still counts
+    name: ClassVar[str] = "mod7"
+
+    modulus: int = 7  # the modulus and the rank of the slap rule in force (V19 draws them)
+    rank: int = 1
+    hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
+    chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
 
     def draw(self, deal_values: list[int]) -> tuple[int, int]:
         """(modulus, rule rank) for a new game; `deal_values` are card values from a shuffled deck."""
         return 7, MOD7.rank
 
-    def rule(self, rank: int) -> SlapRule:
+    @staticmethod
+    def rule(rank: int) -> SlapRule:
         return RULE_DECK[rank - 1]
 
+    @property
+    def in_force(self) -> SlapRule:
+        return RULE_DECK[self.rank - 1]
 
-@dataclass(frozen=True)
+    def right_now(self, game: Engine) -> bool:
+        """Would a table slap be right now (the two spit piles' tops meet the rule)?"""
+        values = game.spit_values()
+        return values is not None and self.in_force.test(values[0], values[1], self.modulus)
+
+    def may_slap(self, game: Engine, player: int) -> bool:
+        return (game.phase in ("playing", "stalemate") and game.spit_values() is not None
+                and all(hit.player != player for hit in self.hits))
+
+    # ------------------------------------------------------------------ the protocol
+
+    def begin(self, game: Engine, rng: random.Random) -> None:
+        """A new game: the modulus and the rule (V19 draws them from a shuffled deck)."""
+        self.modulus, self.rank = self.draw([rank_of(card) for card in rng.sample(deck(), 52)])
+
+    def dealt(self, game: Engine, events: list[Event], t: float) -> None:
+        pass
+
+    def revealed(self, game: Engine, events: list[Event], t: float) -> None:
+        pass
+
+    def played_out(self, game: Engine, player: int, t: float) -> bool:
+        return False
+
+    def holds_play(self) -> bool:
+        """A slap is being judged (or a pile chosen after two wrong ones): nothing is played, nobody calls."""
+        return bool(self.hits) or self.chooser is not None
+
+    def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
+        if control == "slap":
+            self._slap(game, events, t, player)
+            return True
+        if self.chooser is None or control not in SIDES:
+            return False
+        index = game.table.spit_pile_for(player, control)
+        if index is None:
+            return False  # (the engine says there is no such pile)
+        if player != self.chooser:
+            game.reject(events, t, player, control, "not_your_choice", winner=self.chooser)
+            return True
+        self.chooser = None
+        events.append(Choose(t, player, index))
+        takes: dict[int, list[int]] = {player: [index]}
+        rest = [i for i, pile in enumerate(game.spit_piles) if pile and i != index]
+        for other in game.table.others(player):
+            if rest:
+                takes[other] = [rest.pop(0)]
+        game.take_into_spit_cards(events, t, takes)
+        return True
+
+    def _slap(self, game: Engine, events: list[Event], t: float, player: int) -> None:
+        values = game.spit_values()
+        if any(hit.player == player for hit in self.hits):
+            game.reject(events, t, player, "slap", "already_slapped")
+        elif game.phase not in ("playing", "stalemate") or values is None or self.chooser is not None:
+            game.reject(events, t, player, "slap", "wrong_phase")
+        else:
+            right = self.right_now(game)
+            self.hits.append(TableHit(t, player, right))
+            events.append(TableSlapEvent(t, player, right, values, self.in_force.name))
+            if len(self.hits) == game.table.seats:
+                self._judge(game, events, t)
+
+    def deadline(self) -> float | None:
+        return self.hits[0].t + self.window if self.hits else None
+
+    def close(self, game: Engine, events: list[Event], t: float) -> None:
+        self._judge(game, events, t)
+
+    def _later(self, game: Engine, hits: list[TableHit]) -> TableHit:
+        """The later of the slaps; slaps at the same instant are told apart by the game's RNG."""
+        last = max(hit.t for hit in hits)
+        tied = [hit for hit in hits if hit.t == last]
+        return tied[0] if len(tied) == 1 else game.rng.choice(tied)
+
+    def _judge(self, game: Engine, events: list[Event], t: float) -> None:
+        hits, self.hits = self.hits, []
+        slappers = [hit.player for hit in hits]
+        by_ms = round((hits[1].t - hits[0].t) * 1000, 3) if len(hits) > 1 else None
+        wrong = [hit for hit in hits if not hit.right]
+        if len(wrong) > 1:
+            chooser = self._later(game, wrong).player
+            self.chooser = chooser
+            events.append(TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms))
+            return
+        if wrong:
+            taker, reason = wrong[0].player, "wrong"
+        else:
+            idle = [n for n in game.table.players if n not in slappers]
+            taker, reason = (idle[0] if idle else self._later(game, hits).player), "slower"
+        events.append(TableSlapJudged(t, reason, taker, None, slappers, by_ms))
+        game.take_into_spit_cards(events, t, {taker: [i for i, pile in enumerate(game.spit_piles) if pile]})
+
+    def actions(self, game: Engine, player: int) -> list[Action] | None:
+        if self.chooser is None:
+            return None
+        if self.chooser != player:
+            return []
+        return [Action("choose", target=i) for i, pile in enumerate(game.spit_piles) if pile]
+
+    def also(self, game: Engine, player: int) -> list[Action]:
+        """The slap, offered beside what the player can do (V18/V19): while it may be slapped."""
+        return [SLAP_TABLE] if self.may_slap(game, player) else []
+
+    def prompt(self, game: Engine, player: int) -> Prompt | None:
+        """After two wrong slaps: the later slapper chooses a pile to take."""
+        if self.chooser is None:
+            return None
+        return Prompt("you_choose_a_pile_to_take") if player == self.chooser else \
+            Prompt("they_choose_a_pile_to_take", self.chooser)
+
+    def cards(self) -> list[Card]:
+        return []
+
+    def gather(self, player: int) -> list[Card]:
+        """A new layout: no slap is waiting any more, nobody chooses."""
+        self.hits, self.chooser = [], None
+        return []
+
+    def to_state(self) -> Any:
+        rule = self.in_force
+        return {"rule": rule.name, "rank": self.rank, "modulus": self.modulus, "says": rule.says(self.modulus),
+                "slaps": [[hit.t, hit.player, hit.right] for hit in self.hits], "chooser": self.chooser}
+
+    def read_state(self, game: Engine, value: Any) -> None:
+        """Its part of a setup position; absent: the basic rule, no slaps."""
+        if value is None:
+            self.modulus, self.rank = 7, 1
+            return
+        if not isinstance(value, dict):
+            raise ValueError("table_slap must be an object")
+        seats = game.table.seats
+        self.modulus = _whole(value.get("modulus", 7), "table_slap.modulus", 7, 13)
+        self.rank = _whole(value.get("rank", 1), "table_slap.rank", 1, 13)
+        slaps = value.get("slaps", [])
+        if not isinstance(slaps, list):
+            raise ValueError("table_slap.slaps must be a list of [t, player, right]")
+        for i, slap in enumerate(slaps):
+            if not (isinstance(slap, list) and len(slap) == 3 and isinstance(slap[0], int | float)
+                    and isinstance(slap[2], bool)):
+                raise ValueError(f"table_slap.slaps[{i}] must be [t, player, right]")
+            self.hits.append(TableHit(float(slap[0]), _whole(slap[1], f"table_slap.slaps[{i}][1]", 1, seats),
+                                      slap[2]))
+        chooser = value.get("chooser")
+        if chooser is not None:
+            self.chooser = _whole(chooser, "table_slap.chooser", 1, seats)
+
+
+def _whole(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+@dataclass
 class RuleDeck(TableSlap):
     """V19: draw the modulus (the first card of 7 or more) and, after putting it back, the rule."""
 
-    name: str = "rule_deck"
+    name: ClassVar[str] = "rule_deck"
 
     def draw(self, deal_values: list[int]) -> tuple[int, int]:
         position = next(i for i, value in enumerate(deal_values) if value >= 7)
@@ -87,4 +277,4 @@ class RuleDeck(TableSlap):
         return modulus, rest[0]
 
 
-TABLE_SLAPS: dict[str, TableSlap] = {"mod7": TableSlap(), "rule_deck": RuleDeck()}
+TABLE_SLAPS: dict[str, type[TableSlap]] = {"mod7": TableSlap, "rule_deck": RuleDeck}

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import pygame
 
 from appliance.credits import CreditBank
+from appliance.rules import Game
 from appliance.shared.settings import Settings
 
 from ..captions import Caption, Drawn, draw_captions
@@ -27,7 +28,6 @@ from ..card_art import CardArt
 from ..compositor import Canvas
 from ..keys import Keymap, Press
 from ..layout import TableLayout, table_layout
-from ..legend import slap_kind
 from ..sound import Sound
 from ..table_view import TableView
 
@@ -185,9 +185,7 @@ class Context:
             computer,
             self.backgrounds,
         )
-        rules = getattr(game, "rules", None)  # a game slapped in: a table slap, the ghost card, the duel
-        table_slap, ghost, duel = (getattr(rules, name, None) is not None for name in ("table_slap", "ghost", "please"))
-        view.slap = slap_kind(table_slap, ghost, duel)
+        view.slap = game.rules.slaps if isinstance(game, Game) else ""  # the rules say what the slap slaps
         return view
 
 

@@ -48,6 +48,6 @@ class BetweenRounds:
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
-            self.match.last_human_ns = now_ns
+            self.match.players_present(now_ns)
             return Replace(self.back_to_play())
         return None

@@ -1,6 +1,7 @@
 """The "Spit!" countdown: the dealt table, 3, 2, 1, then play (where both players call Spit!).
 
-The card images still to be drawn are finished here, so no press in play waits for one."""
+The card images still to be drawn are finished here, so no press in play waits for one. The game's
+clock is held meanwhile (`Match.hold`): the game's time starts when play does."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class CountdownScene:
         self.now_ns = self.start_ns
         self.shown = -1
         self.view.deal(self.start_ns)
+        match.hold(self.start_ns)
         ctx.sound.play("deal")
 
     def background(self) -> pygame.Surface:
@@ -44,7 +46,7 @@ class CountdownScene:
         step = self.step()
         if step >= len(STEPS):
             ready_for_play(self.ctx)
-            self.match.last_human_ns = now_ns
+            self.match.release(now_ns)
             return Replace(make("play", self.ctx, self.match, self.view))
         if step != self.shown:
             self.shown = step

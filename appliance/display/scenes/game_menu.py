@@ -93,7 +93,8 @@ class GameMenuScene:
                     self.rules = trial
                     break
         self.rules = dict(self.choice.given)
-        self.row = min(self.row, len(self.rows()) - 1)
+        rows = self.rows()  # the cursor stays on the rule changed, when rows above it come or go
+        self.row = rows.index(name) if name in rows else min(self.row, len(rows) - 1)
         self.ctx.sound.play("select")
 
     def keep(self) -> None:

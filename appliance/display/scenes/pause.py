@@ -2,7 +2,9 @@
 
 SPIT or START goes back to the game (the idle clock starts again from then); Escape again leaves
 the game for the title (its journal keeps what happened). The computer does not play while the
-game is paused: only the scene on top of the stack is given time.
+game is paused: only the scene on top of the stack is given time. The game's clock is held
+(`Match.hold`) from the pause to the press that plays on, so a window the rules hold open (a race
+for the ghost card, a table slap being judged, a lent card slapped for) has the time it had left.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ from .base import BACK, Context, Input, Pop, Transition, draw_scene, is_press, l
 
 
 class PauseScene:
+    holds_clock = True  # the match's clock stands still under it already (the service menu need not)
+
     def __init__(self, ctx: Context, match: Any) -> None:
         self.ctx = ctx
         self.match = match
+        match.hold(ctx.clock())
 
     def background(self) -> pygame.Surface:  # only drawn over a game; alone, the plain table
         return self.ctx.view(show_keys=False).background()
@@ -30,7 +35,7 @@ class PauseScene:
         if press.control == BACK and press.pressed:
             return leave_game(self.ctx, self.match)
         if is_press(press, "spit", "start"):
-            self.match.last_human_ns = press.t_ns
+            self.match.release(press.t_ns)
             return Pop()
         return None
 

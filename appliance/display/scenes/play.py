@@ -8,9 +8,9 @@ A seat the computer plays is told nothing and shows no keys; its calls are said 
 Rejects go to the seat's own reject place, races to everybody's race place.
 The ghost card (V14) and "Spit card, please" (V13) add their own (duel_view.py): in the race for the
 ghost card "SLAP the GHOST first to win!" to whoever played out, "SLAP it before player N!" to the
-other; the lender's "press SPIT! to turn one", the short player's "wait", then "SLAP IT NOW!"; their
-verdicts big for everybody. The scene shows such a verdict out before it moves on (game over, the
-round summary), and a duel at a new layout is played before that layout's summary.
+other; a lent spit card's "play out, then SLAP", then "SLAP IT NOW!" and "SLAP it before player N!";
+their verdicts big for everybody. The scene shows such a verdict out before it moves on (game over,
+the round summary), and waits while a window the rules hold open is still open.
 A slap (or a round played out with one spit pile) deals a new layout: the round summary says who took
 which pile. Game over goes to the game-over scene. Nobody touching the game for the idle time goes
 back to the title; the journal keeps the abandoned game.
@@ -24,6 +24,7 @@ from typing import Any
 import pygame
 
 from appliance.match import Match
+from appliance.rules.table_slap import TableSlap
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
@@ -51,10 +52,23 @@ SOUNDS = {
     "out": "win",
     "ghost_laid": "flip",
     "ghost_taken": "slap",
-    "spit_card_asked": "count",
-    "spit_card_turned": "flip",
+    "spit_card_lent": "flip",
     "spit_card_won": "win",
     "spit_card_lost": "reject",
+}
+
+
+# What a seat is asked while the piles are chosen, by the choosing rule's key (rules/choosing.py).
+CHOOSING_WORDS = {
+    "slap_smaller": lambda: _("SLAP the smaller pile! left {left} cards, right {right} cards"),
+    "slap_larger": lambda: _("SLAP the larger pile! left {left} cards, right {right} cards"),
+    "call_first": lambda: _("call SPIT! first to choose the pile: left {left}, right {right} cards"),
+    "you_played_out": lambda: _("you played out: choose a spit pile! left {left} cards, right {right} cards"),
+    "you_called_first": lambda: _("you called first: choose a spit pile! left {left} cards, right {right} cards"),
+    "they_played_out": lambda: _("{who} played out: they choose a pile"),
+    "they_called_first": lambda: _("{who} called first: they choose a pile"),
+    "you_played_out_slap_larger": lambda: _("you played out: SLAP the larger pile! left {left}, right {right} cards"),
+    "they_played_out_take_larger": lambda: _("{who} played out: the larger pile is theirs"),
 }
 
 
@@ -81,8 +95,7 @@ class PlayScene(AtTable):
         self._summary_due = False
         self._in_force: tuple[str, str] | None = None
         self.overlays = overlays_for(match, self.view)  # Running Spit's runner board; the late-pad note
-        rules = match.spit.rules
-        self.duel = GhostAndDuel(match, self.view) if rules.ghost is not None or rules.please is not None else None
+        self.duel = GhostAndDuel(match, self.view) if match.spit.house else None  # a house rule with a card
         self.watch = StuckWatch(self.now_ns)  # who has done nothing for a while
 
     def background(self) -> pygame.Surface:
@@ -98,8 +111,8 @@ class PlayScene(AtTable):
         return self.view.layout.seats
 
     def _next(self) -> Transition | None:
-        if self.duel is not None and (self.duel.holding(self.now_ns) or self.match.spit.please is not None):
-            return None  # a verdict is shown out, a duel played out, before the game moves on
+        if self.duel is not None and (self.duel.holding(self.now_ns) or self.match.spit.deadline() is not None):
+            return None  # a verdict is shown out, a race or a slap for a card played out, before the game moves on
         if self.match.spit.phase == "over":
             ending = "running_over" if self.match.spit.rules.moves.carry else "game_over"
             return Replace(make(ending, self.ctx, self.match, self.view))
@@ -123,22 +136,16 @@ class PlayScene(AtTable):
         me = game.player(player)
         computer = player in self.match.bots
         colour = PLAYER_COLOURS[player]
-        out = getattr(me, "out", 0)
-        if out:
-            place = place_words(out)
+        if me.out:
+            place = place_words(me.out)
             if computer:
                 return _("the computer is out: {place}").format(place=place), GOLD
-            if not getattr(me, "taken", None) and player in getattr(game, "choosers_out", []):
+            if game.round_end.may_choose_now(game, player):  # (the rules say: a pile to take)
                 return _("out — {place}! press a spit pile to take it").format(place=place), GOLD
             return _("out — {place}").format(place=place), GOLD
-        duel = seat_prompt(game, player, computer, self.match.bots) if self.duel is not None else None
-        if duel is not None:
-            return duel.words, duel.colour
-        table_chooser = getattr(game, "table_chooser", None)
-        if table_chooser is not None:
-            if player == table_chooser and not computer:
-                return _("you choose: press the spit pile you take"), GOLD
-            return _("{who} chooses a pile to take").format(who=self.seat_name(table_chooser)), colour
+        asked = seat_prompt(game, player, computer, self.match.bots)  # what a house rule asks, in this seat's words
+        if asked is not None:
+            return asked.words, asked.colour
         if game.phase in ("ready", "stalemate"):
             if me.called:
                 return (_("the computer called SPIT!") if computer else _("you called SPIT!")), GOLD
@@ -154,7 +161,7 @@ class PlayScene(AtTable):
             return _("Ready? press SPIT!"), colour
         if game.phase == "choosing" and not computer:
             return self.choosing_prompt(player)
-        if game.phase == "playing" and game.rules.options.hidden_last and not me.hidden and self._may_pick_up(player):
+        if game.phase == "playing" and not me.hidden and self._may_pick_up(player):  # (V9: the rules offer it)
             return _("press SPIT! to pick up your last cards"), colour
         told = self.stuck(player)
         if told is not None:
@@ -186,45 +193,31 @@ class PlayScene(AtTable):
         return self._in_force[1]
 
     def choosing_prompt(self, player: int) -> tuple[str, tuple[int, int, int]]:
+        """The choosing rule says what this seat is asked (game.choosing_prompt); the screen has the
+        words, with the pile sizes as the seat sees them."""
         game = self.match.spit
         left, right = self.sides(player)
         sizes = {"left": len(game.spit_piles[left]), "right": len(game.spit_piles[right])}
-        rule = game.rules.options.choose
-        chooser = game.chooser
-        if rule == "slap" or (rule == "slap_spit" and sizes["left"] != sizes["right"]):
-            if game.rules.options.goal == "all":  # Reverse Spit: aim for the larger pile
-                words = _("SLAP the larger pile! left {left} cards, right {right} cards")
-            else:
-                words = _("SLAP the smaller pile! left {left} cards, right {right} cards")
-            return words.format(**sizes), GOLD
-        if chooser is None:  # first_call, or slap_spit with equal piles
-            return _("call SPIT! first to choose the pile: left {left}, right {right} cards").format(**sizes), GOLD
-        if chooser == player:
-            if rule == "shapp":
-                words = _("you played out: choose a spit pile! left {left} cards, right {right} cards")
-            else:
-                words = _("you called first: choose a spit pile! left {left} cards, right {right} cards")
-            return words.format(**sizes), GOLD
-        if rule == "shapp":
-            return _("{who} played out: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
-        return _("{who} called first: they choose a pile").format(who=self.seat_name(chooser)), PLAYER_COLOURS[player]
+        asked = game.choosing_prompt(player)
+        if asked.player is not None:  # another player chooses
+            return CHOOSING_WORDS[asked.key]().format(who=self.seat_name(asked.player)), PLAYER_COLOURS[player]
+        return CHOOSING_WORDS[asked.key]().format(**sizes), GOLD
 
     def info(self, player: int | None) -> list[str]:
         """The rules in force, and with a table slap its rule and the two top values (never whether
         they meet it: the players do the arithmetic) and the slaps waiting."""
         game = self.match.spit
         lines = [self.rules_in_force()]
-        slap = game.rules.table_slap
+        slap = game.house_rule(TableSlap)
         if slap is not None:
-            rule = slap.rule(game.slap_rule).name
-            lines.append(_("slap when {rule}").format(rule=slap_rule_words(rule, game.slap_modulus)))
+            lines.append(_("slap when {rule}").format(rule=slap_rule_words(slap.in_force.name, slap.modulus)))
             values = game.spit_values()
             if values is not None:
                 if player is not None:
                     left, right = self.sides(player)
                     values = [values[left], values[right]]
                 lines.append(_("tops: {a} and {b}").format(a=values[0], b=values[1]))
-            waiting = [hit.player for hit in game.table_hits]
+            waiting = [hit.player for hit in slap.hits]
             if waiting:
                 names = ", ".join(str(n) for n in waiting)
                 lines.append(_("slapped: player {names}").format(names=names))
@@ -236,7 +229,7 @@ class PlayScene(AtTable):
         for player in layout.seats:
             said = self.prompt(player)
             if said is not None:
-                size = self.duel.prompt_size(player) if self.duel is not None else PROMPT_SIZE
+                size = self.duel.prompt_size(player) if self.duel is not None else PROMPT_SIZE  # (an urgent one: big)
                 out.append(caption("prompt", player, Line(said[0], size, said[1]), shade=150))
         owners: list[int | None] = [None] if layout.mode == "desktop" else list(layout.seats)
         for owner in owners:

@@ -5,10 +5,10 @@ the game was resumed; each seat a person plays is asked to press SPIT! and is "r
 (the computer's seats are ready at once). Those presses only say "I'm here": they are not the
 game's and never reach the match. When every person's seat is ready the game goes on where it was.
 
-The game's clock does not run meanwhile: the match's clock counts from its `start_ns`, so when play
-goes on `start_ns` moves on by the time spent waiting, and the game takes up at the very moment the
-journal reached. Escape leaves the game for the title (the journal is closed as abandoned); nobody
-coming back for the idle time does the same, so a cabinet is never stuck on an empty game.
+The game's clock does not run meanwhile (`Match.hold` until everybody is back, then `release`):
+the game takes up at the very moment the journal reached. Escape leaves the game for the title (the
+journal is closed as abandoned); nobody coming back for the idle time does the same, so a cabinet is
+never stuck on an empty game.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class ResumedScene:
         except (AttributeError, IndexError, TypeError):  # a table of another shape (Speed)
             self.layout = ctx.layout
         self.since_ns = ctx.clock()  # the match's clock stands still from here until play goes on
+        match.hold(self.since_ns)
         seats = range(1, match.seats + 1)
         self.people = tuple(seat for seat in seats if seat not in match.bots)
         self.ready: set[int] = {seat for seat in seats if seat in match.bots}
@@ -55,9 +56,7 @@ class ResumedScene:
 
     def play_on(self, now_ns: int) -> Transition:
         """Everybody is back: the game's clock goes on from where it stood, and so does the game."""
-        waited = max(0, now_ns - self.since_ns)
-        self.match.start_ns += waited
-        self.match.last_human_ns = max(self.match.last_human_ns + waited, now_ns)
+        self.match.release(now_ns)
         return Pop()
 
     def update(self, now_ns: int) -> Transition | None:

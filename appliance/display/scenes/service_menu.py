@@ -78,15 +78,15 @@ class ServiceMenuScene:
 
     def hold(self, match: Any) -> None:
         """Stop `match`'s clock while the menu is open (the menu gives it back where it was)."""
-        self.held = match
+        if match is not None and hasattr(match, "hold"):
+            match.hold(self.opened_ns)
+            self.held = match
 
     def close(self) -> Transition:
         """Out of the menu: the game under it goes on from the moment it was left."""
         match, self.held = self.held, None
-        if match is not None and not getattr(match, "finished", True):
-            waited = max(0, self.ctx.clock() - self.opened_ns)
-            match.start_ns += waited
-            match.last_human_ns += waited
+        if match is not None:
+            match.release(self.ctx.clock())
         return Pop()
 
     # ------------------------------------------------------------------ pages

@@ -14,13 +14,14 @@ import pygame
 
 from appliance.bots import demo_bots
 from appliance.match import Match
+from appliance.rules.ruleset import compose
 
 from ..captions import Caption, Line, caption
 from ..coins import credit_words, insert_coin_words, may_play
 from ..compositor import Canvas
 from ..events import EventReader
 from ..i18n import _
-from ..legend import cabinet_legend, seat_legend, slap_kind
+from ..legend import cabinet_legend, seat_legend
 from ..rules_words import game_choice, in_force, rules_help
 from ..table_view import GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
@@ -111,8 +112,7 @@ class TitleScene:
         out = [Caption("panel", None, tuple(lines), 200)]
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
-        options = chosen.options
-        slap = slap_kind(options.table_slap is not None, options.ghost_card, options.spit_card_please)
+        slap = "" if chosen.is_speed else compose(chosen.preset, chosen.options).slaps  # (the rules say)
         mode = self.ctx.layout.mode
         for player in range(1, seats + 1):
             keys = seat_legend(self.ctx.keymap, player, mode, piles, seats, slap)
