@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from screen_facts import hidden
 
 from appliance.display.captions import Caption, Drawn, Line, draw_captions, shown_to
 from appliance.display.compositor import Canvas
@@ -46,10 +47,10 @@ def table_of(h: Harness) -> TableLayout:
 
 
 def drawn_texts(h: Harness) -> list[Drawn]:
+    """Every text of the frame one can see: the scene's, and those painted into its background (names,
+    keys, legends), but those an overlay hides and the pile sizes (a copy facing each side)."""
     canvas = h.canvas()
-    view = getattr(h.scene, "view", None)
-    legends = list(view.legend_texts) if view is not None else []
-    return [*canvas.texts, *legends]
+    return [d for d in canvas.texts if not hidden(canvas, d.rect, d.layer) and d.place != "count"]
 
 
 def card_areas(h: Harness) -> list[pygame.Rect]:
@@ -118,7 +119,7 @@ def test_against_the_computer_its_seat_shows_no_keys_and_no_prompts() -> None:
     h.advance(2.2)
     scene = h.scene
     assert isinstance(scene, PlayScene) and set(scene.match.bots) == {2}
-    assert {d.seat for d in scene.view.legend_texts} == {1}
+    assert {d.seat for d in scene.view.legend_texts if d.place in ("legend", "key")} == {1}
     for _ in range(120):
         words = shown_to([c for c in asked(scene.captions()) if c.seat == 2], 2)
         assert all("computer" in w for w in words), words

@@ -154,8 +154,8 @@ def test_a_reject_shakes_and_says_why_and_a_lost_race_says_by_how_much() -> None
     assert view.race is not None and view.race.text == "Player 1 first by 23 ms"
     said = view.feedback(MS)
     assert [(c.place, c.seat, [line.words for line in c.lines]) for c in said] == [
-        ("reject", 1, ["pick a card from your stock piles first"]),
-        ("reject", 2, ["too late: the other player got there first"]),
+        ("reject", 1, ["Player 1", "pick a card from your stock piles first"]),  # the desktop: whose it is
+        ("reject", 2, ["Player 2", "too late: the other player got there first"]),
         ("race", None, ["Player 1 first by 23 ms"]),
     ]
     assert view.feedback(5_000 * MS) == []
