@@ -33,7 +33,7 @@ from .events import detail, kind, side_for
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
-from .legend import seat_legend
+from .legend import pile_keys, seat_key_label, seat_legend
 from .round_table import LABEL_SIZE
 
 SLIDE_S = 0.1  # a card reaches its pile within 120 ms
@@ -399,7 +399,7 @@ class TableView:
             if not keys or player in self.computer:
                 continue
             for number, rect in enumerate(seat.stock, start=1):
-                key = key_label(self.keymap, player, f"pile{number}")
+                key = seat_key_label(self.keymap, player, f"pile{number}")  # players 3 and 4 too
                 if key:
                     image = fonts.text(key, small, SOFT, angle=seat.angle)
                     level = seat.cards_angle in (0, 180)
@@ -408,6 +408,8 @@ class TableView:
             legend = seat_legend(self.keymap, player, lay.mode, piles, len(lay.seats), self.slap)
             size = 0.12 if len(lay.seats) == 2 else 0.1  # the corner of a crowded table
             lines = tuple(Line(words, size, SOFT) for words in legend)
+            if lines and len(lay.seats) > 2:  # a corner of its own, not always by the seat: whose it is
+                lines = (Line(name, size, colour), *lines)
             if lines:
                 box = seat.legend
                 upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
@@ -418,6 +420,9 @@ class TableView:
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
             if not keys:
+                continue
+            if len(lay.seats) > 2:
+                self._pile_keys(surface, index, small)
                 continue
             for player, seat in lay.seats.items():
                 if player in self.computer or len(lay.seats) > 2:
@@ -434,6 +439,29 @@ class TableView:
         painted(background, self.painted_texts)
         self._backgrounds[cache_key] = (background, self.painted_texts)
         return background
+
+    def _pile_keys(self, surface: pygame.Surface, index: int, size: int) -> None:
+        """At a table of three or four: beside spit pile `index`, on the side away from the middle,
+        the key each person's seat plays onto it with, one under another in the seats' colours (each
+        turned to its seat on the tabletop, upright on the desktop)."""
+        lay = self.layout
+        rect = lay.spit_piles[index]
+        people = [p for p in lay.seats if p not in self.computer]
+        labels = []
+        for player in people:
+            key = pile_keys(self.keymap, player, index, len(lay.seats))
+            if key:
+                angle = lay.seat(player).angle if lay.mode == "tabletop" else 0  # the desktop: all upright
+                labels.append((player, key, angle, fonts.text(key, size, PLAYER_COLOURS[player], angle=angle)))
+        if not labels:
+            return
+        step = max(image.get_height() for *_, image in labels) + 1
+        width = max(image.get_width() for *_, image in labels)
+        outward = -1 if rect.centerx < lay.size[0] // 2 else 1  # the side away from the middle
+        x = rect.left - 4 - width // 2 if outward < 0 else rect.right + 4 + width // 2
+        top = rect.centery - step * len(labels) // 2 + step // 2
+        for k, (player, key, angle, image) in enumerate(labels):
+            paint_label(surface, self.painted_texts, image, (x, top + k * step), "pile_key", player, key, angle)
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""
