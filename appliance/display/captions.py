@@ -227,4 +227,4 @@ def draw_captions(canvas: Canvas, layout: TableLayout, captions: list[Caption]) 
         text_h = getattr(layout, "text_h", layout.card_h)  # a layout of its own (tests) may size by cards
         image, scale, words, px, fits = fit_block(tuple(lines), text_h, upright, place.angle, shade)
         rect = canvas.blit(image, (box.x + (box.w - image.get_width()) // 2, box.y + (box.h - image.get_height()) // 2))
-        canvas.text(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px, fits))
+        canvas.text(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px, fits, canvas.layer))

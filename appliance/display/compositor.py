@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -33,8 +33,7 @@ def painted(background: pygame.Surface, texts: list[Any]) -> pygame.Surface:
     return background
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     """A card on the canvas, as data: where, and under how many covers drawn before it (`layer`)."""
 
     rect: pygame.Rect
@@ -91,12 +90,14 @@ class Canvas:
     def card(self, image: pygame.Surface, pos: tuple[float, float]) -> pygame.Rect:
         """A card (face or back) drawn, and kept as one."""
         rect = self.blit(image, pos)
-        self.cards.append(Placed(rect, self.layer))
+        self.cards.append(Placed(rect, len(self.covers)))
         return rect
 
     def text(self, drawn: Any) -> None:
-        """A block of text drawn (captions.Drawn), kept with the layer it lies in."""
-        self.texts.append(dataclasses.replace(drawn, layer=self.layer))
+        """A block of text drawn (captions.Drawn), kept with the layer it lies in (made with it, as
+        a rule: `Drawn(..., layer=canvas.layer)`)."""
+        layer = len(self.covers)
+        self.texts.append(drawn if drawn.layer == layer else dataclasses.replace(drawn, layer=layer))
 
     def cover(self, rect: pygame.Rect, alpha: int = OPAQUE, colour: tuple[int, int, int] = (10, 40, 26)) -> None:
         """A panel over everything drawn so far in `rect`: opaque (255) or a veil."""
