@@ -1,6 +1,11 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import shutil
+import subprocess
+import sys
 
 import pytest
 from headless import headless_display
@@ -35,3 +40,62 @@ def test_the_band_is_from_the_topmost_to_the_bottommost_change_full_width() -> N
     assert render.band_bytes([], (100, 200)) == 0
     rects = [pygame.Rect(60, 10, 5, 5), pygame.Rect(0, 100, 5, 20)]
     assert render.band_bytes(rects, (100, 200)) == (120 - 10) * 100 * 4
+
+
+# ------------------------------------------------------------------ frame pacing through a real driver
+
+
+def test_pacing_figures_count_late_frames_and_missed_refreshes() -> None:
+    ms = 1_000_000
+    starts = [round(i * 16.667 * ms) for i in range(100)]
+    starts = starts[:50] + [t + 34 * ms for t in starts[50:]]  # one frame 50.7 ms after the one before
+    work = [1.0] * 99 + [9.0]
+    figures = render.pacing_figures(starts, work, 60.0)
+    assert figures["frames"] == 99
+    assert figures["frames_over_33_ms"] == 1 and figures["missed_vsyncs"] == 2  # 50.7 ms: three refreshes
+    assert figures["frame_max_ms"] == pytest.approx(50.667, abs=0.01)
+    assert figures["frame_p50_ms"] == pytest.approx(16.667, abs=0.01)
+    assert figures["work_p99_ms"] == 9.0
+    steady = render.pacing_figures([round(i * 16.667 * ms) for i in range(100)], [1.0] * 100, 60.0)
+    assert (steady["frames_over_33_ms"], steady["missed_vsyncs"]) == (0, 0)
+
+
+def test_pacing_refuses_a_driver_that_draws_nowhere(capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    assert os.environ["SDL_VIDEODRIVER"] == "dummy"  # as every test runs (conftest)
+    assert render.main(["--pacing", "--seconds", "1"]) == 1
+    said = capsys.readouterr().err
+    assert "draws nowhere" in said and "Xvfb" in said and "kmsdrm" in said
+
+
+def test_pacing_through_an_x_server() -> None:
+    """The real-driver run end to end, through Xvfb (Debian's `xvfb`) when it is installed."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb): the real-driver run is not measured here")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        ready, _, _ = select.select([read], [], [], 20)  # Xvfb writes its display number when it is ready
+        assert ready, "Xvfb did not start"
+        number = os.read(read, 32).decode().strip()
+        env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+        env.update(DISPLAY=f":{number}", SDL_AUDIODRIVER="dummy")
+        run = subprocess.run(
+            [sys.executable, "-m", "appliance.cli", "bench", "render", "--pacing", "--seconds", "1.5", "--json"],
+            env=env, capture_output=True, text=True, timeout=120,
+        )
+        assert run.returncode == 0, run.stderr
+        report = json.loads(run.stdout)
+        assert report["video_driver"] == "x11" and report["size"] == "640x480" and report["full_screen"]
+        assert report["vsync"] is False  # an X server: the window's own surface, not the whole-screen texture
+        assert report["frames"] > 30 and report["games"] >= 1
+        assert {"frame_p99_ms", "frames_over_33_ms", "missed_vsyncs", "work_p99_ms"} <= set(report)
+    finally:
+        os.close(read)
+        server.terminate()
+        server.wait(timeout=10)

@@ -231,3 +231,39 @@ def test_under_systemd_play_says_ready_pings_the_watchdog_and_says_stopping(tmp_
     assert any(line.startswith("READY=1\nSTATUS=title: SPIT ARCADE") for line in said)
     assert said.count("WATCHDOG=1") >= 5  # 30 frames at 60 a second, a ping every 20 ms
     assert said[-1] == "STOPPING=1"
+
+
+class FakeDisplay:
+    """pygame's display as `set_mode` sees it: what mode was asked for, and SDL's framebuffer hint then."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[object, ...]] = []
+
+    def set_mode(self, mode: tuple[int, int], flags: int, vsync: int = 0) -> str:
+        self.asked.append((mode, flags, vsync, os.environ.get("SDL_FRAMEBUFFER_ACCELERATION")))
+        return "screen"
+
+
+class FakePygame:
+    error = pygame.error
+
+    def __init__(self) -> None:
+        self.display = FakeDisplay()
+
+
+def test_an_x_server_gets_the_window_surface_and_kmsdrm_vsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an X server (or Wayland) the vsync'd renderer path uploads the whole screen at every present
+    and waits for a refresh besides: the game takes SDL's window surface, dirty rectangles only, not
+    through a texture; on the cabinet's KMSDRM, presents paced by the screen (vsync=1)."""
+    monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION", raising=False)
+    x11 = FakePygame()
+    assert app.set_mode(x11, "x11", (0, 0), pygame.FULLSCREEN) == "screen"
+    assert x11.display.asked == [((0, 0), pygame.FULLSCREEN, 0, "0")]
+    monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION")
+    cabinet = FakePygame()
+    app.set_mode(cabinet, "kmsdrm", (0, 0), pygame.FULLSCREEN)
+    assert cabinet.display.asked == [((0, 0), pygame.FULLSCREEN, 1, None)]
+    monkeypatch.setenv("SDL_FRAMEBUFFER_ACCELERATION", "opengl")  # the environment's word stands
+    chosen = FakePygame()
+    app.set_mode(chosen, "wayland", (1280, 720), 0)
+    assert chosen.display.asked == [((1280, 720), 0, 0, "opengl")]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pygame
 import pytest
 from headless import KEY_SCENES, Harness, to_choose, to_choosing, to_game_over, to_play, to_ready
+from screen_facts import hidden
 
 from appliance.display.captions import Caption, Drawn, Line, draw_captions, shown_to
 from appliance.display.compositor import Canvas
@@ -46,10 +47,10 @@ def table_of(h: Harness) -> TableLayout:
 
 
 def drawn_texts(h: Harness) -> list[Drawn]:
+    """Every text of the frame one can see: the scene's, and those painted into its background (names,
+    keys, legends), but those an overlay hides and the pile sizes (a copy facing each side)."""
     canvas = h.canvas()
-    view = getattr(h.scene, "view", None)
-    legends = list(view.legend_texts) if view is not None else []
-    return [*canvas.texts, *legends]
+    return [d for d in canvas.texts if not hidden(canvas, d.rect, d.layer) and d.place != "count"]
 
 
 def card_areas(h: Harness) -> list[pygame.Rect]:
@@ -118,7 +119,7 @@ def test_against_the_computer_its_seat_shows_no_keys_and_no_prompts() -> None:
     h.advance(2.2)
     scene = h.scene
     assert isinstance(scene, PlayScene) and set(scene.match.bots) == {2}
-    assert {d.seat for d in scene.view.legend_texts} == {1}
+    assert {d.seat for d in scene.view.legend_texts if d.place in ("legend", "key")} == {1}
     for _ in range(120):
         words = shown_to([c for c in asked(scene.captions()) if c.seat == 2], 2)
         assert all("computer" in w for w in words), words
@@ -208,7 +209,8 @@ def test_every_text_fits_faces_its_seat_and_covers_nothing(name: str, layout: st
             assert d.angle == table.seat(d.seat).angle, d.words  # facing its seat: 180° across, 90°/270° beside
             assert len(table.seats) > 2 or d.angle == (180 if d.seat == 2 else 0), d.words
         else:
-            assert d.angle == (0 if d.seat is None else table.seat(d.seat).angle)
+            # what everybody reads (a text for all, the keys by the middle piles) is upright on the desktop
+            assert d.angle == (0 if d.seat is None or d.place == "pile_key" else table.seat(d.seat).angle)
             assert d.angle in (0, 90, 270)
     if len(h.runner.stack) == 1:  # an overlay (settings, pause) covers the game's texts on purpose
         for i, d in enumerate(texts):
@@ -240,6 +242,18 @@ def test_a_too_long_text_is_wrapped_and_shrunk_into_its_box() -> None:
     (drawn,) = canvas.texts
     assert drawn.box == lay.seat(2).places["reject"] and drawn.box.contains(drawn.rect) and drawn.angle == 180
     assert len(drawn.words) > 1  # wrapped
+
+
+def test_a_no_break_space_holds_its_words_on_one_line_where_phrases_are_broken() -> None:
+    from headless import headless_display
+
+    from appliance.display.captions import wrap
+
+    headless_display(SIZE)
+    # a key named in a legend (", (comma)") after a comma and before a bracket: both are phrase breaks
+    lines = wrap((Line("slap the ghost ,\u00a0(comma), then pick a card", 0.12),), 158, 200)
+    assert len(lines) > 1 and any(line.words.endswith(",\u00a0(comma),") for line in lines), lines
+    assert not [line for line in lines if line.words.startswith("(comma)")]
 
 
 # ------------------------------------------------------------------ languages

@@ -18,6 +18,7 @@ from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.keys import key_label
 from appliance.display.layout import table_layout
 from appliance.display.scenes.play import PlayScene
+from appliance.display.table_view import RED, owned_lines
 from appliance.rules import PHASES, REJECT_REASONS, game_from_state
 
 SIZE = (1280, 720)
@@ -84,7 +85,9 @@ def test_every_reject_and_every_move_told_fits_its_place_at_a_readable_size(lang
     for text in sorted(texts):
         for place in ("reject", "prompt"):
             canvas = Canvas(pygame.Surface(SIZE))
-            draw_captions(canvas, lay, [Caption(place, 2, (Line(text, 0.12),))])
+            # a reject as the table says it: on the desktop under its seat's name (a line more)
+            lines = owned_lines(lay, 2, text, RED) if place == "reject" else (Line(text, 0.12),)
+            draw_captions(canvas, lay, [Caption(place, 2, lines)])
             (drawn,) = canvas.texts
             assert drawn.box.contains(drawn.rect) and drawn.px >= 17, (place, text, drawn.px)
 
@@ -110,9 +113,11 @@ def test_spit_called_while_a_move_is_there_says_which_move_and_its_keys() -> Non
     h.frame()
     scene = h.scene
     assert isinstance(scene, PlayScene)
-    (said,) = [c.lines[0].words for c in scene.captions() if c.place == "reject" and c.seat == 1]
+    (said,) = [[line.words for line in c.lines] for c in scene.captions() if c.place == "reject" and c.seat == 1]
     first, then = keys_of(h, "pile4", "pile5")
-    assert said == f"SPIT! only if nobody can play. Move a card into the space: press {first}, then {then}"
+    assert said == [  # on the desktop headed by whose it is
+        "Player 1", f"SPIT! only if nobody can play. Move a card into the space: press {first}, then {then}"
+    ]
 
 
 def told_to(scene: PlayScene, seat: int) -> list[str]:

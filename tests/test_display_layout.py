@@ -77,5 +77,6 @@ def test_at_a_round_table_every_seat_reads_a_race_at_full_size_clear_of_cards(se
             box = seat.places[kind]
             upright = (box.h, box.w) if seat.angle % 180 else box.size
             line = Line(race_words(3, 25), 0.12)
-            _, scale, words, _ = fit_block((line,), lay.text_h, upright, seat.angle, 170)
+            _, scale, words, _, fits = fit_block((line,), lay.text_h, upright, seat.angle, 170)
+            assert fits, words
             assert scale == 1.0 and len(words) <= 2, (seat.player, kind, words, scale)

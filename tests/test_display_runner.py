@@ -171,6 +171,33 @@ def test_between_frames_a_press_wakes_the_loop_at_once() -> None:
     assert [e.type for e in woken] == [pygame.KEYDOWN]
 
 
+def test_the_end_of_the_wait_for_a_frame_is_slept_with_the_os_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SDL's event wait now and then wakes late: it is asked to wait only until FINAL_SLEEP_MS before
+    the frame, and the rest is slept (an event coming then is taken by the frame, which is due)."""
+    from appliance.display import runner as runner_module
+
+    h = Harness((320, 240))
+    pygame.event.clear()
+    asked: list[int] = []
+    slept: list[float] = []
+    clock = [10_000_000_000]
+
+    def wait(timeout: int) -> pygame.event.Event:
+        asked.append(timeout)
+        clock[0] += timeout * 1_000_000  # nothing came: the whole timeout passed
+        return pygame.event.Event(pygame.NOEVENT)
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock[0] += round(seconds * 1e9)
+
+    monkeypatch.setattr(runner_module.pygame.event, "wait", wait)
+    monkeypatch.setattr(runner_module.time, "sleep", sleep)
+    monkeypatch.setattr(runner_module.time, "monotonic_ns", lambda: clock[0])
+    assert h.runner.wait(clock[0] + 15_000_000) == []
+    assert asked == [13] and slept == [pytest.approx(0.002)]
+
+
 # ------------------------------------------------------------------ systemd's watchdog, the service menu
 
 

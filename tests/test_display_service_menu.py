@@ -221,6 +221,21 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["config.toml"]  # no temporary left
 
 
+def test_a_new_language_confirms_in_itself(tmp_path: Path) -> None:
+    """English -> Deutsch -> Esperanto: each step says "saved" in the language it chose, never in the
+    one it left ("gespeichert" on the Esperanto screen)."""
+    from appliance.display.i18n import LOCALE_DIR, read_po
+
+    h = menu(tmp_path)
+    go(h, 2)
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))
+    go(h, 5)  # down to the language, and step it: English -> Deutsch
+    saved = {code: read_po(LOCALE_DIR / code / "LC_MESSAGES" / "spit_arcade.po")["saved"] for code in ("de", "eo")}
+    assert language() == "de" and seen(h)[-2] == saved["de"]
+    h.press(0, "start")  # Deutsch -> Esperanto
+    assert language() == "eo" and seen(h)[-2] == saved["eo"]
+
+
 def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_service_menu(tmp_path: Path) -> None:
     from appliance.display.scenes.game_menu import GameMenuScene
     from appliance.display.scenes.service_menu import DefaultGameScene

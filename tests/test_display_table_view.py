@@ -6,7 +6,7 @@ from typing import Any
 
 import pygame
 import pytest
-from headless import headless_display
+from headless import Harness, headless_display, to_seats
 from slides import band, heights_until_landed
 
 from appliance.display.card_art import CardArt
@@ -154,8 +154,8 @@ def test_a_reject_shakes_and_says_why_and_a_lost_race_says_by_how_much() -> None
     assert view.race is not None and view.race.text == "Player 1 first by 23 ms"
     said = view.feedback(MS)
     assert [(c.place, c.seat, [line.words for line in c.lines]) for c in said] == [
-        ("reject", 1, ["pick a card first: a stock pile, then a spit pile"]),
-        ("reject", 2, ["too late: someone was faster. Find another card"]),
+        ("reject", 1, ["Player 1", "pick a card first: a stock pile, then a spit pile"]),  # the desktop: whose it is
+        ("reject", 2, ["Player 2", "too late: someone was faster. Find another card"]),
         ("race", None, ["Player 1 first by 23 ms"]),
     ]
     assert view.feedback(5_000 * MS) == []
@@ -272,3 +272,35 @@ def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_mi
     assert 4 <= len(heights) <= 7  # about 100 ms at 60 frames a second
     assert max(heights) < lay.card_h + abs(pile.y - seat.stock[0].y) // 3, heights  # even steps, none big
     assert lit_other() == assist  # landed: 6D fits it, and the other seat sees it lit
+
+
+@pytest.mark.parametrize("mode", ["desktop", "tabletop"])
+@pytest.mark.parametrize("seats", [3, 4])
+def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: int) -> None:
+    """Four players at one keyboard: every person's stock pile has its key over it, every spit pile
+    has beside it the key each person plays onto it with (in their colour), and each corner's key
+    guide starts with whose it is; the computer's seat (the last) has none."""
+    from appliance.display.legend import pile_keys, seat_key_label
+    from appliance.display.table_view import PLAYER_COLOURS
+
+    h = Harness((1280, 720), mode)
+    to_seats(h, seats, {seats: "2"})
+    view: Any = h.scene.view  # type: ignore[attr-defined]
+    lay = view.layout
+    people = [p for p in lay.seats if p != seats]
+    texts = h.canvas().texts
+    for player in people:
+        piles = len(lay.seat(player).stock)
+        stock_keys = [d.words[0] for d in texts if d.place == "key" and d.seat == player]
+        assert stock_keys == [seat_key_label(view.keymap, player, f"pile{n}") for n in range(1, piles + 1)]
+        assert all(stock_keys), (player, stock_keys)  # players 3 and 4 too: the number row, the keypad
+        (legend,) = [d for d in texts if d.place == "legend" and d.seat == player]
+        assert legend.words[0] == f"Player {player}"
+    assert not [d for d in texts if d.seat == seats and d.place in ("key", "pile_key", "legend")]
+    for index, pile in enumerate(lay.spit_piles):
+        beside = [d for d in texts if d.place == "pile_key" and d.rect.centery in range(pile.top, pile.bottom)
+                  and abs(d.rect.centerx - pile.centerx) < lay.card_w]
+        assert sorted((d.seat, d.words[0]) for d in beside) == [
+            (player, pile_keys(view.keymap, player, index, seats)) for player in people
+        ]
+    assert set(PLAYER_COLOURS) >= set(people)

@@ -130,10 +130,7 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
         flags, mode = (pygame.FULLSCREEN, (0, 0)) if fullscreen else (0, size)
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always")
-            try:  # vsync: pygame-ce's renderer path, presents paced by the screen's refresh
-                screen = pygame.display.set_mode(mode, flags, vsync=1)
-            except pygame.error:  # a driver without it: plain window surface updates
-                screen = pygame.display.set_mode(mode, flags)
+            screen = set_mode(pygame, driver, mode, flags)
         for warning in said:  # "no fast renderer available": said once on stderr, not as a Python warning
             print(f"spit-arcade: {warning.message}", file=sys.stderr)
         if fullscreen:
@@ -151,6 +148,26 @@ def open_screen(size: tuple[int, int], fullscreen: bool, caption: str = "Spit Ar
     if screen.get_width() == 0:
         raise DisplayError("the display reports a size of 0x0")
     return screen
+
+
+# Drivers whose screen paces the presents (vsync=1: pygame-ce's renderer path). Elsewhere (an X
+# server, Wayland) that path uploads the whole screen into a texture at every present and waits for a
+# refresh besides: 16-100 ms a frame full screen at 1920x1080, where the window surface's own
+# updates send only the rectangles that changed (0.1 ms). There the loop's 60 Hz timer paces frames.
+SCREEN_PACED = ("kmsdrm",)
+
+
+def set_mode(pygame: Any, driver: str, mode: tuple[int, int], flags: int) -> Any:
+    """The display surface: vsync'd on the drivers that pace presents (SCREEN_PACED), else SDL's own
+    window framebuffer with dirty rectangles sent as they are (SDL_FRAMEBUFFER_ACCELERATION=0: not
+    through a texture of the whole screen), unless the environment says otherwise."""
+    if driver in SCREEN_PACED:
+        try:  # vsync: pygame-ce's renderer path, presents paced by the screen's refresh
+            return pygame.display.set_mode(mode, flags, vsync=1)
+        except pygame.error:  # a driver without it: plain window surface updates
+            return pygame.display.set_mode(mode, flags)
+    os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")  # read by SDL as the window is made
+    return pygame.display.set_mode(mode, flags)
 
 
 def expects_kmsdrm(fullscreen: bool) -> bool:

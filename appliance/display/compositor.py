@@ -10,26 +10,73 @@ CPU at 1920x1080, where repainting and uploading 8 MB every frame would not.
 
 from __future__ import annotations
 
+import dataclasses
+import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
 Item = tuple[pygame.Surface, int, int]
 MAX_DIRTY_RECTS = 24
+OPAQUE = 255
+
+# The texts painted into a background surface (names, key labels, legends), by surface: a canvas on
+# that background starts with them, so a frame's texts are all in `Canvas.texts` whoever painted them.
+_painted: weakref.WeakKeyDictionary[pygame.Surface, list[Any]] = weakref.WeakKeyDictionary()
+_panels: dict[tuple[int, int, int, tuple[int, int, int]], pygame.Surface] = {}
+
+
+def painted(background: pygame.Surface, texts: list[Any]) -> pygame.Surface:
+    """Say which texts (captions.Drawn) `background` has painted on it; returns it."""
+    _painted[background] = list(texts)
+    return background
+
+
+class Placed(NamedTuple):
+    """A card on the canvas, as data: where, and under how many covers drawn before it (`layer`)."""
+
+    rect: pygame.Rect
+    layer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """A panel drawn over everything before it: `alpha` 255 hides what lies wholly under it; less is
+    a veil, which shows it through, dimmed. `layer`: the covers drawn before it."""
+
+    rect: pygame.Rect
+    alpha: int
+    layer: int
 
 
 @dataclass
 class Canvas:
-    """One frame as data: a full-screen background and the images over it, bottom first."""
+    """One frame as data: a full-screen background and the images over it, bottom first.
+
+    Besides the images, what they are: `texts` (captions.Drawn: every block of text, those painted
+    into the background first), `cards` (every card face or back, `Placed`) and `covers` (the panels
+    drawn over what was there: an overlay's backdrop, the title's veil). Each text and card carries
+    its `layer`, the number of covers drawn before it, so what is hidden, veiled or on top is read
+    as data (tests check that no text covers another or a card)."""
 
     background: pygame.Surface
     items: list[Item] = field(default_factory=list)
     texts: list[Any] = field(default_factory=list)  # captions.Drawn: the texts on it, as data
+    cards: list[Placed] = field(default_factory=list)
+    covers: list[Cover] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.texts:
+            self.texts = list(_painted.get(self.background, ()))
 
     @property
     def size(self) -> tuple[int, int]:
         return self.background.get_size()
+
+    @property
+    def layer(self) -> int:
+        return len(self.covers)
 
     def blit(self, image: pygame.Surface, pos: tuple[float, float]) -> pygame.Rect:
         x, y = round(pos[0]), round(pos[1])
@@ -39,6 +86,31 @@ class Canvas:
     def blit_centred(self, image: pygame.Surface, centre: tuple[float, float]) -> pygame.Rect:
         w, h = image.get_size()
         return self.blit(image, (centre[0] - w / 2, centre[1] - h / 2))
+
+    def card(self, image: pygame.Surface, pos: tuple[float, float]) -> pygame.Rect:
+        """A card (face or back) drawn, and kept as one."""
+        rect = self.blit(image, pos)
+        self.cards.append(Placed(rect, len(self.covers)))
+        return rect
+
+    def text(self, drawn: Any) -> None:
+        """A block of text drawn (captions.Drawn), kept with the layer it lies in (made with it, as
+        a rule: `Drawn(..., layer=canvas.layer)`)."""
+        layer = len(self.covers)
+        self.texts.append(drawn if drawn.layer == layer else dataclasses.replace(drawn, layer=layer))
+
+    def cover(self, rect: pygame.Rect, alpha: int = OPAQUE, colour: tuple[int, int, int] = (10, 40, 26)) -> None:
+        """A panel over everything drawn so far in `rect`: opaque (255) or a veil."""
+        key = (rect.w, rect.h, alpha, colour)
+        panel = _panels.get(key)
+        if panel is None:
+            panel = pygame.Surface(rect.size, pygame.SRCALPHA if alpha < OPAQUE else 0)
+            panel.fill((*colour, alpha) if alpha < OPAQUE else colour)
+            if len(_panels) > 64:
+                _panels.clear()
+            panel = _panels[key] = panel
+        self.blit(panel, rect.topleft)
+        self.covers.append(Cover(pygame.Rect(rect), alpha, self.layer))
 
     def render(self, target: pygame.Surface) -> None:
         """Draw the whole frame (screenshots, first frames)."""

@@ -293,7 +293,7 @@ class GhostAndDuel:
             if ghost.race is not None:
                 off = art.glow_offset()
                 canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
-            canvas.blit(self._ghost_image(beside), rect.topleft)
+            canvas.card(self._ghost_image(beside), rect.topleft)
             self._label(canvas, _("GHOST"), rect, seat.angle, beside)
         please = game.house_rule(SpitCardPlease)
         if please is not None and please.lent and please.player in self.layout.seats:
@@ -303,7 +303,7 @@ class GhostAndDuel:
             if please.claiming:  # slapped for now
                 off = art.glow_offset()
                 canvas.blit(self.view.card_image("select", seat), (rect.x - off, rect.y - off))
-            canvas.blit(self.view.card_image("back", seat), rect.topleft)
+            canvas.card(self.view.card_image("back", seat), rect.topleft)
             self._label(canvas, _("LENT"), rect, seat.angle, short)
 
     def _label(self, canvas: Canvas, words: str, rect: pygame.Rect, angle: int, seat: int) -> None:
@@ -311,9 +311,9 @@ class GhostAndDuel:
         on the canvas for the tests."""
         box = rect.inflate(-max(4, rect.width // 10), -max(4, rect.height // 10))
         upright = (box.width, box.height) if angle % 180 == 0 else (box.height, box.width)
-        image, scale, drawn, px = fit_block((Line(words, 0.15, WHITE),), self.layout.card_h, upright, angle, 170)
-        placed = canvas.blit_centred(image, box.center)
-        canvas.texts.append(Drawn("ghost", seat, drawn, placed, box, angle, scale, px))
+        image, scale, drawn, px, fits = fit_block((Line(words, 0.15, WHITE),), self.layout.card_h, upright, angle, 170)
+        placed = canvas.blit(image, image.get_rect(center=box.center).topleft)  # inside `box`, rounding and all
+        canvas.text(Drawn("ghost", seat, drawn, placed, box, angle, scale, px, fits))
 
     def busy(self, now_ns: int) -> bool:
         return self.holding(now_ns)

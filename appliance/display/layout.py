@@ -63,6 +63,7 @@ class Seat:
     angle: int = 0  # how far this seat's text is turned (anticlockwise) to face them
     stack_dx: int = 0  # pixels each card under the top peeks out sideways (the seats at the sides)
     card_angle: int | None = None  # how far its cards are turned, where not as its text (`angle`)
+    name_room: Rect | None = None  # the seat's own stretch of its edge, which its name is kept inside
 
     @property
     def cards_angle(self) -> int:
@@ -104,6 +105,12 @@ class TableLayout:
         if self.mode == "desktop":
             return [Place(kind, None, self.shared[kind], 0)]
         return [Place(kind, n, seat.places[kind], seat.angle) for n, seat in self.seats.items()]
+
+
+def label_height(text_h: int, fraction: float = 0.12) -> int:
+    """How tall a line of the game's font is drawn at `fraction` of `text_h` (DejaVu Sans Bold: 1.17 to 1.19
+    times its size and a little), so the places keep clear of the key labels and names."""
+    return int(max(10, int(text_h * fraction)) * 1.2) + 2
 
 
 def _turn(rect: Rect, size: tuple[int, int]) -> Rect:
@@ -156,7 +163,7 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
     )
     # text places of player 1 (the bottom half); the key labels under the spit piles and the pile
     # sizes beside them keep their own room
-    key_room = max(12, card_h // 9)
+    key_room = label_height(card_h)  # a key label's line (drawn at 0.12 of the card height) and 2 px
     count_room = int(card_w * 0.5)
     middle_bottom = spit_piles[0].bottom
     prompt_top = middle_bottom + key_room
@@ -171,6 +178,10 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
     race = Rect(race_left, side_top, w - margin - race_left, middle_bottom - side_top)
     panel = Rect(margin, side_top, w - 2 * margin, h - margin - side_top)
     centre = Rect(margin, side_top, w - 2 * margin, middle_bottom - side_top)
+    if mode != "tabletop":
+        # on the desktop a seat's reject is headed by whose it is, a line more: its place takes the row
+        # of the key labels under the spit piles too, which lies clear of it (the labels are under the piles)
+        reject = Rect(margin, side_top, reject_w, prompt_top - 2 - side_top)
     places = {"panel": panel, "centre": centre, "prompt": prompt, "reject": reject, "race": race, "info": info}
     seat1 = Seat(1, False, stock, spit_cards, -step, message, labels_y, legend, side_label, places, 0)
     count_off = card_h // 4
@@ -200,6 +211,12 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
     else:
         spit2 = Rect(stock[-1].right + 2 * gap, h - spit_cards.bottom, card_w, card_h)
         legend2 = Rect(margin, margin, max(10, stock[0].left - gap - margin), h - stack_top - margin)
+        places2 = {kind: _flip_vertically(rect, size) for kind, rect in places.items()}
+        # player 2's spit cards and name are on the screen's right: their own texts (Speed's score)
+        # go on the left, the other side of the prompt, under their key legend
+        info2 = places2["info"]
+        info2_h = min(info2.h, places2["reject"].top - 2 - info2.y)  # clear of their reject's place
+        places2["info"] = Rect(margin, info2.y, min(info2.w, prompt.left - 2 * margin), info2_h)
         seat2 = Seat(
             2,
             False,
@@ -210,7 +227,7 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
             h - labels_y,
             legend2,
             (spit2.centerx, h - side_label[1]),
-            {kind: _flip_vertically(rect, size) for kind, rect in places.items()},
+            places2,
             0,
         )
         counts = (

@@ -42,18 +42,35 @@ def slap_words(slap: str, key: str) -> str:
     return words[slap].format(key=key)
 
 
+def seat_key_label(keymap: Keymap, player: int, control: str) -> str:
+    """The key a seat presses for `control`: the key map's, and for players 3 and 4 (whom the map of
+    the inputs layer does not know) the keyboard's number row and keypad (keys.SEAT_KEYS)."""
+    from .keys import SEAT_KEYS
+
+    found = key_label(keymap, player, control)
+    if not found and player > 2:
+        found = key_label(SEAT_KEYS, player, control)
+    return found
+
+
+def pile_keys(keymap: Keymap, player: int, spit_pile: int, seats: int) -> str:
+    """The key(s) with which `player` plays onto `spit_pile`: at a table of three both far keys
+    reach the one pile across."""
+    control = side_for(player, spit_pile, seats)
+    if seats == 3 and control.startswith("far"):
+        return " ".join(k for k in (seat_key_label(keymap, player, c) for c in ("far_left", "far_right")) if k)
+    return seat_key_label(keymap, player, control)
+
+
 def seat_legend(
     keymap: Keymap, player: int, mode: str, piles: int = 5, seats: int = 2, slap: str = ""
 ) -> list[str]:
     """A seat's keys, as its player reads the screen: only keys that do something in the game (the far
     piles at a table of three or four, the slap key where the game has a slap, named by `slap`,
     from the ruleset's `slaps`)."""
-    from .keys import SEAT_KEYS
 
     def label(control: str) -> str:
-        found = key_label(keymap, player, control)
-        if not found and player > 2:
-            found = key_label(SEAT_KEYS, player, control)
+        found = seat_key_label(keymap, player, control)
         return key_words(found) if found else ""
 
     lines = []

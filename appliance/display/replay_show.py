@@ -24,8 +24,7 @@ import pygame
 
 from appliance.rules import Game
 
-from . import fonts
-from .captions import Caption, Line, draw_captions
+from .captions import Caption, Drawn, Line, draw_captions, fit_block
 from .compositor import Canvas
 from .events import kind
 from .i18n import _
@@ -144,9 +143,14 @@ class ReplayScene:
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.game, self.now_ns)
         lay = self.ctx.layout
-        head = f"Replay {self.name}  {self.position:6.1f} / {self.end_t:.1f} s  x{self.speed:g}"
-        label = fonts.text(head, lay.text_size(0.09), SOFT)
-        canvas.blit(label, (lay.card_w // 6, lay.card_w // 6))  # a corner no seat has a text place in
+        # the replay's name, where it is in the journal and its speed in the top left corner, where a
+        # seat's key legend goes in a game (none is drawn here): clear of every card
+        box = min((seat.legend for seat in self.view.layout.seats.values()), key=lambda r: (r.y, r.x))
+        lines = (Line(_("Replay {name}").format(name=self.name), 0.09, SOFT),
+                 Line(f"{self.replay_time():.1f} / {self.end_t:.1f} s  x{self.speed:g}", 0.09, SOFT))  # fmt: skip
+        image, scale, words, px, fits = fit_block(lines, lay.text_h, box.size, 0, 0)
+        rect = canvas.blit(image, image.get_rect(midtop=box.midtop).topleft)
+        canvas.text(Drawn("replay", None, words, rect, box, 0, scale, px, fits))
         draw_captions(canvas, lay, self.captions())
 
     def captions(self) -> list[Caption]:

@@ -18,19 +18,20 @@ from __future__ import annotations
 
 from pygame import Rect
 
-from .layout import Seat, TableLayout
+from .layout import Seat, TableLayout, label_height
 
 # per seat count: the angle each seat faces (its texts and cards are turned by it), in seat order
 ANGLES = {3: (0, 90, 270), 4: (0, 90, 180, 270)}
+LABEL_SIZE = 0.1  # the names and key labels at a crowded table, as a share of the texts' height
 
 
-def _card_size(size: tuple[int, int], piles: int) -> tuple[int, int]:
+def _card_size(size: tuple[int, int], piles: int, label_h: int) -> tuple[int, int]:
     w, h = size
     card_h = int(h * 0.15)
     for _ in range(40):
         card_w = int(card_h * 0.7)
         gap = max(4, card_w // 5)
-        side = card_h + card_h // 8 + max(12, card_h // 7) + int(card_h * 0.55)
+        side = card_h + card_h // 8 + max(12, card_h // 7, label_h) + int(card_h * 0.55)
         column = (piles + 1) * card_w + piles * gap
         row = (piles + 1) * card_w + piles * gap
         if column <= h - 2 * side and row <= w - 2 * side:
@@ -41,11 +42,13 @@ def _card_size(size: tuple[int, int], piles: int) -> tuple[int, int]:
 
 def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> TableLayout:
     w, h = size
-    card_w, card_h = _card_size(size, piles)
+    text_h = min(int(h * 0.22), int(w * 0.8 / 7.5 / 0.7))  # texts as big as at a table of two
+    label_h = label_height(text_h, LABEL_SIZE)  # a key label's or a name's line, clear of the cards
+    card_w, card_h = _card_size(size, piles, label_h)
     gap = max(4, card_w // 5)
-    margin = max(6, h // 60)
+    margin = max(4, h // 120)  # (the screen's edge gives up what the labels' row takes)
     step = max(2, card_h // 34)
-    key_room = max(12, card_h // 7)
+    key_room = max(12, card_h // 7, label_h)
     strip = int(card_h * 0.55)  # the seat's text strip, between its cards and the middle
     band = margin + card_h + 4 * step + key_room + strip  # how deep a seat's cell is
     mid = Rect(band, band, w - 2 * band, h - 2 * band)
@@ -165,9 +168,9 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
             text_angle,
             stack[0],
             angle,
+            Rect(band, 0, w - 2 * band, h) if edge in ("bottom", "top") else Rect(0, band, w, h - 2 * band),
         )
     shared = dict(out[1].places)
     shared["panel"] = Rect(margin, margin, w - 2 * margin, h - 2 * margin)
     shared["centre"] = mid
-    text_h = min(int(h * 0.22), int(w * 0.8 / 7.5 / 0.7))  # texts as big as at a table of two
     return TableLayout(mode, size, card_w, card_h, spit_piles, out, shared, counts, text_h)

@@ -49,6 +49,7 @@ from .scenes.base import (
 
 FPS = 60
 MERGER_POLL_MS = 2
+FINAL_SLEEP_MS = 2.0  # the end of the wait for the next frame, slept precisely (Runner.wait)
 LOG_RATE_AFTER_S = 5.0
 WARM_BUDGET_S = 0.003  # spare time a frame may spend drawing card images ahead of need
 ARROWS = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
@@ -221,7 +222,9 @@ class Runner:
 
     def wait(self, until_ns: int) -> list[Any]:
         """Sleep until `until_ns` or until an event arrives (returned); with cabinet inputs, until a
-        press is waiting in the merger (polled every MERGER_POLL_MS)."""
+        press is waiting in the merger (polled every MERGER_POLL_MS). The last FINAL_SLEEP_MS are
+        slept with the OS's timer: SDL's event wait now and then wakes several ms late, a late frame
+        (an event arriving then is taken by the frame, which is due)."""
         while True:
             now = time.monotonic_ns()
             if now >= until_ns:
@@ -231,7 +234,10 @@ class Runner:
                 if self.merger.pending():
                     return []
                 timeout_ms = min(timeout_ms, MERGER_POLL_MS)
-            event = pygame.event.wait(max(1, int(timeout_ms)))
+            if (until_ns - now) / 1e6 <= FINAL_SLEEP_MS:
+                time.sleep((until_ns - now) / 1e9)
+                return []
+            event = pygame.event.wait(max(1, int(min(timeout_ms, (until_ns - now) / 1e6 - FINAL_SLEEP_MS))))
             if event.type != pygame.NOEVENT:
                 return [event]
 

@@ -30,7 +30,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
 from .events import EventReader, detail, kind
 from .i18n import _
-from .layout import TableLayout
+from .layout import TableLayout, label_height
 from .table_view import GOLD, PLAYER_COLOURS, WHITE
 
 SPLIT_SHOWN_S = 4.0  # how long the last split stays up after the slap
@@ -55,6 +55,11 @@ def split_words(ms: float) -> str:
     return f"{seconds:.2f}\u00a0s"  # a space no line is broken at
 
 
+def one_line(words: str) -> str:
+    """Words kept on one line (spaces no line is broken at)."""
+    return words.replace(" ", "\u00a0")
+
+
 def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], depth: int = 6) -> pygame.Rect:
     """The largest part of `rect` clear of every obstacle, cutting it by each obstacle it meets along
     one of the obstacle's four sides (every way tried: a handful of obstacles meet a board)."""
@@ -77,8 +82,13 @@ def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], depth: int = 6) 
 def obstacles_of(layout: TableLayout) -> list[pygame.Rect]:
     """Everything on the table a board must not cover: cards, key legends, the places of texts."""
     out = [pygame.Rect(r) for r in layout.spit_piles]
+    name_h = label_height(layout.text_h) + 2
     for seat in layout.seats.values():
-        out += [pygame.Rect(r) for r in (*seat.stock, seat.spit_cards, seat.legend)]
+        # each pile with the cards peeking out under its top, and the seat's name beside them
+        out += [r.union(r.move(seat.stack_dx * 4, seat.stack_step * 4)) for r in (*seat.stock, seat.spit_cards)]
+        along = (layout.card_w * 2, name_h) if seat.angle % 180 == 0 else (name_h, layout.card_w * 2)
+        out += [pygame.Rect(seat.legend), pygame.Rect((0, 0), along).move(seat.side_label[0] - along[0] // 2,
+                                                                           seat.side_label[1] - along[1] // 2)]
         out += [pygame.Rect(r) for kind, r in seat.places.items() if kind not in ("panel", "centre")]
     return out
 
@@ -139,9 +149,12 @@ def _block(canvas: Canvas, layout: TableLayout, lines: tuple[Line, ...], box: py
     """Lines fitted into `box` (screen coordinates), turned `angle` to face their reader, recorded
     on the canvas as text for the tests."""
     upright = (box.width, box.height) if angle % 180 == 0 else (box.height, box.width)
-    image, scale, words, px = fit_block(lines, layout.text_h, upright, angle, shade)
-    rect = canvas.blit_centred(image, box.center)
-    canvas.texts.append(Drawn("running", seat, words, rect, pygame.Rect(box), angle, scale, px))
+    image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, angle, shade)
+    if not fits:  # a narrow board: its heading on one line, shrunk with the letter, not a word a line over it
+        lines = tuple(Line(one_line(line.words), line.size, line.colour) for line in lines)
+        image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, angle, shade)
+    rect = canvas.blit(image, image.get_rect(center=box.center).topleft)  # inside `box`, rounding and all
+    canvas.text(Drawn("running", seat, words, rect, pygame.Rect(box), angle, scale, px, fits))
 
 
 class RunningBoard:
@@ -248,7 +261,7 @@ class LatePadNote:
             share = min(1.0, max(0.0, (now_ns - slide.t0_ns) / (SLIDE_BACK_S * 1e9)))
             x = slide.start[0] + (slide.end[0] - slide.start[0]) * share
             y = slide.start[1] + (slide.end[1] - slide.start[1]) * share
-            canvas.blit(self.art.face(slide.card, slide.turned), (x, y))
+            canvas.card(self.art.face(slide.card, slide.turned), (x, y))
 
     def busy(self, now_ns: int) -> bool:
         return bool(self.slides) or now_ns < self.note_until_ns

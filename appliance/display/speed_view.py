@@ -36,13 +36,24 @@ from appliance.rules.events import REJECT_REASONS
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
-from .compositor import Canvas
+from .compositor import Canvas, painted
 from .events import detail, kind, side_for
 from .hints import reject_words
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
-from .table_view import FELT, FELT_DARK, GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, race_words
+from .table_view import (
+    FELT,
+    FELT_DARK,
+    GOLD,
+    PLAYER_COLOURS,
+    RED,
+    SOFT,
+    WHITE,
+    owned_lines,
+    paint_label,
+    race_words,
+)
 
 MESSAGE_S = 2.0
 RACE_S = 2.0
@@ -164,7 +175,7 @@ class SpeedTable:
         self.messages: dict[int, Flash] = {}
         self.race: Flash | None = None
         self.slides: dict[int, Slide] = {}  # by spit pile: the card sliding onto it
-        self.legend_texts: list[Drawn] = []
+        self.painted_texts: list[Drawn] = []  # the texts painted into the background: names, keys, legends
         self._backgrounds = backgrounds if backgrounds is not None else {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}
         self._shade: dict[tuple[int, int], pygame.Surface] = {}
@@ -215,7 +226,8 @@ class SpeedTable:
         out = []
         for player, flash in sorted(self.messages.items()):
             if flash.until_ns > now_ns and player not in self.computer:
-                out.append(Caption("reject", player, (Line(flash.words(), 0.12, flash.colour),), 150))
+                lines = owned_lines(self.layout, player, flash.words(), flash.colour)
+                out.append(Caption("reject", player, lines, 150))
         if self.race is not None and self.race.until_ns > now_ns:
             out.append(Caption("race", None, (Line(self.race.words(), 0.12, self.race.colour),), 170))
         return out
@@ -251,6 +263,11 @@ class SpeedTable:
         canvas.blit_centred(shade, centre)
         canvas.blit_centred(label, centre)
 
+    @property
+    def legend_texts(self) -> list[Drawn]:
+        """The seats' key legends as drawn (of `painted_texts`)."""
+        return [d for d in self.painted_texts if d.place == "legend"]
+
     def background(self) -> pygame.Surface:
         """The felt, the names, the empty slots, the key labels and what the keys do in Speed."""
         lay = self.layout
@@ -259,19 +276,19 @@ class SpeedTable:
                      _("play left {key}"))
         found = self._backgrounds.get(cache_key)
         if found is not None:
-            self.legend_texts = found[1]
+            self.painted_texts = found[1]
             return found[0]
         w, h = lay.size
         surface = pygame.Surface(lay.size)
         surface.fill(FELT)
         pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
         small = lay.text_size(0.12)
-        self.legend_texts = []
+        self.painted_texts = []
         for player, seat in lay.seats.items():
             colour = PLAYER_COLOURS[player]
             name = _("Computer") if player in self.computer else _("Player {n}").format(n=player)
             label = fonts.text(name, lay.text_size(0.12), colour, angle=seat.angle)
-            surface.blit(label, label.get_rect(center=seat.side_label))
+            paint_label(surface, self.painted_texts, label, seat.side_label, "name", player, name, seat.angle)
             for rect in seat.stock:
                 surface.blit(self._image("slot", seat), rect)
             surface.blit(self._image("slot", seat), seat.spit_cards)
@@ -281,14 +298,15 @@ class SpeedTable:
                 key = key_label(self.keymap, player, f"pile{number}")
                 if key:
                     image = fonts.text(key, small, SOFT, angle=seat.angle)
-                    surface.blit(image, image.get_rect(center=(rect.centerx, seat.labels_y)))
+                    centre = (rect.centerx, seat.labels_y)
+                    paint_label(surface, self.painted_texts, image, centre, "key", player, key, seat.angle)
             lines = tuple(Line(words, 0.12, SOFT) for words in speed_legend(self.keymap, player, lay.mode))
             if lines:
                 box = seat.legend
-                image, scale, words, px = fit_block(lines, lay.text_h, box.size, seat.angle, 0)
+                image, scale, words, px, fits = fit_block(lines, lay.text_h, box.size, seat.angle, 0)
                 rect = image.get_rect(center=box.center)
                 surface.blit(image, rect)
-                self.legend_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px))
+                self.painted_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px, fits))
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
             surface.blit(self.art.slot(), self.side_stacks[index])
@@ -302,9 +320,11 @@ class SpeedTable:
                     image = fonts.text(key, small, PLAYER_COLOURS[player], seat.turned)
                     gap = image.get_height() // 2 + 2
                     y = rect.bottom + gap if player == 1 else rect.top - gap
-                    surface.blit(image, image.get_rect(center=(rect.centerx, y)))
+                    angle = 180 if seat.turned else 0
+                    paint_label(surface, self.painted_texts, image, (rect.centerx, y), "key", player, key, angle)
         background = surface.convert() if pygame.display.get_surface() is not None else surface
-        self._backgrounds[cache_key] = (background, self.legend_texts)
+        painted(background, self.painted_texts)
+        self._backgrounds[cache_key] = (background, self.painted_texts)
         return background
 
     def draw(self, canvas: Canvas, game: Any, now_ns: int) -> None:
@@ -313,7 +333,7 @@ class SpeedTable:
             me = game.player(player)
             dy = seat.stack_step
             for k in range(min(len(me.stock), PEEK_CARDS) - 1, -1, -1):
-                canvas.blit(self._image("back", seat), seat.spit_cards.move(0, dy * k).topleft)
+                canvas.card(self._image("back", seat), seat.spit_cards.move(0, dy * k).topleft)
             if me.stock:
                 self._badge(canvas, str(len(me.stock)), seat.spit_cards.center, seat.angle, WHITE)
             for number, rect in enumerate(seat.stock, start=1):
@@ -324,21 +344,22 @@ class SpeedTable:
                     rect = rect.move(0, dy * 3)
                     off = self.art.glow_offset()
                     canvas.blit(self._image("select", seat), (rect.x - off, rect.y - off))
-                canvas.blit(self._image("face", seat, card), rect.topleft)
+                canvas.card(self._image("face", seat, card), rect.topleft)
         sliding = self.sliding(now_ns)
         for index, rect in enumerate(lay.spit_piles):
             pile = game.spit_piles[index]
             slide = sliding.get(index)
             shown = len(pile) - 1 if slide is not None and pile else len(pile)  # the card on its way not yet
             if shown > 0:
-                canvas.blit(self.art.face(slide.under if slide is not None else pile[-1]), rect.topleft)
+                canvas.card(self.art.face(slide.under if slide is not None else pile[-1]), rect.topleft)
                 for centre, angle in lay.pile_counts[index]:
                     label = fonts.text(str(shown), lay.text_size(0.14), SOFT, angle=angle)
-                    canvas.blit_centred(label, centre)
+                    placed = canvas.blit_centred(label, centre)
+                    canvas.text(Drawn("count", None, (str(shown),), placed, placed, angle, 1.0, label.get_height()))
             stack = game.middle.side_stacks[index]
             side = self.side_stacks[index]
             for k in range(min(len(stack), PEEK_CARDS) - 1, -1, -1):
-                canvas.blit(self.art.back(), side.move(0, -3 * k).topleft)
+                canvas.card(self.art.back(), side.move(0, -3 * k).topleft)
             if stack:
                 self._badge(canvas, str(len(stack)), side.center, 0, WHITE)
         for index, slide in sliding.items():
@@ -348,7 +369,7 @@ class SpeedTable:
             end = lay.spit_piles[index].topleft
             x = slide.start[0] + (end[0] - slide.start[0]) * f
             y = slide.start[1] + (end[1] - slide.start[1]) * f
-            canvas.blit(self.art.face(slide.card, slide.turned and f < 0.5), (x, y))
+            canvas.card(self.art.face(slide.card, slide.turned and f < 0.5), (x, y))
 
     def places(self) -> list[Place]:
         """Every text place of this table (for tests)."""

@@ -28,13 +28,14 @@ from appliance.rules.stalemate import playable
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
-from .compositor import Canvas
+from .compositor import Canvas, painted
 from .events import detail, kind, side_for
 from .hints import reject_words, tell
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
-from .legend import seat_legend
+from .legend import pile_keys, seat_key_label, seat_legend
+from .round_table import LABEL_SIZE
 
 SLIDE_S = 0.1  # a card reaches its pile within 120 ms
 SHAKE_S = 0.3
@@ -64,6 +65,15 @@ def race_words(winner: int, by_ms: float, computer: Collection[int] = ()) -> str
 
 def table_slap_words(player: int, computer: Collection[int] = ()) -> str:
     return _("{who} slaps the table!").format(who=seat_name(player, computer))
+
+
+def owned_lines(layout: TableLayout, player: int, words: str, colour: tuple[int, int, int]) -> tuple[Line, ...]:
+    """A seat's own message (why its press did nothing): on the desktop, where nothing is turned to
+    its reader, under the seat's name in its colour, so each player knows which is theirs."""
+    said = Line(words, 0.12, colour)
+    if layout.mode != "desktop":
+        return (said,)
+    return (Line(_("Player {n}").format(n=player), 0.12, PLAYER_COLOURS.get(player, WHITE)), said)
 
 
 def verdict_lines(
@@ -128,6 +138,20 @@ class Flash:
 
 
 
+def paint_label(
+    surface: pygame.Surface, texts: list[Drawn], image: pygame.Surface, centre: tuple[int, int], place: str,
+    player: int, words: str, angle: int, room: pygame.Rect | None = None,
+) -> None:
+    """A label (a name, a key) painted into a background at `centre` (moved inside `room`, if given),
+    kept in `texts` as a text drawn."""
+    rect = image.get_rect(center=centre)
+    if room is not None:
+        rect.clamp_ip(room)
+    surface.blit(image, rect)
+    px = image.get_height() if angle % 180 == 0 else image.get_width()  # its line's height, as drawn
+    texts.append(Drawn(place, player, (words,), rect, rect, angle, 1.0, px))
+
+
 class TableView:
     def __init__(
         self,
@@ -138,14 +162,17 @@ class TableView:
         show_keys: bool = True,
         computer: frozenset[int] = frozenset(),
         backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] | None = None,
+        names: bool = True,
     ) -> None:
         """`computer`: seats the computer plays (no keys shown); `backgrounds`: a cache shared by the
-        views of one screen, so a new scene over the same table repaints nothing."""
+        views of one screen, so a new scene over the same table repaints nothing; `names`: the seats'
+        names written by them (not behind the title, where the computer plays itself)."""
         self.layout = layout
         self.art = art
         self.keymap = keymap or {}
         self.assist = assist
         self.show_keys = show_keys
+        self.names = names
         self.computer = computer
         self.slides: list[Slide] = []
         self.shakes: dict[tuple[int, str], int] = {}  # (player, control) -> start ns
@@ -153,7 +180,7 @@ class TableView:
         self.race: Flash | None = None  # "Player 1 first by 12 ms", for everybody
         self.flips: dict[tuple[int, int], int] = {}  # (player, pile number) -> start ns
         self.dealt_ns: int | None = None  # when the last layout was dealt (the deal animation)
-        self.legend_texts: list[Drawn] = []
+        self.painted_texts: list[Drawn] = []  # the texts painted into the background: names, keys, legends
         self._backgrounds = backgrounds if backgrounds is not None else {}
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
@@ -233,7 +260,8 @@ class TableView:
         out = []
         for player, flash in sorted(self.messages.items()):
             if flash.until_ns > now_ns and player not in self.computer:
-                out.append(Caption("reject", player, (Line(flash.text, 0.12, flash.colour),), 150))
+                owned = owned_lines(self.layout, player, flash.text, flash.colour)
+                out.append(Caption("reject", player, owned, 150))
         if self.race is not None and self.race.until_ns > now_ns:
             out.append(Caption("race", None, (Line(self.race.text, 0.12, self.race.colour),), 170))
         return out
@@ -321,53 +349,65 @@ class TableView:
             image = self._turned[key] = pygame.transform.rotate(upright, angle)
         return image
 
+    @property
+    def legend_texts(self) -> list[Drawn]:
+        """The seats' key legends as drawn (of `painted_texts`)."""
+        return [d for d in self.painted_texts if d.place == "legend"]
+
     def background(self) -> pygame.Surface:
         """The felt, the seats' names, the key labels and legends: everything that never changes."""
         lay = self.layout
         keys = self.show_keys and bool(self.keymap)
         shape = (len(lay.seats), len(lay.seat(1).stock))
-        cache_key = (keys, self.computer, lay.mode, lay.size, shape, self.slap, _("Player {n}"))
+        cache_key = (keys, self.names, self.computer, lay.mode, lay.size, shape, self.slap, _("Player {n}"))
         found = self._backgrounds.get(cache_key)
         if found is not None:
-            self.legend_texts = found[1]
+            self.painted_texts = found[1]
             return found[0]
         w, h = lay.size
         surface = pygame.Surface(lay.size)
         surface.fill(FELT)
         if len(lay.seats) == 2:
             pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
-        small = lay.text_size(0.12)
-        self.legend_texts = []
+        small = lay.text_size(0.12 if len(lay.seats) == 2 else LABEL_SIZE)  # a crowded table's row is narrower
+        self.painted_texts = []
         piles = len(lay.seat(1).stock)
         for player, seat in lay.seats.items():
             colour = PLAYER_COLOURS[player]
             name = _("Computer") if player in self.computer else _("Player {n}").format(n=player)
-            label = fonts.text(name, lay.text_size(0.12), colour, angle=seat.angle)
-            surface.blit(label, label.get_rect(center=seat.side_label))
+            if self.names:
+                label = fonts.text(name, small, colour, angle=seat.angle)
+                at = seat.side_label
+                paint_label(surface, self.painted_texts, label, at, "name", player, name, seat.angle, seat.name_room)
             for rect in seat.stock:
                 surface.blit(self._image("slot", seat), rect)
             if not keys or player in self.computer:
                 continue
             for number, rect in enumerate(seat.stock, start=1):
-                key = key_label(self.keymap, player, f"pile{number}")
+                key = seat_key_label(self.keymap, player, f"pile{number}")  # players 3 and 4 too
                 if key:
                     image = fonts.text(key, small, SOFT, angle=seat.angle)
                     level = seat.cards_angle in (0, 180)
                     centre = (rect.centerx, seat.labels_y) if level else (seat.labels_y, rect.centery)
-                    surface.blit(image, image.get_rect(center=centre))
+                    paint_label(surface, self.painted_texts, image, centre, "key", player, key, seat.angle)
             legend = seat_legend(self.keymap, player, lay.mode, piles, len(lay.seats), self.slap)
             size = 0.12 if len(lay.seats) == 2 else 0.1  # the corner of a crowded table
             lines = tuple(Line(words, size, SOFT) for words in legend)
+            if lines and len(lay.seats) > 2:  # a corner of its own, not always by the seat: whose it is
+                lines = (Line(name, size, colour), *lines)
             if lines:
                 box = seat.legend
                 upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
-                image, scale, words, px = fit_block(lines, lay.text_h, upright, seat.angle, 0)
+                image, scale, words, px, fits = fit_block(lines, lay.text_h, upright, seat.angle, 0)
                 rect = image.get_rect(center=box.center)
                 surface.blit(image, rect)
-                self.legend_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px))
+                self.painted_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px, fits))
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
             if not keys:
+                continue
+            if len(lay.seats) > 2:
+                self._pile_keys(surface, index, small)
                 continue
             for player, seat in lay.seats.items():
                 if player in self.computer or len(lay.seats) > 2:
@@ -378,10 +418,35 @@ class TableView:
                 image = fonts.text(key, small, PLAYER_COLOURS[player], seat.turned)
                 below = seat.stock[0].centery > rect.centery  # the label goes on the side of the pile facing the seat
                 y = rect.bottom + image.get_height() // 2 + 2 if below else rect.top - image.get_height() // 2 - 2
-                surface.blit(image, image.get_rect(center=(rect.centerx, y)))
+                angle = 180 if seat.turned else 0
+                paint_label(surface, self.painted_texts, image, (rect.centerx, y), "key", player, key, angle)
         background = surface.convert() if pygame.display.get_surface() is not None else surface
-        self._backgrounds[cache_key] = (background, self.legend_texts)
+        painted(background, self.painted_texts)
+        self._backgrounds[cache_key] = (background, self.painted_texts)
         return background
+
+    def _pile_keys(self, surface: pygame.Surface, index: int, size: int) -> None:
+        """At a table of three or four: beside spit pile `index`, on the side away from the middle,
+        the key each person's seat plays onto it with, one under another in the seats' colours (each
+        turned to its seat on the tabletop, upright on the desktop)."""
+        lay = self.layout
+        rect = lay.spit_piles[index]
+        people = [p for p in lay.seats if p not in self.computer]
+        labels = []
+        for player in people:
+            key = pile_keys(self.keymap, player, index, len(lay.seats))
+            if key:
+                angle = lay.seat(player).angle if lay.mode == "tabletop" else 0  # the desktop: all upright
+                labels.append((player, key, angle, fonts.text(key, size, PLAYER_COLOURS[player], angle=angle)))
+        if not labels:
+            return
+        step = max(image.get_height() for *_, image in labels) + 1
+        width = max(image.get_width() for *_, image in labels)
+        outward = -1 if rect.centerx < lay.size[0] // 2 else 1  # the side away from the middle
+        x = rect.left - 4 - width // 2 if outward < 0 else rect.right + 4 + width // 2
+        top = rect.centery - step * len(labels) // 2 + step // 2
+        for k, (player, key, angle, image) in enumerate(labels):
+            paint_label(surface, self.painted_texts, image, (x, top + k * step), "pile_key", player, key, angle)
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""
@@ -425,7 +490,7 @@ class TableView:
             # spit cards (and, at a table of three or four, the pile taken on going out)
             if me.spit_cards:
                 for k in range(min(len(me.spit_cards), step_cards) - 1, -1, -1):
-                    canvas.blit(self._image("back", seat), seat.spit_cards.move(dx * k, dy * k).topleft)
+                    canvas.card(self._image("back", seat), seat.spit_cards.move(dx * k, dy * k).topleft)
                 count = fonts.text(str(len(me.spit_cards)), lay.text_size(0.14), WHITE, angle=seat.angle)
                 middle = seat.spit_cards.center
                 canvas.blit_centred(self.shade((count.get_width() + 12, count.get_height() + 4), 200), middle)
@@ -444,7 +509,7 @@ class TableView:
                     if dealing > 0:
                         x = seat.spit_cards.x + (rect.x - seat.spit_cards.x) * dealing
                         y = seat.spit_cards.y + (rect.y - seat.spit_cards.y) * dealing
-                        canvas.blit(self._image("back", seat), (x, y))
+                        canvas.card(self._image("back", seat), (x, y))
                     continue
                 shake = self._shake(player, f"pile{number}", now_ns)
                 if me.selected == number or second == number:
@@ -452,7 +517,7 @@ class TableView:
                         shake += self._shake(player, side, now_ns)
                 under = min(len(pile.cards) - 1, step_cards - 1)
                 for k in range(under, 0, -1):
-                    canvas.blit(self._image("back", seat), rect.move(dx * k, dy * k).topleft)
+                    canvas.card(self._image("back", seat), rect.move(dx * k, dy * k).topleft)
                 top_rect = rect.move(shake, 0)
                 held = "select" if me.selected == number else "second" if second == number else None
                 if held is not None:
@@ -468,7 +533,7 @@ class TableView:
                 if turning is not None and seat.cards_angle in (0, 180) and not hidden:
                     image = turning
                     top_rect = top_rect.move((self.art.width - turning.get_width()) // 2, 0)
-                canvas.blit(image, top_rect.topleft)
+                canvas.card(image, top_rect.topleft)
         # spit piles
         size_text = lay.text_size(0.14)
         for index, rect in enumerate(lay.spit_piles):
@@ -480,14 +545,15 @@ class TableView:
             top = slide.under if slide is not None else (spit_pile[-1] if spit_pile else None)
             shown = len(spit_pile) - 1 if slide is not None and spit_pile else len(spit_pile)
             if top is not None:
-                canvas.blit(self.art.face(top), rect.topleft)
+                canvas.card(self.art.face(top), rect.topleft)
             if shown > 0:
                 for centre, angle in lay.pile_counts[index]:  # a copy facing each side of the table
                     label = fonts.text(f"{shown}", size_text, SOFT, angle=angle)
-                    canvas.blit_centred(label, centre)
+                    placed = canvas.blit_centred(label, centre)
+                    canvas.text(Drawn("count", None, (f"{shown}",), placed, placed, angle, 1.0, size_text))
         for slide in sliding.values():
             f = slide.progress(now_ns)
             # even steps: the least screen changes in any one frame (the band KMSDRM uploads)
             sx = slide.start[0] + (slide.end[0] - slide.start[0]) * f
             sy = slide.start[1] + (slide.end[1] - slide.start[1]) * f
-            canvas.blit(self.art.face(slide.card, slide.turned and f < 0.5), (sx, sy))
+            canvas.card(self.art.face(slide.card, slide.turned and f < 0.5), (sx, sy))

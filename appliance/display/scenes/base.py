@@ -172,9 +172,10 @@ class Context:
         show_keys: bool = True,
         computer: frozenset[int] = frozenset(),
         game: Any = None,
+        names: bool = True,
     ) -> TableView:
         """The table (of `game`, default the classic one); `computer`: the seats the computer plays
-        (no keys, no prompts)."""
+        (no keys, no prompts); `names`: the seats' names written by them."""
         layout, art = self.table_for(game)
         view = TableView(
             layout,
@@ -184,6 +185,7 @@ class Context:
             show_keys,
             computer,
             self.backgrounds,
+            names,
         )
         view.slap = game.rules.slaps if isinstance(game, Game) else ""  # the rules say what the slap slaps
         return view
@@ -201,6 +203,14 @@ def ready_for_play(ctx: Context) -> None:
 
 def is_press(press: Input, *controls: str) -> bool:
     return bool(press.pressed) and press.control in controls
+
+
+def draw_overlay(canvas: Canvas, ctx: Context, captions: list[Caption]) -> None:
+    """A scene pushed over whatever shows (the settings, the pause, the start's notices, the service
+    menu): the whole screen covered first, so nothing under it shows through or is cut by its panels
+    (a table of three or four has its texts where the screen's two halves meet)."""
+    canvas.cover(pygame.Rect((0, 0), canvas.size))
+    draw_captions(canvas, ctx.layout, captions)
 
 
 def draw_scene(canvas: Canvas, ctx: Context, captions: list[Caption], layout: TableLayout | None = None) -> None:

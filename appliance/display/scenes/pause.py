@@ -17,7 +17,7 @@ from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, WHITE
-from .base import BACK, Context, Input, Pop, Transition, draw_scene, is_press, leave_game
+from .base import BACK, Context, Input, Pop, Transition, draw_overlay, is_press, leave_game
 
 
 class PauseScene:
@@ -51,4 +51,4 @@ class PauseScene:
         return [Caption("panel", None, lines, 200)]
 
     def draw(self, canvas: Canvas) -> None:
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_overlay(canvas, self.ctx, self.captions())

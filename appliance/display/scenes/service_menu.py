@@ -39,7 +39,7 @@ from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
 from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
-from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_scene, make
+from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_overlay, draw_scene, make
 from .service_notices import startup_notices
 
 IDLE_CHOICES = (30.0, 60.0, 90.0, 120.0, 180.0, 300.0, 600.0, 1800.0)
@@ -318,9 +318,9 @@ class ServiceMenuScene:
             now = getattr(self.settings, name)
             index = choices.index(now) if now in choices else -1
             value = choices[(index + step) % len(choices)]
-            self.write(**{name: value})
-            if then is not None:
+            if then is not None:  # first: a new language says "saved" in itself
                 then(value)
+            self.write(**{name: value})
 
         return act
 
@@ -515,14 +515,18 @@ class ServiceMenuScene:
         return out[-ROWS_SHOWN:]
 
     def captions(self) -> list[Caption]:
-        return [Caption("panel", None, self.lines(), 225)]
+        backdrop = 0 if self.page == "screen_test" else None  # the pattern must fill the screen round it
+        return [Caption("panel", None, self.lines(), 225, backdrop)]
 
     def draw(self, canvas: Canvas) -> None:
         if self.covered:
             return
-        if self.page == "screen_test":
+        if self.page == "screen_test":  # the pattern over everything, the page's panel over it
+            canvas.cover(pygame.Rect((0, 0), canvas.size))
             canvas.blit(screen_pattern(canvas.size, SCREEN_PATTERNS[self.pattern]), (0, 0))
-        draw_scene(canvas, self.ctx, self.captions())
+            draw_scene(canvas, self.ctx, self.captions())
+        else:
+            draw_overlay(canvas, self.ctx, self.captions())
 
 
 class DefaultGameScene:

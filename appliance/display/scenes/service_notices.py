@@ -14,7 +14,7 @@ from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, SOFT, WHITE
-from .base import Context, Input, Pop, Transition, draw_scene
+from .base import Context, Input, Pop, Transition, draw_overlay
 
 NOTICE_S = 60.0
 SHOWN = 6  # lines at most; the rest are counted ("and 3 more")
@@ -50,7 +50,7 @@ class NoticesScene:
         return [Caption("panel", None, self.lines(), 220)]
 
     def draw(self, canvas: Canvas) -> None:
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_overlay(canvas, self.ctx, self.captions())
 
 
 def startup_notices(ctx: Context) -> list[str]:

@@ -13,7 +13,7 @@ from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language, set_language
 from ..table_view import GOLD, SOFT, WHITE
-from .base import BACK, Context, Input, Pop, Transition, draw_scene, is_press
+from .base import BACK, Context, Input, Pop, Transition, draw_overlay, is_press
 
 
 class SettingsScene:
@@ -60,4 +60,4 @@ class SettingsScene:
         return [Caption("panel", None, tuple(lines), 220)]
 
     def draw(self, canvas: Canvas) -> None:
-        draw_scene(canvas, self.ctx, self.captions())
+        draw_overlay(canvas, self.ctx, self.captions())

@@ -28,6 +28,7 @@ from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_sc
 
 ATTRACT_GAME_S = 600.0
 RULE_LINE_S = 5.0  # each line of the chosen rules is shown this long
+TITLE_VEIL = 190  # the title's panels dim the attract game behind them, which still shows through
 REFUSED_S = 3.0  # "insert coin" is shown in red this long after START found too few credits
 
 
@@ -43,7 +44,7 @@ def how_to_play() -> list[str]:
 class TitleScene:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.view: TableView = ctx.view(assist=False, show_keys=False)
+        self.view: TableView = ctx.view(assist=False, show_keys=False, names=False)  # nobody's seat yet
         self.now_ns = ctx.clock()
         self.start_ns = self.now_ns
         self.deals = 0
@@ -109,7 +110,7 @@ class TitleScene:
         lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
         lines.append(self.play_line())
-        out = [Caption("panel", None, tuple(lines), 200)]
+        out = [Caption("panel", None, tuple(lines), 200, TITLE_VEIL)]  # the computer's game seen through
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
         slap = "" if chosen.is_speed else compose(chosen.preset, chosen.options).slaps  # (the rules say)
@@ -118,12 +119,14 @@ class TitleScene:
             keys = seat_legend(self.ctx.keymap, player, mode, piles, seats, slap)
             if keys:
                 words = _("Player {n}").format(n=player) + ":  " + "   ".join(keys)
-                owner = player if player in self.ctx.layout.seats else None  # players 3 and 4: the keyboard's map
-                out.append(caption("panel", owner, Line(words, 0.11, PLAYER_COLOURS[player])))
+                # on the tabletop each seat's keys face it; on the desktop (and for players 3 and 4, on the
+                # keyboard's map) they are in the one block everybody reads
+                owner = player if mode == "tabletop" and player in self.ctx.layout.seats else None
+                out.append(caption("panel", owner, Line(words, 0.11, PLAYER_COLOURS[player]), backdrop=0))
         # the cabinet's keys, and at the end of that line, as arcade games have it, "free play" or
         # the credits there are
         bottom = [*cabinet_legend(self.ctx.keymap, not self.ctx.settings.free_play), credit_words(self.ctx)]
-        out.append(caption("panel", None, Line("   ".join(bottom), 0.11, SOFT)))
+        out.append(caption("panel", None, Line("   ".join(bottom), 0.11, SOFT), backdrop=0))
         return out
 
     def play_line(self) -> Line:

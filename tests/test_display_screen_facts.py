@@ -1,0 +1,241 @@
+"""No text over text, as a property: every scene, on both layouts, at a table of two, three and four,
+in every language, at the cabinet's and the desktop's screen sizes, with whatever notices can be up
+at once, is read as data (screen_facts.problems: the frame's texts, cards and covers as the scenes
+drew them) and must have nothing wrong: every text fits its box and the screen, and no two texts, or
+a text and a card, overlap.
+
+The whole matrix runs (no sampling): each scene is driven once per layout, size and table, and then
+read in each language with each stack of notices over it, which costs a frame's drawing each.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+from headless import (
+    KEY_SCENES,
+    Harness,
+    headless_display,
+    to_play,
+    to_ready,
+    to_seats,
+)
+from screen_facts import problems
+
+from appliance.display.captions import Caption, Drawn, Line, draw_captions
+from appliance.display.compositor import Canvas
+from appliance.display.i18n import LANGUAGES, set_language
+from appliance.display.layout import table_layout
+from appliance.display.scenes.base import Push, make
+from appliance.shared.settings import Settings
+
+LAYOUTS = ("desktop", "tabletop")
+SIZES = ((1280, 720), (1280, 800), (1920, 1080))
+SEATS = (2, 3, 4)
+NOTICES = ["the settings file has a mistake: volume must be from 0.0 to 1.0, not 7 (0.6 used)",
+           "no slap pad at /dev/ttyUSB0 yet; it joins when it is plugged in"]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def _family(game: str, rules: dict[str, Any] | None = None) -> Callable[[Harness], None]:
+    def set_up(h: Harness) -> None:
+        h.settings.game = game
+        h.settings.house_rules = {**h.settings.house_rules, **(rules or {})}
+
+    return set_up
+
+
+def to_speed_rejects(h: Harness) -> None:
+    """Speed in play, both players told why their press did nothing."""
+    _family("speed")(h)
+    to_ready(h)
+    h.press(1, "spit")
+    h.press(2, "spit")
+    h.frame()
+    h.press(1, "left")
+    h.press(2, "left")
+    h.frame()
+
+
+def to_running(h: Harness) -> None:
+    _family("running")(h)
+    to_play(h)
+    h.advance(0.3)
+
+
+def to_service(page_rows: tuple[int, ...]) -> Callable[[Harness], None]:
+    """The service menu over the title, opened at the pages reached by choosing `page_rows`."""
+
+    def go(h: Harness) -> None:
+        h.runner.service_menu = True
+        h.press(0, "service")
+        for row in page_rows:
+            for _ in range(row):
+                h.press(1, "right")
+            h.press(0, "start")
+        h.frame()
+
+    return go
+
+
+def to_language_saved(h: Harness, tmp: Path | None = None) -> None:
+    """The service menu's Adjustments, the language stepped on once: "saved"."""
+    to_service((2,))(h)
+    for _ in range(6):
+        h.press(1, "right")
+    h.press(0, "start")
+    h.frame()
+
+
+def to_replay(h: Harness) -> None:
+    from appliance.display.replay_show import ReplayScene
+    from appliance.scripting import parse_script
+
+    presses = [(0.5, 1, "spit"), (0.6, 2, "spit"), (1.5, 1, "pile1"), (1.6, 2, "pile1"), (9.0, 1, "pile2")]
+    lines = [json.dumps({"setup": {"variant": "classic", "seed": 7}})]
+    lines += [json.dumps({"t": t, "player": p, "press": c}) for t, p, c in presses]
+    name = "20261124-081530-seed123456.jsonl"  # a journal's name, as journal.py makes them
+    h.runner.apply_scene(ReplayScene(h.ctx, parse_script(lines), speed=1.0, hold_s=None, name=name))
+    h.advance(1.8)
+
+
+# scene name -> (how to get there, does a table of three or four change it)
+SCENES: dict[str, tuple[Callable[[Harness], None], bool]] = {
+    name: (drive, name in ("title", "choose", "game_menu", "countdown", "ready", "play", "settings", "pause"))
+    for name, (_, drive) in KEY_SCENES.items()
+    if name not in ("three_seats", "four_seats")  # the table of three and four: `play` at 3 and 4 seats
+}
+SCENES.update(
+    {
+        "speed": (to_speed_rejects, False),
+        "running": (to_running, False),
+        "service_main": (to_service(()), False),
+        "service_adjustments": (to_service((2,)), False),
+        "service_language_saved": (to_language_saved, False),
+        "service_audits": (to_service((1,)), False),
+        "service_diagnostics": (to_service((0,)), False),
+        "service_switch_test": (to_service((0, 0)), False),
+        "service_notices": (to_service((0, 3)), False),
+        "replay": (to_replay, False),
+    }
+)
+# what can be up over a scene at once: nothing; the start's notices; the notices with the service
+# menu opened over them; and, on the title, a game that costs credits with none in the box
+OVERLAYS = ("none", "notices", "notices+service", "no_credits")
+
+
+def drive(name: str, layout: str, size: tuple[int, int], seats: int, free_play: bool = True) -> Harness:
+    """A fresh screen driven to the scene, at a table of `seats`."""
+    h = Harness(size, settings=Settings(layout=layout, free_play=free_play))
+    if seats > 2:
+        h.settings.house_rules = {"seats": seats}
+    how, _ = SCENES[name]
+    if name == "play" and seats > 2:
+        to_seats(h, seats, {seats: "2"})  # the last seat the computer's
+    else:
+        how(h)
+    h.frame()
+    return h
+
+
+def overlaid(name: str, layout: str, size: tuple[int, int], seats: int) -> Iterator[tuple[str, Harness]]:
+    """The scene with each stack of notices that can be up over it, one after another."""
+    h = drive(name, layout, size, seats)
+    yield "none", h
+    if name not in ("title", "play", "speed"):
+        return
+    h.runner.apply(Push(make("notices", h.ctx, NOTICES)))
+    h.frame()
+    yield "notices", h
+    h.runner.service_menu = True
+    h.press(0, "service")
+    h.frame()
+    yield "notices+service", h
+    if name == "title":
+        yield "no_credits", drive(name, layout, size, seats, free_play=False)
+
+
+def cases() -> Iterator[tuple[str, str, tuple[int, int], int]]:
+    for name, (_, by_seats) in SCENES.items():
+        for layout in LAYOUTS:
+            for size in SIZES:
+                for seats in SEATS if by_seats else (2,):
+                    yield name, layout, size, seats
+
+
+CASES = list(cases())
+
+
+@pytest.mark.parametrize(
+    ("name", "layout", "size", "seats"), CASES, ids=[f"{n}-{lay}-{s[0]}x{s[1]}-{k}" for n, lay, s, k in CASES]
+)
+def test_no_text_covers_another_or_a_card(name: str, layout: str, size: tuple[int, int], seats: int) -> None:
+    for overlay, h in overlaid(name, layout, size, seats):
+        for language in LANGUAGES:
+            set_language(language)
+            found = problems(h.canvas())
+            assert found == [], (overlay, language, found)
+        set_language("en")
+
+
+def test_the_matrix_covers_every_scene_layout_table_language_and_size() -> None:
+    assert len(LANGUAGES) == 3 and {"en", "de", "eo"} == set(LANGUAGES)
+    assert {(n, k) for n, _, _, k in CASES} >= {("title", 4), ("play", 3), ("play", 4), ("choose", 3)}
+    assert len(CASES) == sum(len(LAYOUTS) * len(SIZES) * (3 if by else 1) for _, by in SCENES.values())
+
+
+# ------------------------------------------------------------------ the check itself can fail
+
+
+def _canvas(size: tuple[int, int] = (1280, 720)) -> tuple[Canvas, Any]:
+    headless_display(size)
+    return Canvas(pygame.Surface(size)), table_layout(size, "tabletop")
+
+
+def test_a_notice_over_the_title_without_its_backdrop_is_found() -> None:
+    canvas, lay = _canvas()
+    title = Caption("panel", None, (Line("SPIT ARCADE", 0.42), Line("how to play, at length", 0.13)), 200, 0)
+    notice = Caption("panel", None, (Line("The cabinet started with problems", 0.18),), 220, 0)
+    draw_captions(canvas, lay, [title])
+    draw_captions(canvas, lay, [notice])
+    assert any("overlaps" in p for p in problems(canvas))
+    hidden, _ = _canvas()
+    draw_captions(hidden, lay, [title])
+    draw_captions(hidden, lay, [Caption("panel", None, notice.lines, 220)])  # the panel's own backdrop
+    assert problems(hidden) == []
+
+
+def test_a_veil_lets_the_text_under_it_show_through() -> None:
+    canvas, lay = _canvas()
+    draw_captions(canvas, lay, [Caption("panel", 1, (Line("under", 0.3),), 200, 0)])
+    draw_captions(canvas, lay, [Caption("panel", 1, (Line("over it", 0.3),), 200, 190)])
+    assert any("overlaps" in p for p in problems(canvas))
+
+
+def test_a_text_cut_at_its_box_and_one_over_a_card_are_found() -> None:
+    canvas, lay = _canvas()
+    words = "Vorratsstapelkartenaustauschbedingungen" * 8  # one word: it cannot be broken
+    draw_captions(canvas, lay, [Caption("reject", 1, (Line(words, 0.2),))])
+    assert any("does not fit" in p for p in problems(canvas))
+    carded, _ = _canvas()
+    box = lay.seat(1).places["reject"]
+    carded.card(pygame.Surface((lay.card_w, lay.card_h)), (box.centerx - lay.card_w // 2, box.y))
+    draw_captions(carded, lay, [Caption("reject", 1, (Line("too late", 0.12),))])
+    assert any("overlaps a card" in p for p in problems(carded))
+
+
+def test_a_line_broken_inside_brackets_is_found() -> None:
+    canvas, _ = _canvas()
+    lines = ("one higher or lower (A is next", "to 2 and K).")
+    canvas.text(Drawn("panel", 1, lines, pygame.Rect(10, 400, 200, 40), pygame.Rect(0, 360, 1280, 360), 0, 1.0, 20))
+    assert problems(canvas) == ["panel/1 'one higher or lower (A is next | to 2 and K).' is broken inside brackets"]
