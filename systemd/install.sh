@@ -50,7 +50,7 @@ python3 -m venv --system-site-packages "$release"
 "$release/bin/spit-arcade" variants >/dev/null
 [ -d "$prefix/venv" ] && [ ! -L "$prefix/venv" ] && rm -rf "$prefix/venv"  # an install from before the links
 ln -sfn "$release" "$prefix/venv.link"
-mv -T "$prefix/venv.link" "$prefix/venv"   # an older install's plain venv folder: see below
+mv -T "$prefix/venv.link" "$prefix/venv"   # one rename: the old link replaced whole
 for old in "$prefix"/venv-*; do [ "$old" = "$release" ] || rm -rf "$old"; done
 install -m 0644 "$here/README.md" "$prefix/README.md"
 install -d -m 0755 "$prefix/systemd"
