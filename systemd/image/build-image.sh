@@ -71,7 +71,8 @@ hooks=()
 if [ "$arch" = arm64 ]; then
   # Debian's raspi-firmware writes /boot/firmware/cmdline.txt when the kernel is installed, from
   # these: the root by label, read-only, no console blanking (install.sh edits cmdline.txt on
-  # Raspberry Pi OS). Written before the kernel comes, so its initramfs is made once, not twice.
+  # Raspberry Pi OS). Written before the kernel comes, so its initramfs is made once, not twice;
+  # dpkg keeps these over the package's own /etc/default/raspi-firmware (force-confold, below).
   hooks+=(--essential-hook='mkdir -p "$1/etc/default" && printf "ROOTPART=LABEL=spit-root\nCONSOLES=\"tty1\"\n" >"$1/etc/default/raspi-firmware" && echo "ro consoleblank=0 vt.global_cursor_default=0" >"$1/etc/default/raspi-extra-cmdline"')
 fi
 hooks+=(
@@ -90,6 +91,7 @@ hooks+=(--customize-hook='rm -f "$1"/usr/local/share/ca-certificates/build-host-
 mmdebstrap --arch="$arch" --variant=minbase --components="$components" \
   --include="$(IFS=,; echo "${packages[*]}")" \
   --aptopt='APT::Install-Recommends "false"' \
+  --dpkgopt=force-confdef --dpkgopt=force-confold \
   "${hooks[@]}" \
   bookworm "$root"
 
