@@ -43,7 +43,7 @@ work="$(mktemp -d "$out/.work.XXXXXX")"
 cleanup() {
   # mmdebstrap stopped half-way (a signal) can leave /proc, /sys and /dev/pts mounted in the chroot:
   # unmount whatever is below the work folder before removing it, never remove through a mount.
-  grep -F " $work/" /proc/mounts | cut -d' ' -f2 | sort -r | while read -r target; do umount -l "$target" || true; done
+  { grep -F " $work/" /proc/mounts || true; } | cut -d' ' -f2 | sort -r | while read -r target; do umount -l "$target" || true; done
   if grep -qF " $work/" /proc/mounts; then echo "build-image.sh: $work still has mounts; left in place" >&2; return; fi
   rm -rf "$work"
 }
