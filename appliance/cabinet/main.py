@@ -94,6 +94,7 @@ def build_image(repo: Path, out: Path, rebuild: bool) -> Path:
 
 def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
     """The Pi 4 image: built from the clone (or given), booted emulated as far as QEMU can take it."""
+    from . import pi_card
     from .vm import boot_arm64
 
     if args.arm64 != "build":
@@ -114,16 +115,32 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
             return 1
         image = Path(built.stdout.strip().splitlines()[-1])
         print(f"cabinet-test: arm64 image built in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    findings = pi_card.check(image)  # what the Pi's firmware reads, and the Pi's drivers: no Pi here
+    for finding in findings:
+        verdict = "ok  " if finding.ok else "FAIL"
+        print(f"cabinet-test: {verdict} on the card: {finding.what} ({finding.detail})", file=sys.stderr)
     booted = boot_arm64(image, out / "run-arm64")
-    figures = {"image": str(image), "image_mb": image_mb(image), "game_ready_s": booted["started_s"]}
-    ok = booted["started_s"] is not None
-    verdict = "ok  " if ok else "FAIL"
-    print(f"cabinet-test: {verdict} the Pi 4 image boots (emulated, virt machine) to the game", file=sys.stderr)
-    if not ok:
+    started = booted["started_s"] is not None and booted["video_driver"].lower() == "kmsdrm"
+    verdict = "ok  " if started else "FAIL"
+    print(
+        f"cabinet-test: {verdict} the Pi 4 image boots (emulated, virt machine) to the game: ready after "
+        f"{booted['started_s']} s on {booted['video_driver'] or '?'} {booted['screen_size']}",
+        file=sys.stderr,
+    )
+    if not started:
         print(booted["console"], file=sys.stderr)
+    figures = {
+        "image": str(image),
+        "image_mb": image_mb(image),
+        "game_ready_s": booted["started_s"],
+        "video_driver": booted["video_driver"],
+        "screen_size": booted["screen_size"],
+        "card_checks": len(findings),
+        "card_checks_failed": [finding.what for finding in findings if not finding.ok],
+    }
     if args.json:
         print(json.dumps(figures))
-    return 0 if ok else 1
+    return 0 if started and all(finding.ok for finding in findings) else 1
 
 
 def kvm_works() -> bool:

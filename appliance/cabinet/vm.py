@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -255,9 +256,11 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     """The Raspberry Pi 4 image, booted emulated as far as QEMU can take it: QEMU 7.2 (bookworm's)
     has no Pi 4 machine, so its kernel and initrd are taken from the image's boot partition and
     booted on QEMU's generic arm64 machine (`virt`, virtio-gpu, the same root and state partitions);
-    the Pi's firmware, its device tree and its GPIO pins are what this cannot check. The kernel's
-    console (the first serial port) says when systemd has started the game: with Type=notify that is
-    READY=1, sent after the first frame was drawn. {"started_s": seconds or None, "console": tail}."""
+    the Pi's firmware, its device tree and its GPIO pins are what this cannot check (`pi_card` reads
+    what it can of them from the card). The kernel's console (the first serial port) says when
+    systemd has started the game: with Type=notify that is READY=1, sent after the first frame was
+    drawn; journald forwards the game's own lines there too (its video driver and screen size).
+    {"started_s": seconds or None, "video_driver", "screen_size", "console": its tail}."""
     workdir.mkdir(parents=True, exist_ok=True)
     boot = workdir / "boot"
     boot.mkdir(exist_ok=True)
@@ -278,7 +281,8 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     cmd = [
         "qemu-system-aarch64", "-M", "virt", "-cpu", "max", "-m", "2048", "-smp", "2",
         "-kernel", str(boot / "vmlinuz"), "-initrd", str(boot / "initrd.img"),
-        "-append", "root=LABEL=spit-root ro rootwait console=ttyAMA0 systemd.show_status=1",
+        "-append", "root=LABEL=spit-root ro rootwait console=ttyAMA0 systemd.show_status=1"
+                   " systemd.journald.forward_to_console=1",  # (the game's own lines too)
         "-drive", f"file={disk},format=qcow2,if=virtio",
         "-device", "virtio-gpu-pci", "-display", "none", "-nic", "none",
         "-device", "qemu-xhci", "-device", "usb-kbd",
@@ -297,8 +301,14 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     finally:
         process.kill()
         process.wait()
-    tail = console.read_text(errors="replace")[-3000:] if console.exists() else ""
-    return {"started_s": round(found, 1) if found is not None else None, "console": tail}
+    text = console.read_text(errors="replace") if console.exists() else ""
+    said = re.search(r"spit-arcade: video driver (\S+), (\d+)x(\d+)", text)
+    return {
+        "started_s": round(found, 1) if found is not None else None,
+        "video_driver": said.group(1).rstrip(",") if said else "",
+        "screen_size": [int(said.group(2)), int(said.group(3))] if said else [],
+        "console": text[-3000:],
+    }
 
 
 def _partition_start_bytes(image: Path, number: int) -> int:
