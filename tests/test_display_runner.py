@@ -218,7 +218,9 @@ def datagrams(server: socket.socket) -> list[str]:
             return out
 
 
-def test_systemd_hears_ready_after_the_first_frame_a_ping_every_frame_status_and_stopping(tmp_path: Path) -> None:
+def test_systemd_hears_ready_after_the_first_frame_a_ping_every_frame_status_and_stopping(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from appliance.display.runner import Runner
     from appliance.watchdog import Notifier
 
@@ -233,6 +235,9 @@ def test_systemd_hears_ready_after_the_first_frame_a_ping_every_frame_status_and
         assert said[0] == "WATCHDOG=1"  # sent from the frame itself, then READY once it is on screen
         assert said[1].startswith("READY=1\nSTATUS=title: SPIT ARCADE")  # the scene and its words, as drawn
         assert said.count("WATCHDOG=1") == 3 and said[-1] == "STOPPING=1"
+        # and the journal has it in a line of its own (the emulated Pi 4 boot reads it off the console)
+        ready = [line for line in capsys.readouterr().err.splitlines() if "ready; on the screen" in line]
+        assert len(ready) == 1 and ready[0].startswith("spit-arcade: ready; on the screen: title: SPIT ARCADE")
         # a scene change is said once, with the words of its first frame; the same scene again says nothing
         runner.apply(Push(PlayScene(h.ctx, Match(5, h.now_ns))))
         runner.apply(None)

@@ -120,11 +120,16 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
         verdict = "ok  " if finding.ok else "FAIL"
         print(f"cabinet-test: {verdict} on the card: {finding.what} ({finding.detail})", file=sys.stderr)
     booted = boot_arm64(image, out / "run-arm64")
-    started = booted["started_s"] is not None and booted["video_driver"].lower() == "kmsdrm"
+    started = (
+        booted["started_s"] is not None
+        and booted["video_driver"].lower() == "kmsdrm"
+        and booted["on_screen"].startswith(("title: SPIT ARCADE", "notices:"))
+    )
     verdict = "ok  " if started else "FAIL"
     print(
         f"cabinet-test: {verdict} the Pi 4 image boots (emulated, virt machine) to the game: ready after "
-        f"{booted['started_s']} s on {booted['video_driver'] or '?'} {booted['screen_size']}",
+        f"{booted['started_s']} s on {booted['video_driver'] or '?'} {booted['screen_size']}, "
+        f"showing {booted['on_screen'] or '?'!r}",
         file=sys.stderr,
     )
     if not started:
@@ -135,6 +140,7 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
         "game_ready_s": booted["started_s"],
         "video_driver": booted["video_driver"],
         "screen_size": booted["screen_size"],
+        "on_screen": booted["on_screen"],
         "card_checks": len(findings),
         "card_checks_failed": [finding.what for finding in findings if not finding.ok],
     }

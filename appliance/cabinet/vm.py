@@ -259,8 +259,9 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     the Pi's firmware, its device tree and its GPIO pins are what this cannot check (`pi_card` reads
     what it can of them from the card). The kernel's console (the first serial port) says when
     systemd has started the game: with Type=notify that is READY=1, sent after the first frame was
-    drawn; journald forwards the game's own lines there too (its video driver and screen size).
-    {"started_s": seconds or None, "video_driver", "screen_size", "console": its tail}."""
+    drawn; journald forwards the game's own lines there too (its video driver and screen size, and
+    the scene and words of that first frame).
+    {"started_s": seconds or None, "video_driver", "screen_size", "on_screen", "console": its tail}."""
     workdir.mkdir(parents=True, exist_ok=True)
     boot = workdir / "boot"
     boot.mkdir(exist_ok=True)
@@ -303,10 +304,12 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
         process.wait()
     text = console.read_text(errors="replace") if console.exists() else ""
     said = re.search(r"spit-arcade: video driver (\S+), (\d+)x(\d+)", text)
+    shown = re.search(r"spit-arcade: ready; on the screen: ([^\r\n]*)", text)
     return {
         "started_s": round(found, 1) if found is not None else None,
         "video_driver": said.group(1).rstrip(",") if said else "",
         "screen_size": [int(said.group(2)), int(said.group(3))] if said else [],
+        "on_screen": shown.group(1).strip() if shown else "",
         "console": text[-3000:],
     }
 

@@ -205,6 +205,7 @@ class Runner:
                 self._status_due = False
                 self._said = status_line(self.scene, self.draw().texts[self._top_texts :])
                 self.notifier.ready(self._said)
+                print(f"spit-arcade: ready; on the screen: {self._said}", file=sys.stderr)  # (the journal's)
             if self.log_rate:
                 done = time.monotonic_ns()
                 costs.append((done - now) / 1e6)
