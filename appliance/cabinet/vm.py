@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .pi_card import BOOT, partition_offset
+
 OVMF_CODE = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_CODE.fd")
 OVMF_VARS = ("/usr/share/OVMF/OVMF_VARS_4M.fd", "/usr/share/OVMF/OVMF_VARS.fd")
 AGENT_PORT = "org.spitarcade.agent"
@@ -265,7 +267,7 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     workdir.mkdir(parents=True, exist_ok=True)
     boot = workdir / "boot"
     boot.mkdir(exist_ok=True)
-    start = _partition_start_bytes(image, 1)
+    start = partition_offset(image, BOOT)
     for name in ("vmlinuz", "initrd.img"):
         listed = subprocess.run(
             ["mdir", "-b", "-i", f"{image}@@{start}", "::/"], capture_output=True, text=True, check=True
@@ -312,14 +314,3 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
         "on_screen": shown.group(1).strip() if shown else "",
         "console": text[-3000:],
     }
-
-
-def _partition_start_bytes(image: Path, number: int) -> int:
-    """Where partition `number` starts in a disk image (sfdisk's dump)."""
-    dump = subprocess.run(["sfdisk", "--dump", str(image)], capture_output=True, text=True, check=True).stdout
-    for line in dump.splitlines():
-        name, _, fields = line.partition(":")
-        if name.strip().endswith(str(number)) and "start=" in fields:
-            sectors = int(fields.split("start=")[1].split(",")[0])
-            return sectors * 512
-    raise VmError(f"no partition {number} in {image}")
