@@ -301,7 +301,7 @@ def test_any_bytes(tmp_path: Path, junk: bytes) -> None:
         check(path)
 
 
-# --- play starts whatever the files say (the cabinet must not restart for ever on a black screen) --
+# --- the cabinet's play starts whatever the files say (it must not restart for ever on a black screen) --
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_play_starts_with_bad_files_and_names_each_problem(tmp_path: Path, confi
     inputs_path.write_text(inputs)
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_DATA_HOME=str(tmp_path / "data"))
-    args = ["--config", str(config_path), "--inputs", str(inputs_path), "--sources", "mock", "--no-journal"]
+    args = ["--config", str(config_path), "--inputs", str(inputs_path), "--sources", "mock", "--no-journal", "--kiosk"]
     result = subprocess.run(
         [sys.executable, "-m", "appliance.cli", "play", *args, "--frames", "2", "--size", "320x240"],
         env=env,

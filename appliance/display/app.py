@@ -242,13 +242,20 @@ def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> A
 
 def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    # A mistake in a config file never stops the game (on the cabinet, systemd would restart it for
-    # ever): each problem is printed, kept in settings.warnings for the screen, and left at its default.
+    # A mistake in a config file never stops the cabinet's game (systemd would restart it for ever):
+    # each problem is printed, kept in settings.warnings for the screen, and left at its default. An
+    # inputs file named on a desktop's command line is the one exception: its mistakes end `play`
+    # there with exit 2, as `inputs --config` does (under --kiosk they are notices, as config.toml's).
     settings = load_settings(args.config)
     if args.inputs is not None or args.sources is not None:
         from appliance.inputs.config import load_config
 
-        settings.warnings += load_config(args.inputs, strict=False).problems
+        problems = load_config(args.inputs, strict=False).problems
+        if problems and not args.kiosk:  # a person at a desktop who named the file: say it, stop
+            for problem in problems:
+                print(f"spit-arcade play: {problem}", file=sys.stderr)
+            return 2
+        settings.warnings += problems  # the cabinet: on its screen, and it plays on
     for problem in settings.warnings:
         print(f"spit-arcade play: {problem}", file=sys.stderr)
     try:
