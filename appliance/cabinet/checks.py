@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -47,6 +48,8 @@ class Report:
     title_score: float = 0.0
     screen_size: list[int] = field(default_factory=list)
     video_driver: str = ""
+    kmsdrm_fps: float | None = None  # the game's own count over its first 5 s (emulated CPU, software GL)
+    kmsdrm_frame_p99_ms: float | None = None
     gpio_presses_sent: int = 0
     gpio_presses_applied: int = 0
     gpio_p50_ms: float | None = None
@@ -248,12 +251,25 @@ class Cabinet:
         self.report.screen_size = list(seen["size"])
         said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 'video driver' || true")
         self.report.video_driver = said.split("video driver", 1)[-1].split(",")[0].strip() if said else ""
+        self.frame_rate()
         self.report.note(
             "boots to the title",
             self.report.title_on_screen and self.report.video_driver.lower() == "kmsdrm",
             f"{status!r} on {self.report.video_driver or '?'} after {self.report.boot_to_title_s} s; "
             f"screen dump {'matches' if seen['title_on_screen'] else 'does not match'} the render ({seen['score']})",
         )
+
+    def frame_rate(self) -> None:
+        """What the game says of its own frames on KMSDRM, 5 s after its start (runner.LOG_RATE_AFTER_S):
+        a figure of this emulated machine and Mesa's software drawing, not of a Pi."""
+        pattern = r"frames a second, frame p99"
+        command = f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 '{pattern}' || true"
+        with contextlib.suppress(VmError):  # a figure to report, not a check: none is no failure
+            wait_for("the game's frame rate line", lambda: bool(self.vm.out(command).strip()), 30, 1)
+            said = re.search(r"([\d.]+) frames a second, frame p99 ([\d.]+) ms", self.vm.out(command))
+            if said:
+                self.report.kmsdrm_fps = float(said.group(1))
+                self.report.kmsdrm_frame_p99_ms = float(said.group(2))
 
     def gpio_game(self, presses: int = 40) -> str:
         journal = self.start_game()
