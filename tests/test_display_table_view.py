@@ -17,7 +17,6 @@ from appliance.display.layout import table_layout
 from appliance.display.table_view import SLIDE_S, TableView
 from appliance.rules import Game
 from appliance.rules.events import Flip, from_json
-from appliance.rules.stalemate import playable
 
 SIZE = (960, 540)
 MS = 1_000_000
@@ -54,10 +53,9 @@ def playing_game() -> tuple[Game, int, int, int]:
         game.press(0.2, 2, "spit")
         if game.phase != "playing":
             continue
-        moves = playable(game.player(1).stock, game.spit_piles, game.fits)
+        moves = [action for action in game.legal_actions(1) if action.kind == "play"]
         if moves:
-            pile, spit_pile = moves[0]
-            return game, seed, pile, spit_pile
+            return game, seed, moves[0].pile, moves[0].target
     raise AssertionError("no seed gives a playable card")
 
 

@@ -23,7 +23,6 @@ from typing import Any
 import pygame
 
 from appliance.rules import Game
-from appliance.rules.stalemate import playable
 
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
@@ -477,13 +476,17 @@ class TableView:
             # the cards that fit the spit piles as each seat sees them: a played card on its way to a
             # pile counts there at once for the player who played it, for the others when it lands
             # (a revealed card at once: every seat changes in the frame of the reveal anyway)
-            for number, p in enumerate(game.players, start=1):
+            # (the game's legal actions say what each seat can play: the screen works nothing out)
+            for number in range(1, len(game.players) + 1):
                 seen = [
-                    pile[:-1] if index in sliding and sliding[index].player not in (0, number) and pile else pile
+                    (pile[-2] if len(pile) > 1 else None)
+                    if index in sliding and sliding[index].player not in (0, number) and pile
+                    else (pile[-1] if pile else None)
                     for index, pile in enumerate(game.spit_piles)
                 ]
-                for pile_number, _ in playable(p.stock, seen, game.fits):
-                    lit.add((number, pile_number))
+                for action in game.legal_actions(number, seen):
+                    if action.kind == "play":
+                        lit.add((number, action.pile))
         for player, seat in lay.seats.items():
             me = game.player(player)
             dx, dy = seat.stack_dx, seat.stack_step

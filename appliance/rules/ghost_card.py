@@ -19,10 +19,12 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import Card, is_card
+from .cards import Card
 from .events import Event, GhostLaid, GhostTaken
 from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
+from .setup_values import card as read_card
+from .setup_values import seat_number
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -148,20 +150,13 @@ class GhostCard:
             return
         if not isinstance(value, dict):
             raise ValueError("ghost must be an object {card, beside, giver, race}")
-        card = value.get("card")
-        if not is_card(card, game.decks):
-            raise ValueError(f"ghost.card: {card!r} is not a card")
+        card = read_card(value.get("card"), "ghost.card", game.decks)
         seats = game.table.seats
-        numbers = []
-        for name in ("beside", "giver"):
-            number = value.get(name)
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
-                raise ValueError(f"ghost.{name} must be a whole number from 1 to {seats}, not {number!r}")
-            numbers.append(number)
+        beside, giver = (seat_number(value.get(name), f"ghost.{name}", seats) for name in ("beside", "giver"))
         race = value.get("race")
         if race is not None:
             if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)
-                    and isinstance(race[1], int) and not isinstance(race[1], bool) and 1 <= race[1] <= seats):
+                    and not isinstance(race[0], bool)):
                 raise ValueError("ghost.race must be [t, player who played out]")
-            self.race = (float(race[0]), race[1])
-        self.card, (self.beside, self.giver) = str(card), numbers
+            self.race = (float(race[0]), seat_number(race[1], "ghost.race[1]", seats))
+        self.card, self.beside, self.giver = card, beside, giver

@@ -28,10 +28,12 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import Card, is_card
+from .cards import Card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
 from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
+from .setup_values import card as read_card
+from .setup_values import seat_number
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -172,18 +174,13 @@ class SpitCardPlease:
             return
         if not isinstance(value, dict):
             raise ValueError("please must be an object {player, giver, card, since}")
-        card = value.get("card")
-        if not is_card(card, game.decks):
-            raise ValueError(f"please.card: {card!r} is not a card")
+        card = read_card(value.get("card"), "please.card", game.decks)
         since = value.get("since")
         if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
             raise ValueError("please.since must be a time (when its holder played out) or null")
         if since is not None and game.phase != "choosing":
             raise ValueError("please.since is set only in phase 'choosing' (the card is being slapped for)")
         seats = game.table.seats
-        for name in ("player", "giver"):
-            number = value.get(name)
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
-                raise ValueError(f"please.{name} must be a whole number from 1 to {seats}, not {number!r}")
-        self.player, self.giver, self.card = value["player"], value["giver"], str(card)
+        player, giver = (seat_number(value.get(name), f"please.{name}", seats) for name in ("player", "giver"))
+        self.player, self.giver, self.card = player, giver, card
         self.since = None if since is None else float(since)

@@ -35,6 +35,7 @@ from .events import Choose, Event, TableSlapJudged
 from .events import TableSlap as TableSlapEvent
 from .house_rule import Prompt
 from .moves import SLAP_TABLE, Action
+from .setup_values import whole
 from .table import SIDES
 
 if TYPE_CHECKING:
@@ -240,8 +241,8 @@ class TableSlap:
         if not isinstance(value, dict):
             raise ValueError("table_slap must be an object")
         seats = game.table.seats
-        self.modulus = _whole(value.get("modulus", 7), "table_slap.modulus", 7, 13)
-        self.rank = _whole(value.get("rank", 1), "table_slap.rank", 1, 13)
+        self.modulus = whole(value.get("modulus", 7), "table_slap.modulus", 7, 13)
+        self.rank = whole(value.get("rank", 1), "table_slap.rank", 1, 13)
         slaps = value.get("slaps", [])
         if not isinstance(slaps, list):
             raise ValueError("table_slap.slaps must be a list of [t, player, right]")
@@ -249,17 +250,11 @@ class TableSlap:
             if not (isinstance(slap, list) and len(slap) == 3 and isinstance(slap[0], int | float)
                     and isinstance(slap[2], bool)):
                 raise ValueError(f"table_slap.slaps[{i}] must be [t, player, right]")
-            self.hits.append(TableHit(float(slap[0]), _whole(slap[1], f"table_slap.slaps[{i}][1]", 1, seats),
+            self.hits.append(TableHit(float(slap[0]), whole(slap[1], f"table_slap.slaps[{i}][1]", 1, seats),
                                       slap[2]))
         chooser = value.get("chooser")
         if chooser is not None:
-            self.chooser = _whole(chooser, "table_slap.chooser", 1, seats)
-
-
-def _whole(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
-    return value
+            self.chooser = whole(chooser, "table_slap.chooser", 1, seats)
 
 
 @dataclass
