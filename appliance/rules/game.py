@@ -46,6 +46,7 @@ from .events import (
 )
 from .house_rule import HouseRule
 from .house_rule import Prompt as HousePrompt
+from .house_rule import Verdict as HouseVerdict
 from .race import Race, clock, misfit
 from .round_end import FirstOutEndsTheRound, RoundEnd
 from .ruleset import CLASSIC, Ruleset
@@ -660,6 +661,15 @@ class Game:
             asked = rule.prompt(self, player)
             if asked is not None:
                 return asked
+        return None
+
+    def verdict(self, event: Event) -> HouseVerdict | None:
+        """What a house rule decided with `event` (a table slap judged, a race for a card won or lost),
+        as data: the screen says it in words and works nothing out (None: the event decided nothing)."""
+        for rule in self.house:
+            said = rule.verdict(event)
+            if said is not None:
+                return said
         return None
 
     def choosing_prompt(self, player: int) -> ChoosingPrompt:

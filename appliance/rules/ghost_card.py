@@ -16,12 +16,12 @@ and the race for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import Card
 from .events import Event, GhostLaid, GhostTaken
-from .house_rule import Prompt
+from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import card as read_card
 from .setup_values import seat_number
@@ -40,6 +40,7 @@ class GhostCard:
     beside: int = 0  # the player it lies beside
     giver: int = 0  # who laid it
     race: tuple[float, int] | None = None  # (when the race began, the player who played out)
+    said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its races decided
 
     # ------------------------------------------------------------------ the protocol
 
@@ -86,7 +87,12 @@ class GhostCard:
         opened, out = self.race
         assert card is not None
         self._let_go()
-        events.append(GhostTaken(t, player, round((t - opened) * 1000, 3), player == out))
+        by_ms = round((t - opened) * 1000, 3)
+        taken = GhostTaken(t, player, by_ms, player == out)
+        events.append(taken)
+        slower = tuple(n for n in game.table.players if n != player)
+        self.said.say(taken, Verdict("ghost_won", player, ms=by_ms, late=slower, good=True) if player == out
+                      else Verdict("ghost_taken", player, out, by_ms, late=slower))
         if player == out:  # they win holding nothing: the ghost card goes to the other player
             game.player(game.table.others(player)[0]).spit_cards.append(card)
             game.win_now(events, t, player)
@@ -101,7 +107,9 @@ class GhostCard:
         card, giver, (_, out) = self.card, self.giver, self.race
         self._let_go()
         game.player(giver).spit_cards.append(card)
-        events.append(GhostTaken(t, None, None, False))
+        home = GhostTaken(t, None, None, False)
+        events.append(home)
+        self.said.say(home, Verdict("ghost_home", other=giver))
         game.after_race(events, t, out)
 
     def _let_go(self) -> None:
@@ -126,6 +134,12 @@ class GhostCard:
         if self.card is not None and game.phase == "playing":
             return Prompt("ghost_out")
         return None
+
+    def verdict(self, event: Event) -> Verdict | None:
+        """Who took the ghost card (`ghost_won`: the player who played out, and wins; `ghost_taken`: the
+        other, `other` having played out) and how many ms after the round ended; or nobody, and it goes
+        back to `other` (`ghost_home`)."""
+        return self.said.of(event)
 
     def cards(self) -> list[Card]:
         return [] if self.card is None else [self.card]

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
 from .events import TableSlap as TableSlapEvent
-from .house_rule import Prompt
+from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import whole
 from .table import SIDES
@@ -96,6 +96,7 @@ class TableSlap:
     rank: int = 1
     hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
     chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
+    said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its judging decided
 
     def draw(self, deal_values: list[int]) -> tuple[int, int]:
         """(modulus, rule rank) for a new game; `deal_values` are card values from a shuffled deck."""
@@ -192,14 +193,24 @@ class TableSlap:
         if len(wrong) > 1:
             chooser = self._later(game, wrong).player
             self.chooser = chooser
-            events.append(TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms))
+            judged = TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms)
+            events.append(judged)
+            self.said.say(judged, Verdict("slap_both_wrong", chooser, ms=by_ms))
             return
         if wrong:
             taker, reason = wrong[0].player, "wrong"
         else:
             idle = [n for n in game.table.players if n not in slappers]
             taker, reason = (idle[0] if idle else self._later(game, hits).player), "slower"
-        events.append(TableSlapJudged(t, reason, taker, None, slappers, by_ms))
+        judged = TableSlapJudged(t, reason, taker, None, slappers, by_ms)
+        events.append(judged)
+        if reason == "wrong":
+            said = Verdict("slap_wrong", taker)
+        elif taker in slappers and by_ms is not None:
+            said = Verdict("slap_right_late", taker, ms=by_ms, good=True)
+        else:
+            said = Verdict("slap_right_idle", taker, good=True)
+        self.said.say(judged, said)
         game.take_into_spit_cards(events, t, {taker: [i for i, pile in enumerate(game.spit_piles) if pile]})
 
     def actions(self, game: Engine, player: int) -> list[Action] | None:
@@ -219,6 +230,12 @@ class TableSlap:
             return None
         return Prompt("you_choose_a_pile_to_take") if player == self.chooser else \
             Prompt("they_choose_a_pile_to_take", self.chooser)
+
+    def verdict(self, event: Event) -> Verdict | None:
+        """A judging: both wrong (`slap_both_wrong`: `player` slapped `ms` later and chooses a pile),
+        a wrong slap (`slap_wrong`: `player` takes both piles), right slaps (`slap_right_late`: `player`
+        slapped `ms` later; `slap_right_idle`: `player` did not slap), and they take both piles."""
+        return self.said.of(event)
 
     def cards(self) -> list[Card]:
         return []
