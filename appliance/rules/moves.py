@@ -9,7 +9,7 @@ stock offers as it lies is stock_actions.py's; the actions themselves are action
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .actions import CALL, FLIPS, LIFTS, MOVES, PLAYS, PROGRESS, SLAP_TABLE, STACKS, Action
 from .cards import Card, same_rank
@@ -32,11 +32,12 @@ class StockMoves:
     hands: int = 1
     pick_up: PickUpLast | None = None
     holding: InHand = IN_HAND  # how a card in hand is held: on its pile, or carried off it (V16)
+    # V16: a card taken in hand is carried off its pile, in the runner's hand (the holding's answer,
+    # kept as a plain field: the stock's actions and the stalemate test ask it after every change)
+    carry: bool = field(init=False)
 
-    @property
-    def carry(self) -> bool:
-        """V16: a card taken in hand is carried off its pile, in the runner's hand."""
-        return self.holding.carries
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "carry", self.holding.carries)
 
     def hold(self, seat: Seat, number: int) -> int | None:
         """Take stock pile `number`'s top card in hand (the holding's way); returns the pile whose

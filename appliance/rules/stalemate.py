@@ -36,7 +36,7 @@ def progress_by_rearranging(stock: Sequence[StockPile], tops: Tops, moves: Stock
     """`can_progress` for a stock that can neither turn nor play a card as it lies (stock_actions.py's
     `turns_and_plays` found none): can it after rearranging? The same moves are searched as the
     player is offered, and each arrangement is asked the same question."""
-    if moves.lifts(stock):
+    if moves.carry and moves.lifts(stock):
         return True  # Running Spit: a runner lifts the top card off and turns the one under it
     first = moves.rearrangements(stock)
     if not first:

@@ -74,5 +74,6 @@ def stock_actions(stock: Sequence[StockPile], tops: Tops, moves: StockMoves, car
     actions = turns_and_plays(stock, tops, carried, under)
     reach = stock if carried is None else in_reach(stock, carried, under)
     actions += moves.rearrangements(reach)
-    actions += moves.lifts(reach)
+    if moves.carry:  # (V16: lifts are offered only where cards are carried)
+        actions += moves.lifts(reach)
     return actions
