@@ -171,9 +171,6 @@ class Game:
         """How many `pileN` controls mean something to `player`: their stock piles."""
         return len(self.player(player).stock)
 
-    def fits(self, card: Card, top: Card) -> bool:
-        return self.rules.fits.fits(card, top)
-
     def can_progress(self, number: int) -> bool:
         """Can player `number` turn or play a card, now or after rearranging their stock (rule 6)?"""
         me = self.player(number)
