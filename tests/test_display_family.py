@@ -254,18 +254,52 @@ def test_a_table_slap_gets_its_verdict_big_for_everybody() -> None:
     assert only(scene.captions(), "centre") == []  # it passes
 
 
-@pytest.mark.parametrize("reason", ["wrong", "slower", "both_wrong"])
-def test_each_verdict_says_who_takes_and_by_how_much(reason: str) -> None:
+@pytest.mark.parametrize("key", ["slap_wrong", "slap_right_late", "slap_both_wrong", "slap_right_idle"])
+def test_each_verdict_says_who_takes_and_by_how_much(key: str) -> None:
+    """The rule says what it decided as data (a key, a player, the ms); the screen only says it."""
     from appliance.display.table_view import verdict_lines
+    from appliance.rules.house_rule import Verdict
 
-    lines = verdict_lines(reason, 2 if reason != "both_wrong" else None, 1 if reason == "both_wrong" else None,
-                          [1, 2], 84.4)
+    lines = verdict_lines(Verdict(key, 2 if key != "slap_both_wrong" else 1, ms=84.4))
     assert lines == {
-        "wrong": ["Wrong slap!", "Player 2 takes both piles"],
-        "slower": ["Right slap!", "Player 2 was 84 ms late: takes both piles"],
-        "both_wrong": ["Both slaps wrong!", "Player 1 slapped 84 ms later: chooses a pile to take"],
-    }[reason]
-    assert verdict_lines("slower", 2, None, [1], None)[1] == "Player 2 did not slap: takes both piles"
+        "slap_wrong": ["Wrong slap!", "Player 2 takes both piles"],
+        "slap_right_late": ["Right slap!", "Player 2 was 84 ms late: takes both piles"],
+        "slap_both_wrong": ["Both slaps wrong!", "Player 1 slapped 84 ms later: chooses a pile to take"],
+        "slap_right_idle": ["Right slap!", "Player 2 did not slap: takes both piles"],
+    }[key]
+
+
+@pytest.mark.parametrize(("slaps", "key"), [
+    ([(1.0, 1, "right"), (1.04, 2, "right")], "slap_right_late"),
+    ([(1.0, 1, "right")], "slap_right_idle"),
+    ([(1.0, 1, "wrong")], "slap_wrong"),
+    ([(1.0, 1, "wrong"), (1.04, 2, "wrong")], "slap_both_wrong"),
+])
+def test_the_table_slap_says_its_verdict_as_data(slaps: list[tuple[float, int, str]], key: str) -> None:
+    """Judged: the rule's verdict for the judging event names the key, whom it is about and by how much."""
+    from positions import position
+
+    from appliance.rules import game_from_state
+    from appliance.rules.house_rule import Verdict
+
+    right = ("5C", "2D")  # 5 x 2 = 10, mod 7 = 3: a prime
+    wrong = ("5C", "3D")  # 15 mod 7 = 1
+    tops = right if slaps[0][2] == "right" else wrong
+    game = game_from_state(position(["9H", "", "", "", ""], ["9S", "", "", "", ""], spit=tops, p1_spit="7H 8H",
+                                    p2_spit="7S 8S", options={"table_slap": "mod7"}))
+    events = []
+    for t, player, _ in slaps:
+        events += game.press(t, player, "slap")
+    events += game.advance(3.0)
+    judged = [e for e in events if e.kind == "table_slap_judged"]
+    assert len(judged) == 1 and game.verdict(events[0]) is None  # (a slap decides nothing by itself)
+    said = game.verdict(judged[0])
+    assert said == {
+        "slap_right_late": Verdict("slap_right_late", 2, ms=40.0, good=True),  # the slower hand takes
+        "slap_right_idle": Verdict("slap_right_idle", 2, good=True),
+        "slap_wrong": Verdict("slap_wrong", 1),
+        "slap_both_wrong": Verdict("slap_both_wrong", 2, ms=40.0),
+    }[key]
 
 
 def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None:

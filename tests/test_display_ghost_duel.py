@@ -23,7 +23,7 @@ from positions import lent_of, position, race_of
 from screen_facts import hidden, problems
 
 from appliance.display.captions import Caption, shown_to
-from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel, lent_verdict, lent_words
+from appliance.display.duel_view import URGENT_SIZE, GhostAndDuel, lent_words
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import (
     MENU_VALUES,
@@ -36,10 +36,11 @@ from appliance.display.rules_words import (
 from appliance.display.scenes.base import MenuKey, make
 from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
+from appliance.display.table_view import verdict_lines
 from appliance.match import Match
 from appliance.rules import OPTIONS, PRESETS, Game, OptionError, Options, game_from_state, read_options
-from appliance.rules.events import from_json
 from appliance.rules.ghost_card import GhostCard
+from appliance.rules.house_rule import Verdict
 from appliance.rules.ruleset import compose
 from appliance.rules.spit_card_please import SpitCardPlease
 
@@ -499,8 +500,10 @@ def test_at_a_round_table_each_text_is_its_seats_and_the_card_clear_of_the_piles
         if layout == "tabletop":
             assert d.angle == scene.view.layout.seat(d.seat).angle
     # a verdict for everybody: through the table's own verdict, a copy facing each seat
-    won = from_json({"t": 0.5, "event": "spit_card_won", "player": short, "by_ms": 300.0})
-    scene.match.events.append(won)
+    # (the rule decides it and says its verdict: the screen says it in words)
+    won = game.press(0.5, short, "slap")
+    assert won[0].kind == "spit_card_won"
+    scene.match.events.extend(won)
     scene._take_events()
     (shown,) = verdict(scene)
     assert shown.seat is None
@@ -633,10 +636,10 @@ def test_the_lent_card_names_the_computer_where_it_plays_a_seat(language: str) -
     computer, player_1 = said(language, "Computer"), said(language, "Player {n}", n=1)
     assert lent_words(2, 1, {2}) == said(language, "{who} borrows a spit card from player {giver}",
                                          who=computer, giver=1)
-    lost = lent_verdict(2, 1, False, 1, 120.0, 9, 2000.0, computer={2})
+    lost = verdict_lines(Verdict("lent_slapped_first", 2, 1, 120.0, 9), computer={2})
     assert lost == [said(language, "{who} slapped it first: {ms} ms", who=player_1, ms="120"),
                     said(language, "{who} takes the spit pile: {cards} cards", who=computer, cards=9)]
-    won = lent_verdict(1, 2, True, None, 300.0, 0, 2000.0, late=(2, 40.0), computer={2})
+    won = verdict_lines(Verdict("lent_won", 1, ms=300.0, good=True), late=(2, 40.0), computer={2})
     assert won == [said(language, "{who} slapped the spit card in {ms} ms!", who=player_1, ms="300"),
                    said(language, "{who} wins the game!", who=player_1),
                    said(language, "{who} was {ms} ms late", who=computer, ms="40")]

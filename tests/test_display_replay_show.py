@@ -156,3 +156,20 @@ def test_a_replay_names_the_seats_the_computer_played(tmp_path: Path) -> None:
         h.frame()
     assert result.winner is not None and "Computer won" in [line.words for c in scene.captions() for line in c.lines]
     assert scene.matches() is True  # seeking played every line as the journal has it
+
+
+@pytest.mark.parametrize(("scenario", "lines"), [
+    ("ghost-card-the-other-hand-first",
+     ["Player 2 takes the ghost card!", "200 ms after player 1 played out", "Player 1 was 10 ms late"]),
+    ("spit-card-please-slapped-in-time",
+     ["Player 1 slapped the spit card in 350 ms!", "Player 1 wins the game!", "Player 2 was 150 ms late"]),
+])
+def test_a_replay_shows_the_verdict_of_a_race_for_a_card_as_the_rule_says_it(scenario: str, lines: list[str]) -> None:
+    """The ghost card's and the lent card's verdicts are the rules' (as data): a replay, which plays the
+    game again with no scene of the play screen's, shows them as the play screen does, slower slap and all."""
+    script = parse_script((ROOT / "seeds" / "scenarios" / f"{scenario}.jsonl").read_text().splitlines())
+    h = Harness((640, 360), scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene)
+    h.advance(1.7)
+    assert scene.view.verdict is not None and scene.view.verdict.lines() == lines

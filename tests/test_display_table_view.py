@@ -17,7 +17,6 @@ from appliance.display.layout import table_layout
 from appliance.display.table_view import SLIDE_S, TableView
 from appliance.rules import Game
 from appliance.rules.events import Flip, from_json
-from appliance.rules.stalemate import playable
 
 SIZE = (960, 540)
 MS = 1_000_000
@@ -54,10 +53,9 @@ def playing_game() -> tuple[Game, int, int, int]:
         game.press(0.2, 2, "spit")
         if game.phase != "playing":
             continue
-        moves = playable(game.player(1).stock, game.spit_piles, game.fits)
+        moves = [action for action in game.legal_actions(1) if action.kind == "play"]
         if moves:
-            pile, spit_pile = moves[0]
-            return game, seed, pile, spit_pile
+            return game, seed, moves[0].pile, moves[0].target
     raise AssertionError("no seed gives a playable card")
 
 
@@ -304,3 +302,34 @@ def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: i
             (player, pile_keys(view.keymap, player, index, seats)) for player in people
         ]
     assert set(PLAYER_COLOURS) >= set(people)
+
+
+def lit_piles(view: TableView, game: Game) -> set[tuple[int, int]]:
+    """(seat, stock pile) of every card the assist lights, read from the canvas."""
+    canvas = Canvas(view.background())
+    view.draw(canvas, game, 0)
+    off = view.art.glow_offset()
+    found = set()
+    for player, seat in view.layout.seats.items():
+        glow = view.card_image("assist", seat)
+        for number, rect in enumerate(seat.stock, start=1):
+            if any(image is glow and (x + off, y + off) == rect.topleft for image, x, y in canvas.items):
+                found.add((player, number))
+    return found
+
+
+def test_the_assist_lights_what_the_legal_actions_say_is_a_play_and_nothing_while_a_table_slap_is_judged() -> None:
+    """Mod Spit: the 3C and the 6D fit the 4C and the 5S; once a slap waits to be judged nothing is played,
+    so the rules offer no play and the assist lights nothing (the card still fits)."""
+    from positions import position
+
+    from appliance.rules import game_from_state
+
+    state = position(["3C", "9H", "", "", ""], ["6D", "JS", "", "", ""], spit=("4C", "5S"), p1_spit="7H 8H",
+                     p2_spit="7S 8S", options={"table_slap": "mod7"})
+    game = game_from_state(state)
+    view = view_for("desktop", assist=True)
+    plays = {(n, a.pile) for n in (1, 2) for a in game.legal_actions(n) if a.kind == "play"}
+    assert lit_piles(view, game) == plays == {(1, 1), (2, 1)}
+    game.press(1.0, 1, "slap")  # 4 x 5 = 20, mod 7 = 6: a wrong slap, judged when the window closes
+    assert [a.kind for a in game.legal_actions(2)] == ["slap_table"] and lit_piles(view, game) == set()

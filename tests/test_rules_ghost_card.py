@@ -71,3 +71,22 @@ def test_nobody_in_time_the_ghost_card_goes_home_when_the_window_closes() -> Non
     assert [e.to_json() for e in events] == [{"t": 2.2, "event": "ghost_taken", "player": None, "by_ms": None,
                                               "wins": False}]
     assert g.players[1].spit_cards[-1] == "3C" and g.phase == "choosing"
+
+
+def test_each_end_of_the_race_is_said_as_data_who_took_it_and_by_how_much() -> None:
+    """The rule says its verdict (the screen has the words): the winner, the other player who took it
+    (naming who played out), or nobody (naming whom it goes back to); and who may still be late."""
+    from appliance.rules.house_rule import Verdict
+
+    cases = [((1.25, 1, "slap"),), ((1.2, 2, "slap"),), ()]
+    said = []
+    for slaps in cases:
+        g = ghost_race()
+        presses(g, (1.0, 1, "pile1"), (1.1, 1, "left"))
+        events = [e for t, player, control in slaps for e in g.press(t, player, control)] + g.advance(2.2)
+        taken = [e for e in events if e.kind == "ghost_taken"]
+        assert len(taken) == 1 and all(g.verdict(e) is None for e in events if e.kind != "ghost_taken")
+        said.append(g.verdict(taken[0]))
+    assert said == [Verdict("ghost_won", 1, ms=150.0, late=(2,), good=True),
+                    Verdict("ghost_taken", 2, 1, 100.0, late=(1,)),
+                    Verdict("ghost_home", other=2)]

@@ -62,7 +62,7 @@ def random_positions(draw: st.DrawFn) -> dict[str, Any]:
     if phase == "stalemate":
         tops = [pile[-1] for pile in spit_piles if pile]
         stuck = not any(can_progress([StockPile(p["cards"], p["up"]) for p in player["stock"]], tops,
-                                            CLASSIC.fits.fits, CLASSIC.moves)
+                                            CLASSIC.fits.fitting, CLASSIC.moves)
                         for player in players)
         if not (stuck and any(player["spit_cards"] for player in players)):
             phase = "playing"

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from appliance.random_play import mash
-from appliance.rules import Game, StockPile, new_game, playable
+from appliance.rules import Game, Seat, StockPile, new_game
+from appliance.rules.carry import seat_in_reach
 from appliance.rules.moves import FLIPS, LIFTS, MOVES, PLAYS, STACKS, Action, StockMoves
 
 
@@ -46,7 +47,8 @@ def test_the_engine_offers_the_stock_moves_and_plays_the_policies_say(variant: s
                                                                       options: dict[str, Any] | None) -> None:
     """Whatever the engine works out for itself (the first space as it goes, what fits on each top),
     its `legal_actions` hold exactly the policy's rearrangements of the stock as the player can use
-    it, and the plays `playable` finds."""
+    it, and the plays worked out here card by card with the ruleset's `fits` (a card carried off its
+    pile, V16, plays from there; the card under it does not)."""
     checked = 0
     for seed in range(4):
         game, _ = new_game(variant, seed, options)
@@ -60,13 +62,23 @@ def test_the_engine_offers_the_stock_moves_and_plays_the_policies_say(variant: s
                     if not seat.playing:
                         continue
                     legal = game.legal_actions(player)
-                    reach = seat.stock_in_reach()
+                    reach = seat_in_reach(seat)
                     assert [a for a in legal if a.kind in ("move", "stack")] == game.rules.moves.rearrangements(reach)
-                    if seat.carried is None:
-                        assert {(a.pile, a.target) for a in legal if a.kind == "play"} == set(
-                            playable(seat.stock, game.spit_piles, game.rules.fits.fits))
+                    assert {(a.pile, a.target) for a in legal if a.kind == "play"} == plays(game, seat)
                     checked += 1
             wait, player, control = mash(game, rng)
             now += wait
             game.press(now, player, control)
     assert checked > 200
+
+
+def plays(game: Game, seat: Seat) -> set[tuple[int, int]]:
+    """Every (stock pile, spit pile) a card in reach of the hand fits onto, asked of `fits` one by one."""
+    showing: list[tuple[int, str]] = []
+    for number, pile in enumerate(seat.stock, start=1):
+        if seat.carried is not None and number == seat.selected:
+            showing.append((number, seat.carried))
+        elif pile.cards and pile.up:
+            showing.append((number, pile.cards[-1]))
+    return {(number, index) for number, card in showing for index, spit_pile in enumerate(game.spit_piles)
+            if spit_pile and game.rules.fits.fits(card, spit_pile[-1])}

@@ -124,3 +124,21 @@ def test_the_card_goes_back_to_whichever_seat_lent_it() -> None:
     game = game_from_state(state)
     presses(game, (1.0, 2, "pile1"), (1.1, 2, "right"), (1.3, 2, "slap"))  # player 2's right is spit pile 0
     assert game.winner == 2 and game.players[1].all_cards() == [] and "KD" in game.players[0].all_cards()
+
+
+def test_each_verdict_is_said_as_data_who_slapped_by_how_much_and_the_cards_taken() -> None:
+    """The rule says its verdict (the screen has the words): won in time, the lender first, or nobody
+    within the window; and who may still slap late."""
+    from appliance.rules.house_rule import Verdict
+
+    won, first, slow = played_out(), played_out(), played_out()
+    pile = len(first.spit_piles[1])
+    verdicts = [won.verdict(press_events(won, 1.45, 1)), first.verdict(press_events(first, 1.3, 2)),
+                slow.verdict(slow.advance(3.2)[0])]
+    assert verdicts == [Verdict("lent_won", 1, ms=350.0, late=(2,), good=True),
+                        Verdict("lent_slapped_first", 1, 2, 200.0, pile, late=(1,)),
+                        Verdict("lent_too_slow", 1, ms=2000.0, cards=pile)]
+
+
+def press_events(game: Game, t: float, player: int) -> Any:
+    return game.press(t, player, "slap")[0]

@@ -3,7 +3,13 @@
 `TableView.notice(events, now_ns)` turns the events a press produced into animations: a played
 card slides to its spit pile (100 ms), a revealed spit card slides from the spitter's stack, a
 rejected press shakes the pile and says why, a lost race shows who was first and by how many ms.
-`TableView.draw(canvas, game, now_ns)` describes the frame; it never changes the game.
+A house rule's verdict (a table slap judged, the race for the ghost card or the lent card) is the
+rule's, as data (`Game.verdict(event)`: a key, who, by how many ms, what was taken): the view only says
+it in words (`VERDICT_WORDS`), big in the middle for everybody, and a slap just after it is told as
+late by so many ms. `TableView.draw(canvas, game, now_ns)` describes the frame; it never changes the game.
+
+The assist lights the `play` actions of `Game.legal_actions` (the rules' one answer to what can be
+played), asked with the spit piles' tops as each seat sees them.
 
 A sliding card starts where it lay (a played card lifted, as it was held) in the first frame that
 draws it, and until it lands its spit pile shows the card it will cover and the count without it,
@@ -22,8 +28,8 @@ from typing import Any
 
 import pygame
 
-from appliance.rules import Game
-from appliance.rules.stalemate import playable
+from appliance.rules import Event, Game
+from appliance.rules.house_rule import Verdict as RulesVerdict
 
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
@@ -51,7 +57,7 @@ GOLD = (255, 215, 64)
 RED = (255, 90, 90)
 SOFT = (200, 230, 210)
 PLAYER_COLOURS = {1: (120, 200, 255), 2: (255, 170, 90), 3: (190, 150, 255), 4: (150, 235, 130)}
-VERDICT_S = 2.5  # a table slap's verdict stays this long
+VERDICT_S = 2.5  # a house rule's verdict (a table slap judged, a race for a card) stays this long
 
 
 def seat_name(player: int | None, computer: Collection[int] = ()) -> str:
@@ -76,25 +82,59 @@ def owned_lines(layout: TableLayout, player: int, words: str, colour: tuple[int,
     return (Line(_("Player {n}").format(n=player), 0.12, PLAYER_COLOURS.get(player, WHITE)), said)
 
 
-def verdict_lines(
-    reason: str, taker: int | None, chooser: int | None, slaps: list[int], by_ms: float | None,
-    computer: Collection[int] = (),
-) -> list[str]:
-    """A table slap judged: right or wrong, who takes the piles, by how many ms the slower hand was late."""
-    ms = "?" if by_ms is None else f"{by_ms:.0f}"
-    if reason == "both_wrong":
-        return [
-            _("Both slaps wrong!"),
-            _("{who} slapped {ms} ms later: chooses a pile to take").format(who=seat_name(chooser, computer), ms=ms),
-        ]
-    who = seat_name(taker, computer)
-    if reason == "wrong":
-        return [_("Wrong slap!"), _("{who} takes both piles").format(who=who)]
-    if taker in slaps and by_ms is not None:
-        late = _("{who} was {ms} ms late: takes both piles").format(who=who, ms=ms)
-    else:
-        late = _("{who} did not slap: takes both piles").format(who=who)
-    return [_("Right slap!"), late]
+def _ms(ms: float | None) -> str:
+    return "?" if ms is None else f"{ms:.0f}"
+
+
+# A house rule's verdict in words, by the key the rule gives it (rules' house_rule.Verdict: the rule
+# says who and how many ms, the screen only says it): each entry gives the lines from the verdict
+# and a function naming a seat ("Computer" where the computer plays it).
+VERDICT_WORDS: dict[str, Callable[[RulesVerdict, Callable[[int | None], str]], list[str]]] = {
+    # Mod Spit's table slap (V18, V19)
+    "slap_both_wrong": lambda v, who: [
+        _("Both slaps wrong!"),
+        _("{who} slapped {ms} ms later: chooses a pile to take").format(who=who(v.player), ms=_ms(v.ms))],
+    "slap_wrong": lambda v, who: [_("Wrong slap!"), _("{who} takes both piles").format(who=who(v.player))],
+    "slap_right_late": lambda v, who: [
+        _("Right slap!"), _("{who} was {ms} ms late: takes both piles").format(who=who(v.player), ms=_ms(v.ms))],
+    "slap_right_idle": lambda v, who: [
+        _("Right slap!"), _("{who} did not slap: takes both piles").format(who=who(v.player))],
+    # the ghost card (V14)
+    "ghost_home": lambda v, who: [_("Nobody took the ghost card"), _("it goes back to player {n}").format(n=v.other)],
+    "ghost_won": lambda v, who: [_("{who} wins with the ghost card!").format(who=who(v.player)),
+                                 _("took it {ms} ms after playing out").format(ms=_ms(v.ms))],
+    "ghost_taken": lambda v, who: [_("{who} takes the ghost card!").format(who=who(v.player)),
+                                   _("{ms} ms after player {out} played out").format(ms=_ms(v.ms), out=v.other)],
+    # "Spit card, please" (V13)
+    "lent_won": lambda v, who: [_("{who} slapped the spit card in {ms} ms!").format(who=who(v.player), ms=_ms(v.ms)),
+                                _("{who} wins the game!").format(who=who(v.player))],
+    "lent_slapped_first": lambda v, who: [
+        _("{who} slapped it first: {ms} ms").format(who=who(v.other), ms=_ms(v.ms)),
+        _("{who} takes the spit pile: {cards} cards").format(who=who(v.player), cards=v.cards)],
+    "lent_too_slow": lambda v, who: [
+        _("Too slow!"), _("no slap within {limit} ms").format(limit=_ms(v.ms)),
+        _("{who} takes the spit pile: {cards} cards").format(who=who(v.player), cards=v.cards)],
+}
+TOLD_IN_THE_TAKERS_COLOUR = frozenset({"ghost_taken", "ghost_home"})  # (a race won by nobody's loss)
+LATE_S = 1.5  # a slap this long after a verdict's moment is told as late; later ones are presses again
+
+
+def verdict_lines(said: RulesVerdict, late: tuple[int, float] | None = None,
+                  computer: Collection[int] = ()) -> list[str]:
+    """A house rule's verdict in the language chosen (`late`: a slower slap, by so many ms)."""
+    lines = VERDICT_WORDS[said.key](said, lambda n: seat_name(n, computer))
+    if late is not None:
+        lines.append(_("{who} was {ms} ms late").format(who=seat_name(late[0], computer), ms=f"{late[1]:.0f}"))
+    return lines
+
+
+def verdict_colour(said: RulesVerdict) -> tuple[int, int, int]:
+    """Gold for a win or a right slap; a race lost to another player in the taker's colour; else red."""
+    if said.good:
+        return GOLD
+    if said.key in TOLD_IN_THE_TAKERS_COLOUR:
+        return PLAYER_COLOURS.get(said.player or 0, GOLD)
+    return RED
 
 
 @dataclass
@@ -102,6 +142,15 @@ class Verdict:
     lines: Callable[[], list[str]]
     until_ns: int
     colour: tuple[int, int, int] = GOLD
+
+
+@dataclass(frozen=True)
+class Late:
+    """A verdict a slower slap may still add to: when it was said, and who may be late."""
+
+    t: float
+    players: tuple[int, ...]
+    said: RulesVerdict
 
 
 @dataclass
@@ -184,12 +233,15 @@ class TableView:
         self._backgrounds = backgrounds if backgrounds is not None else {}
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
         self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
-        self.verdict: Verdict | None = None  # a table slap judged (Mod Spit), big, for everybody
+        self.verdict: Verdict | None = None  # a house rule's verdict (a table slap judged...), big, for everybody
+        self.verdict_ends_ns = 0  # until when the last verdict is up (the play scene shows it out)
+        self.late: Late | None = None  # the last verdict, while a slower slap may still be told as late
         self.slap = ""  # what the game's slap key slaps (the ruleset's `slaps`; "": no slap): its key is in the legends
 
     # ------------------------------------------------------------------ feedback from events
 
     def notice(self, events: list[Any], now_ns: int, game: Game) -> None:
+        said: tuple[RulesVerdict, float] | None = None  # a house rule's verdict in these events (as the rule says it)
         for event in events:
             what = kind(event)
             if what in ("deal", "game_over"):
@@ -199,17 +251,12 @@ class TableView:
                 self.verdict = None
                 if what == "deal":
                     self.deal(now_ns)
+                    if self.late is not None and float(detail(event, "t", 0.0)) > self.late.t:
+                        self.late = None  # (a deal in the verdict's own instant is the one it dealt)
                 continue
-            if what == "table_slap_judged":
-                slaps = [int(n) for n in detail(event, "slaps", [])]
-                by = detail(event, "by_ms")
-                lines = partial(
-                    verdict_lines, str(detail(event, "reason", "")), detail(event, "taker"), detail(event, "chooser"),
-                    slaps, None if by is None else float(by), self.computer,
-                )
-                right = detail(event, "reason") == "slower"
-                self.verdict = Verdict(lines, now_ns + int(VERDICT_S * 1e9), GOLD if right else RED)
-                self.race = None
+            verdict = game.verdict(event) if isinstance(event, Event) else None
+            if verdict is not None:
+                said = (verdict, float(detail(event, "t", 0.0)))  # said after the deal it may have dealt
                 continue
             player = detail(event, "player", 0)
             if not isinstance(player, int) or player not in self.layout.seats:
@@ -231,6 +278,8 @@ class TableView:
                 words = partial(table_slap_words, player, self.computer)
                 self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
             elif what == "reject":
+                if detail(event, "press") == "slap" and self._late_slap(player, float(detail(event, "t", 0.0))):
+                    continue  # told as late by so many ms, not as a press that did nothing
                 self.shakes[(player, str(detail(event, "press", "")))] = now_ns
                 reason = str(detail(event, "reason", ""))
                 if reason == "too_late" and detail(event, "by_ms") is not None:
@@ -249,6 +298,31 @@ class TableView:
                 self.messages.pop(player, None)
             elif what in ("select", "move", "deselect", "stack", "pick_up", "refill"):
                 self.messages.pop(player, None)
+
+        if said is not None:
+            self._say(*said, now_ns)
+
+    def _say(self, said: RulesVerdict, t: float, now_ns: int) -> None:
+        """A house rule's verdict, big in the middle for everybody, in its words."""
+        self.verdict = Verdict(partial(verdict_lines, said, None, self.computer), now_ns + int(VERDICT_S * 1e9),
+                               verdict_colour(said))
+        self.verdict_ends_ns = self.verdict.until_ns
+        self.race = None
+        self.late = Late(t, said.late, said) if said.late else None
+
+    def _late_slap(self, player: int, t: float) -> bool:
+        """A slap just after the verdict, by a player who may be late: the verdict says by how much."""
+        late = self.late
+        if late is None or player not in late.players or t - late.t > LATE_S or self.verdict is None:
+            return False
+        self.verdict.lines = partial(verdict_lines, late.said, (player, (t - late.t) * 1000), self.computer)
+        self.messages.pop(player, None)
+        self.late = None
+        return True
+
+    def verdict_up(self, now_ns: int) -> bool:
+        """Is a verdict up (the scene shows it out before it moves on: game over, a summary)?"""
+        return now_ns < self.verdict_ends_ns
 
     def feedback(self, now_ns: int) -> list[Caption]:
         """Each seat's last reject (its own) and the last race (for everybody), while they last; a
@@ -477,13 +551,17 @@ class TableView:
             # the cards that fit the spit piles as each seat sees them: a played card on its way to a
             # pile counts there at once for the player who played it, for the others when it lands
             # (a revealed card at once: every seat changes in the frame of the reveal anyway)
-            for number, p in enumerate(game.players, start=1):
+            # (the game's legal actions say what each seat can play: the screen works nothing out)
+            for number in range(1, len(game.players) + 1):
                 seen = [
-                    pile[:-1] if index in sliding and sliding[index].player not in (0, number) and pile else pile
+                    (pile[-2] if len(pile) > 1 else None)
+                    if index in sliding and sliding[index].player not in (0, number) and pile
+                    else (pile[-1] if pile else None)
                     for index, pile in enumerate(game.spit_piles)
                 ]
-                for pile_number, _ in playable(p.stock, seen, game.fits):
-                    lit.add((number, pile_number))
+                for action in game.legal_actions(number, seen):
+                    if action.kind == "play":
+                        lit.add((number, action.pile))
         for player, seat in lay.seats.items():
             me = game.player(player)
             dx, dy = seat.stack_dx, seat.stack_step

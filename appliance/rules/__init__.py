@@ -18,7 +18,7 @@ from .moves import Action
 from .options import OPTIONS, PRESETS, OptionError, Options, read_options
 from .ruleset import CLASSIC, Ruleset, ruleset
 from .seat import Seat
-from .stalemate import can_progress, playable
+from .stalemate import can_progress
 from .state import SetupError, check_cards, game_from_state
 from .stock_pile import StockPile
 from .table import Table
@@ -55,7 +55,6 @@ __all__ = [
     "is_card",
     "new_game",
     "next_in_rank",
-    "playable",
     "rank_of",
     "read_options",
     "restore",

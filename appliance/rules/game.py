@@ -14,10 +14,13 @@ and the goal.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .actions import CALL, Action
 from .cards import Card, deck, rank_of
+from .carry import lift_presses, seat_in_reach, under
 from .choosing import Prompt as ChoosingPrompt
 from .choosing import SlapForIt
 from .events import (
@@ -43,12 +46,13 @@ from .events import (
 )
 from .house_rule import HouseRule
 from .house_rule import Prompt as HousePrompt
-from .moves import CALL, FLIPS, LIFTS, PLAYS, Action
+from .house_rule import Verdict as HouseVerdict
 from .race import Race, clock, misfit
 from .round_end import FirstOutEndsTheRound, RoundEnd
 from .ruleset import CLASSIC, Ruleset
 from .seat import Seat
-from .stalemate import can_progress, progress_by_rearranging
+from .stalemate import progress_by_rearranging
+from .stock_actions import stock_actions, tops_of, turns_and_plays
 from .stock_pile import StockPile
 from .table import SIDES, Table
 
@@ -167,16 +171,12 @@ class Game:
         """How many `pileN` controls mean something to `player`: their stock piles."""
         return len(self.player(player).stock)
 
-    def spit_tops(self) -> list[Card]:
-        return [pile[-1] for pile in self.spit_piles if pile]
-
-    def fits(self, card: Card, top: Card) -> bool:
-        return self.rules.fits.fits(card, top)
-
     def can_progress(self, number: int) -> bool:
+        """Can player `number` turn or play a card, now or after rearranging their stock (rule 6)?"""
         me = self.player(number)
-        return me.can_turn_under_carried() or can_progress(me.stock_in_reach(), self.spit_tops(),
-                                                           self.rules.fits.fits, self.rules.moves)
+        tops = tops_of(self.spit_piles, self.rules.fits.fitting)
+        return bool(turns_and_plays(me.stock, tops, me.carried, under(me), first=True)) or \
+            progress_by_rearranging(seat_in_reach(me), tops, self.rules.moves)
 
     def spitters(self) -> list[int]:
         """Players still in the round who hold spit cards."""
@@ -227,9 +227,7 @@ class Game:
         if self.table.seats > 2:
             out["out"] = p.out
             out["taken"] = list(p.taken)
-        if self.rules.moves.carry:
-            out["carried"] = p.carried
-            out["runner"] = p.runner
+        out.update(self.rules.moves.holding.seat_part(p))  # (V16: the card carried, the next runner)
         return out
 
     def all_cards(self) -> list[Card]:
@@ -242,11 +240,13 @@ class Game:
 
     # ------------------------------------------------------------------ what can be done
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: int, tops: Sequence[Card | None] | None = None) -> list[Action]:
         """Everything `player` can do now that changes the game (not selecting and deselecting).
 
-        The one source of what can be played: the computer players choose from it, the stalemate
-        test searches the same moves, and the screen's assist lights the `play` ones."""
+        The one source of what can be played: the computer players choose from it, the screen's
+        assist lights its `play` ones, and the stalemate test asks the same function of the stock
+        (stock_actions.py). `tops`: each spit pile's top as the player sees it (None: an empty pile),
+        where that is not yet the game's (the screen: a card on its way counts when it lands)."""
         me = self.players[player - 1]
         phase = self.phase
         for rule in self.house:  # a house rule that has its say (a race for a card: only the slap)
@@ -273,46 +273,16 @@ class Game:
             return [*waiting, CALL]
         if phase != "playing":
             return []
-        actions = waiting
-        carried, selected = me.carried, me.selected
-        space: int | None = None  # the first empty stock pile, 0 for none (None: not looked)
-        if held:  # a table slap waits to be judged: nothing is played until then
-            actions += [FLIPS[number] for number, pile in enumerate(me.stock, start=1) if pile.cards and not pile.up]
+        fitting = self.rules.fits.fitting
+        if held:  # a table slap waits to be judged: nothing is played until then (cards are turned)
+            showing = []
+        elif tops is None:
+            showing = tops_of(self.spit_piles, fitting)
         else:
-            space = 0
-            fitting = self.rules.fits.fitting  # (the cards that fit on each top: one look-up per card)
-            tops: list[tuple[int, frozenset[Card]]] = []
-            for i, spit_pile in enumerate(self.spit_piles):  # (plain loops: cheaper than comprehensions here)
-                if spit_pile:
-                    tops.append((i, fitting[spit_pile[-1]]))
-            for number, pile in enumerate(me.stock, start=1):
-                cards = pile.cards
-                if not cards:
-                    if not space:
-                        space = number
-                    continue
-                if not pile.up:
-                    actions.append(FLIPS[number])
-                    continue
-                if carried is not None and number == selected:
-                    continue  # under the carried card: to reach it the runner puts the card back first
-                card, plays = cards[-1], PLAYS[number]
-                for i, fit in tops:
-                    if card in fit:
-                        actions.append(plays[i])
-            if carried is not None and selected is not None:
-                plays = PLAYS[selected]
-                actions += [plays[i] for i, fit in tops if carried in fit]
+            showing = [(i, fitting[top]) for i, top in enumerate(tops) if top is not None]
         moves = self.rules.moves
-        if carried is None:  # the stock as the player can use it is the stock itself
-            reach = me.stock
-            actions += moves.rearrangements(reach, space)
-        else:
-            reach = me.stock_in_reach()
-            actions += moves.rearrangements(reach)
-        if moves.carry:  # Running Spit: lift a top card off and turn the face-down one under it
-            actions += [LIFTS[n] for n, pile in enumerate(reach, start=1) if pile.up == 1 and len(pile.cards) > 1]
-        pick_up = self.rules.moves.pick_up
+        actions = waiting + stock_actions(me.stock, showing, moves, me.carried, under(me))
+        pick_up = moves.pick_up
         if pick_up is not None and not me.hidden and pick_up.allowed(me.stock):
             actions.append(Action("pick_up"))
         return actions
@@ -326,9 +296,8 @@ class Game:
             return [side] if me.selected == action.pile else [f"pile{action.pile}", side]
         if kind == "flip":
             return [f"pile{action.pile}"]
-        if kind == "lift":  # pick the top card up (if not in hand already), then turn the one under it
-            return [f"pile{action.pile}"] if me.selected == action.pile and me.carried is not None \
-                else [f"pile{action.pile}", f"pile{action.pile}"]
+        if kind == "lift":  # V16: pick the top card up (if not carried already), then turn the one under it
+            return lift_presses(me, action.pile)
         if kind in ("move", "stack"):
             first = [] if me.selected == action.pile else [f"pile{action.pile}"]
             return [*first, f"pile{action.target}"]
@@ -473,11 +442,10 @@ class Game:
             me.release(held)
             self.after_change(events, t)
         elif pile.cards:
-            if me.carried is not None and held is not None:  # one card in hand: the last one goes back
-                me.release(held)
-                events.append(Deselect(t, player, held))
             card = pile.cards[-1]
-            self.rules.moves.hold(me, number)
+            back = self.rules.moves.hold(me, number)  # (V16: a card carried goes back on its pile first)
+            if back is not None:
+                events.append(Deselect(t, player, back))
             events.append(Select(t, player, number, card))
         else:
             self.reject(events, t, player, f"pile{number}", "no_card")
@@ -575,8 +543,8 @@ class Game:
         if not held:
             self.reject(events, t, player, side, "nothing_selected")
             return
-        if not self.rules.moves.carry:  # should it not go, the card stays in hand for a retry (a
-            me.retry = held[0]  # runner's stays in hand anyway, and goes back with a press of its pile)
+        holding = self.rules.moves.holding
+        me.retry = holding.retry(held)  # should it not go, the card stays in hand for a retry
         spit_pile = self.spit_piles[index]
         if not spit_pile:
             self.reject(events, t, player, side, "no_pile", spit_pile=index)
@@ -602,11 +570,11 @@ class Game:
         self.races[index] = Race(t, player, top)
         events.append(Play(t, player, number, card, index, top))
         me.release(number)
-        me.runner = (me.runner + 1) % self.rules.options.runners[player - 1]  # V16: the next runner
+        holding.landed(me, player)  # (V16: the team's next runner runs)
         refill = self.rules.layout.after_play(me, number)
         if refill is not None:
             events.append(Refill(t, player, number, refill))
-        if me.carried is None and not any([pile.cards for pile in me.stock]):  # (me.stock_count() == 0)
+        if not any([pile.cards for pile in me.stock]):  # (me.stock_count() == 0: the card in hand was played)
             self.round_end.stock_out(self, events, t, player)
         elif not _uncovered(me.stock[number - 1]):
             self.after_change(events, t)
@@ -616,42 +584,17 @@ class Game:
         if self.phase != "playing":
             return
         players = self.players
-        tops: list[Card] = []
-        fitting: list[frozenset[Card]] = []
-        table = self.rules.fits.fitting
-        for spit_pile in self.spit_piles:
-            if spit_pile:
-                top = spit_pile[-1]
-                tops.append(top)
-                fitting.append(table[top])
+        tops = tops_of(self.spit_piles, self.rules.fits.fitting)
         for p in players:
-            # The common answers first, with no search: a face-down card to turn, or a card showing
-            # that fits (not the one under a card carried off its pile, V16, but the carried one):
-            # what `can_progress` calls direct progress, on the stock as the player can use it.
+            # The common answers first, with no search: a card to turn or to play, as things lie.
             if p.out:  # (not playing)
                 continue
-            carried = p.carried
-            under = p.selected if carried is not None else None
-            if under is not None:
-                for fit in fitting:
-                    if carried in fit:
-                        return
-            for number, pile in enumerate(p.stock, start=1):
-                cards = pile.cards
-                if not cards:
-                    continue
-                if not pile.up:
-                    return
-                if number != under:
-                    card = cards[-1]
-                    for fit in fitting:
-                        if card in fit:
-                            return
-        # Nobody can play or turn a card as things lie (and nobody has a face-down card under one
-        # carried, V16): can anybody after rearranging their stock?
-        fits, moves = self.rules.fits.fits, self.rules.moves
+            if turns_and_plays(p.stock, tops, p.carried, under(p), first=True):
+                return
+        # Nobody can play or turn a card as things lie: can anybody after rearranging their stock?
+        moves = self.rules.moves
         for p in players:
-            if p.playing and progress_by_rearranging(p.stock_in_reach(), tops, fits, moves):
+            if p.playing and progress_by_rearranging(seat_in_reach(p), tops, moves):
                 return
         if self.spitters():
             self.phase = "stalemate"
@@ -715,6 +658,15 @@ class Game:
             asked = rule.prompt(self, player)
             if asked is not None:
                 return asked
+        return None
+
+    def verdict(self, event: Event) -> HouseVerdict | None:
+        """What a house rule decided with `event` (a table slap judged, a race for a card won or lost),
+        as data: the screen says it in words and works nothing out (None: the event decided nothing)."""
+        for rule in self.house:
+            said = rule.verdict(event)
+            if said is not None:
+                return said
         return None
 
     def choosing_prompt(self, player: int) -> ChoosingPrompt:

@@ -16,13 +16,15 @@ and the race for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import Card, is_card
+from .cards import Card
 from .events import Event, GhostLaid, GhostTaken
-from .house_rule import Prompt
+from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
+from .setup_values import card as read_card
+from .setup_values import seat_number
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -38,6 +40,7 @@ class GhostCard:
     beside: int = 0  # the player it lies beside
     giver: int = 0  # who laid it
     race: tuple[float, int] | None = None  # (when the race began, the player who played out)
+    said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its races decided
 
     # ------------------------------------------------------------------ the protocol
 
@@ -84,7 +87,12 @@ class GhostCard:
         opened, out = self.race
         assert card is not None
         self._let_go()
-        events.append(GhostTaken(t, player, round((t - opened) * 1000, 3), player == out))
+        by_ms = round((t - opened) * 1000, 3)
+        taken = GhostTaken(t, player, by_ms, player == out)
+        events.append(taken)
+        slower = tuple(n for n in game.table.players if n != player)
+        self.said.say(taken, Verdict("ghost_won", player, ms=by_ms, late=slower, good=True) if player == out
+                      else Verdict("ghost_taken", player, out, by_ms, late=slower))
         if player == out:  # they win holding nothing: the ghost card goes to the other player
             game.player(game.table.others(player)[0]).spit_cards.append(card)
             game.win_now(events, t, player)
@@ -99,7 +107,9 @@ class GhostCard:
         card, giver, (_, out) = self.card, self.giver, self.race
         self._let_go()
         game.player(giver).spit_cards.append(card)
-        events.append(GhostTaken(t, None, None, False))
+        home = GhostTaken(t, None, None, False)
+        events.append(home)
+        self.said.say(home, Verdict("ghost_home", other=giver))
         game.after_race(events, t, out)
 
     def _let_go(self) -> None:
@@ -125,6 +135,12 @@ class GhostCard:
             return Prompt("ghost_out")
         return None
 
+    def verdict(self, event: Event) -> Verdict | None:
+        """Who took the ghost card (`ghost_won`: the player who played out, and wins; `ghost_taken`: the
+        other, `other` having played out) and how many ms after the round ended; or nobody, and it goes
+        back to `other` (`ghost_home`)."""
+        return self.said.of(event)
+
     def cards(self) -> list[Card]:
         return [] if self.card is None else [self.card]
 
@@ -148,20 +164,13 @@ class GhostCard:
             return
         if not isinstance(value, dict):
             raise ValueError("ghost must be an object {card, beside, giver, race}")
-        card = value.get("card")
-        if not is_card(card, game.decks):
-            raise ValueError(f"ghost.card: {card!r} is not a card")
+        card = read_card(value.get("card"), "ghost.card", game.decks)
         seats = game.table.seats
-        numbers = []
-        for name in ("beside", "giver"):
-            number = value.get(name)
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
-                raise ValueError(f"ghost.{name} must be a whole number from 1 to {seats}, not {number!r}")
-            numbers.append(number)
+        beside, giver = (seat_number(value.get(name), f"ghost.{name}", seats) for name in ("beside", "giver"))
         race = value.get("race")
         if race is not None:
             if not (isinstance(race, list) and len(race) == 2 and isinstance(race[0], int | float)
-                    and isinstance(race[1], int) and not isinstance(race[1], bool) and 1 <= race[1] <= seats):
+                    and not isinstance(race[0], bool)):
                 raise ValueError("ghost.race must be [t, player who played out]")
-            self.race = (float(race[0]), race[1])
-        self.card, (self.beside, self.giver) = str(card), numbers
+            self.race = (float(race[0]), seat_number(race[1], "ghost.race[1]", seats))
+        self.card, self.beside, self.giver = card, beside, giver

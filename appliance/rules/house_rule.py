@@ -16,7 +16,9 @@ fields: each side asks the other through methods. What a rule may be asked:
   hand at a new layout (it lets go of them there);
 - `key`, `to_state`, `read_state`: its part of the state object (and so of the snapshot);
 - `slaps`: what the `slap` control slaps where it is in force, for the legends to name;
-- `prompt`: what it asks of a seat now (`Prompt`, as data: the screen has the words).
+- `prompt`: what it asks of a seat now (`Prompt`, as data: the screen has the words);
+- `verdict`: what one of its events decided, as data (`Verdict`: who won or took what, by how many
+  ms, who may still be told they were late): the screen has the words, and works nothing out.
 
 Rules are standard-library only and deterministic, as the whole core is.
 """
@@ -45,6 +47,44 @@ class Prompt:
     urgent: bool = False
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What a rule decided, as data: a key the screen has words for and the values they name.
+
+    `player`: whom it is about (who won, who takes); `other`: the other player it names (who played
+    out, who slapped first, who chooses a pile, whom a card goes back to); `ms`: by how many ms (the
+    race's time, or the window that closed); `cards`: how many cards were taken; `late`: who may yet
+    slap just after it (that slap is told as late by so many ms, not as a press that did nothing);
+    `good`: a win or a right slap (the screen's colour for it)."""
+
+    key: str
+    player: int | None = None
+    other: int | None = None
+    ms: float | None = None
+    cards: int = 0
+    late: tuple[int, ...] = ()
+    good: bool = False
+
+
+class Verdicts:
+    """The verdicts a rule said, by the event that told what happened (the last few: a screen asks
+    about the events of the press it has just shown)."""
+
+    KEEP = 8
+
+    def __init__(self) -> None:
+        self._said: list[tuple[Event, Verdict]] = []
+
+    def say(self, event: Event, verdict: Verdict) -> None:
+        self._said = [*self._said[-(self.KEEP - 1):], (event, verdict)]
+
+    def of(self, event: Event) -> Verdict | None:
+        for said, verdict in reversed(self._said):
+            if said is event or said == event:
+                return verdict
+        return None
+
+
 class HouseRule(Protocol):
     key: ClassVar[str]
     slaps: ClassVar[str]  # what the slap control slaps where this rule is in force ("table", "ghost", "card")
@@ -60,6 +100,7 @@ class HouseRule(Protocol):
     def also(self, game: Engine, player: int) -> list[Action]: ...
     def holds_play(self) -> bool: ...
     def prompt(self, game: Engine, player: int) -> Prompt | None: ...
+    def verdict(self, event: Event) -> Verdict | None: ...
     def cards(self) -> list[Card]: ...
     def gather(self, player: int) -> list[Card]: ...
     def to_state(self) -> Any: ...

@@ -1,50 +1,26 @@
-"""The moves a player has with their stock piles (rule 4, V7 same-rank stacking, V8 two hands).
+"""The moves a player has with their stock piles (rule 4, V7 same-rank stacking, V8 two hands, V16
+carrying).
 
-`Action` is one thing a player can do, whatever the game: the one list of them, `Game.legal_actions`,
-serves the computer players, the stalemate test and the screen's assist. A `StockMoves` policy says
-which stock moves a game has and what a `pileN` press does with them.
+A `StockMoves` policy says which stock moves a game has and what a `pileN` press does with them; how a
+card in hand is held (left on its pile, or carried off it: V16) is its `holding` (carry.py). What a
+stock offers as it lies is stock_actions.py's; the actions themselves are actions.py's (named here too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
 
+from .actions import CALL, FLIPS, LIFTS, MOVES, PLAYS, PROGRESS, SLAP_TABLE, STACKS, Action
 from .cards import Card, same_rank
+from .carry import InHand
 from .seat import Seat
 from .stock_pile import StockPile
 
+IN_HAND = InHand()
 
-class Action(NamedTuple):
-    """One thing a player can do.
-
-    kind: `play` (stock pile `pile` onto spit pile `target`), `flip` (turn `pile`'s top), `move`
-    (`pile`'s top into the empty `target`), `stack` (`pile`'s top onto `target`, same rank, V7),
-    `call` ("Spit!"), `choose` (spit pile `target`, without a slap), `slap` (spit pile `target`, to
-    choose it for a new layout), `pick_up` (V9), `slap_table` (the `slap` control: Mod Spit's table
-    slap, the ghost card, the lent spit card), `lift` (V16: carry `pile`'s top off and turn the card
-    under it), and in Speed `draw` (into the empty hand slot `pile`).
-    """
-
-    kind: str
-    pile: int = 0
-    target: int = 0
-
-
-# Moves that change what can be played from the stock, not just where cards lie.
-PROGRESS = frozenset({"play", "flip"})
-
-# The actions `legal_actions` and `rearrangements` offer over and over, made once: PLAYS[pile][spit
-# pile], FLIPS[pile], MOVES[pile][space], STACKS[pile][onto], LIFTS[pile] (stock piles 1 to 6,
-# spit piles 0 to 3). An Action is a plain tuple: one made here equals one made anywhere else.
-_PILES, _SPIT_PILES = range(7), range(4)
-PLAYS = tuple(tuple(Action("play", n, i) for i in _SPIT_PILES) for n in _PILES)
-FLIPS = tuple(Action("flip", n) for n in _PILES)
-MOVES = tuple(tuple(Action("move", n, m) for m in _PILES) for n in _PILES)
-STACKS = tuple(tuple(Action("stack", n, m) for m in _PILES) for n in _PILES)
-LIFTS = tuple(Action("lift", n) for n in _PILES)
-SLAP_TABLE, CALL = Action("slap_table"), Action("call")
+__all__ = ["CALL", "FLIPS", "LIFTS", "MOVES", "PLAYS", "PROGRESS", "SLAP_TABLE", "STACKS", "Action", "PickUpLast",
+           "StockMoves"]
 
 
 @dataclass(frozen=True)
@@ -55,21 +31,22 @@ class StockMoves:
     stacking: bool = False
     hands: int = 1
     pick_up: PickUpLast | None = None
-    carry: bool = False  # V16: a selected card is carried off its pile, in the runner's hand
+    holding: InHand = IN_HAND  # how a card in hand is held: on its pile, or carried off it (V16)
+    # V16: a card taken in hand is carried off its pile, in the runner's hand (the holding's answer,
+    # kept as a plain field: the stock's actions and the stalemate test ask it after every change)
+    carry: bool = field(init=False)
 
-    def hold(self, seat: Seat, number: int) -> None:
-        """Take stock pile `number`'s top card in hand: a free hand, else in place of the card held
-        longest; carried off the pile where the runner runs with it."""
-        if self.carry:
-            seat.put_back()
-            seat.selected = number
-            seat.carried = seat.stock[number - 1].take_top()
-        elif seat.selected is None or self.hands == 1:
-            seat.selected = number
-        elif seat.second is None:
-            seat.second = number
-        else:
-            seat.selected, seat.second = seat.second, number
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "carry", self.holding.carries)
+
+    def hold(self, seat: Seat, number: int) -> int | None:
+        """Take stock pile `number`'s top card in hand (the holding's way); returns the pile whose
+        card went back on it first, if any (V16: one card carried at a time)."""
+        return self.holding.hold(seat, number, self.hands)
+
+    def lifts(self, reach: Sequence[StockPile]) -> list[Action]:
+        """V16: carry a top card off and turn the face-down one under it (none where nothing is carried)."""
+        return self.holding.lifts(reach)
 
     def can_stack(self, card: Card, onto: StockPile) -> bool:
         top = onto.face_up_top

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .carry import Carried, InHand
 from .choosing import CHOOSING, PlayedOutSlapsTheLarger, SlapForIt
 from .fits import AlternateColours, OneRankApart
 from .ghost_card import GhostCard
@@ -87,7 +88,8 @@ def compose(variant: str, options: Options) -> Ruleset:
         layout=LAYOUTS[options.refill](options.stock_piles),
         fits=FITS[options.alternate_colours],
         moves=StockMoves(stacking=options.same_rank_stacking, hands=2 if options.two_hands else 1,
-                         pick_up=PickUpLast() if options.hidden_last else None, carry=options.carry),
+                         pick_up=PickUpLast() if options.hidden_last else None,
+                         holding=Carried(options.runners) if options.carry else InHand()),
         # V15: in Reverse Spit the player who played out slaps the larger pile, and it is theirs.
         choosing=PlayedOutSlapsTheLarger if (options.goal, options.choose) == ("all", "slap")
         else CHOOSING[options.choose],

@@ -1,4 +1,5 @@
-"""A seat at the table: the player's stock piles, spit cards, and what their hands hold."""
+"""A seat at the table: the player's stock piles, spit cards, and what their hands hold (how a card
+is held, on its pile or carried off it, V16, is carry.py's)."""
 
 from __future__ import annotations
 
@@ -54,20 +55,6 @@ class Seat:
         if self.carried is not None and self.selected is not None:
             self.stock[self.selected - 1].put_face_up(self.carried)
             self.carried = None
-
-    def stock_in_reach(self) -> list[StockPile]:
-        """The stock piles as the player can use them: a carried card counts as back on its pile (it
-        can always be put back, and what lies under it is reached as under any top card)."""
-        if self.carried is None or self.selected is None:
-            return self.stock
-        piles = list(self.stock)
-        origin = piles[self.selected - 1]
-        piles[self.selected - 1] = StockPile([*origin.cards, self.carried], origin.up + 1)
-        return piles
-
-    def can_turn_under_carried(self) -> bool:
-        """Carrying a card off a pile uncovers the card under it: a face-down one can be turned."""
-        return self.carried is not None and self.selected is not None and self.stock[self.selected - 1].face_down_top
 
     def held(self) -> list[int]:
         """The stock piles in this player's hands, the first taken first."""

@@ -25,13 +25,15 @@ its holder played out.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import Card, is_card
+from .cards import Card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
-from .house_rule import Prompt
+from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
+from .setup_values import card as read_card
+from .setup_values import seat_number
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -47,6 +49,7 @@ class SpitCardPlease:
     giver: int = 0  # who lent it
     card: Card | None = None
     since: float | None = None  # when its holder played out: the card is slapped for
+    said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its slaps decided
 
     # ------------------------------------------------------------------ reading
 
@@ -103,7 +106,9 @@ class SpitCardPlease:
             short, giver, card = self.player, self.giver, self.card
             self._let_go()
             game.player(giver).spit_cards.insert(0, card)  # the lender gets the card back
-            events.append(SpitCardWon(t, short, by_ms))
+            won = SpitCardWon(t, short, by_ms)
+            events.append(won)
+            self.said.say(won, Verdict("lent_won", short, ms=by_ms, late=_others(game, short), good=True))
             game.win_now(events, t, short)
         else:
             self._lose(game, events, t, player, by_ms)
@@ -120,7 +125,11 @@ class SpitCardPlease:
         self._let_go()
         game.player(giver).spit_cards.insert(0, card)
         middle = [i for i, pile in enumerate(game.spit_piles) if pile]
-        events.append(SpitCardLost(t, short, giver, sum(len(game.spit_piles[i]) for i in middle), slapper, by_ms))
+        cards = sum(len(game.spit_piles[i]) for i in middle)
+        lost = SpitCardLost(t, short, giver, cards, slapper, by_ms)
+        events.append(lost)
+        self.said.say(lost, Verdict("lent_too_slow", short, ms=self.window * 1000, cards=cards) if slapper is None
+                      else Verdict("lent_slapped_first", short, slapper, by_ms, cards, late=_others(game, slapper)))
         game.new_layout(events, t, {short: middle})
 
     def _let_go(self) -> None:
@@ -150,6 +159,12 @@ class SpitCardPlease:
             return Prompt("play_out_then_slap_lent")
         return Prompt("slap_lent_first", self.player) if player == self.giver else None
 
+    def verdict(self, event: Event) -> Verdict | None:
+        """The lent card slapped for: `lent_won` (the borrower in time, in `ms`: a win), or the
+        borrower takes the spit pile's `cards`, `other` having slapped it first (`lent_slapped_first`)
+        or nobody within `ms` (`lent_too_slow`)."""
+        return self.said.of(event)
+
     def cards(self) -> list[Card]:
         return [] if self.card is None else [self.card]
 
@@ -172,18 +187,18 @@ class SpitCardPlease:
             return
         if not isinstance(value, dict):
             raise ValueError("please must be an object {player, giver, card, since}")
-        card = value.get("card")
-        if not is_card(card, game.decks):
-            raise ValueError(f"please.card: {card!r} is not a card")
+        card = read_card(value.get("card"), "please.card", game.decks)
         since = value.get("since")
         if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
             raise ValueError("please.since must be a time (when its holder played out) or null")
         if since is not None and game.phase != "choosing":
             raise ValueError("please.since is set only in phase 'choosing' (the card is being slapped for)")
         seats = game.table.seats
-        for name in ("player", "giver"):
-            number = value.get(name)
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= seats:
-                raise ValueError(f"please.{name} must be a whole number from 1 to {seats}, not {number!r}")
-        self.player, self.giver, self.card = value["player"], value["giver"], str(card)
+        player, giver = (seat_number(value.get(name), f"please.{name}", seats) for name in ("player", "giver"))
+        self.player, self.giver, self.card = player, giver, card
         self.since = None if since is None else float(since)
+
+
+def _others(game: Engine, player: int) -> tuple[int, ...]:
+    """Everybody but `player`: who may slap just after it, and be told by how much they were late."""
+    return tuple(n for n in game.table.players if n != player)

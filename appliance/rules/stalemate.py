@@ -4,19 +4,19 @@ Stalemate is when no face-up stock card fits a spit pile and no face-down card c
 after rearranging the stock: moving cards into empty spaces, (V7) stacking a card on another of
 the same rank, and (V16) carrying the top card off a pile, which uncovers the card under it.
 Rearranging is not progress by itself; it counts only for what it uncovers. The test searches the
-rearrangements the game's `StockMoves` allows, so a new move is searched without changing this
-module.
+rearrangements the game's `StockMoves` allows and asks each arrangement what the player is offered
+(stock_actions.py's `turns_and_plays`), so a new move is searched without changing this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 
 from .cards import Card
 from .moves import StockMoves
+from .stock_actions import Tops, tops_of, turns_and_plays
 from .stock_pile import StockPile
 
-Fits = Callable[[Card, Card], bool]
 Position = tuple[tuple[tuple[Card, ...], int], ...]
 
 # A stock holds at most a few dozen cards in six piles; the search below visits each arrangement
@@ -24,35 +24,25 @@ Position = tuple[tuple[tuple[Card, ...], int], ...]
 MAX_POSITIONS = 20_000
 
 
-def direct_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits) -> bool:
-    """A face-down top to turn, or a face-up top that fits a spit pile, right now."""
-    for pile in stock:
-        cards = pile.cards
-        if not cards:
-            continue
-        if pile.up == 0:
-            return True
-        card = cards[-1]
-        for top in tops:
-            if fits(card, top):
-                return True
-    return False
+def can_progress(stock: Sequence[StockPile], tops: Sequence[Card], fitting: Mapping[Card, frozenset[Card]],
+                 moves: StockMoves) -> bool:
+    """True if this stock can play a card or turn one, now or after rearranging it (`tops`: the
+    spit piles' top cards; `fitting`: the ruleset's top -> the cards that fit on it)."""
+    showing = tops_of([[top] for top in tops], fitting)
+    return bool(turns_and_plays(stock, showing, first=True)) or progress_by_rearranging(stock, showing, moves)
 
 
-def can_progress(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, moves: StockMoves) -> bool:
-    """True if this stock can play a card or turn one, now or after rearranging it."""
-    return direct_progress(stock, tops, fits) or progress_by_rearranging(stock, tops, fits, moves)
-
-
-def progress_by_rearranging(stock: Sequence[StockPile], tops: Sequence[Card], fits: Fits, moves: StockMoves) -> bool:
-    """`can_progress` for a stock already known to have no `direct_progress`."""
-    if moves.carry and any(pile.up == 1 and len(pile.cards) > 1 for pile in stock):
+def progress_by_rearranging(stock: Sequence[StockPile], tops: Tops, moves: StockMoves) -> bool:
+    """`can_progress` for a stock that can neither turn nor play a card as it lies (stock_actions.py's
+    `turns_and_plays` found none): can it after rearranging? The same moves are searched as the
+    player is offered, and each arrangement is asked the same question."""
+    if moves.carry and moves.lifts(stock):
         return True  # Running Spit: a runner lifts the top card off and turns the one under it
     first = moves.rearrangements(stock)
     if not first:
         return False
     if not any(len(pile.cards) > pile.up for pile in stock) and not any(
-            fits(card, top) for pile in stock for card in pile.cards for top in tops):
+            card in fit for pile in stock for card in pile.cards for _, fit in tops):
         # Every card lies face up and none of them fits: rearranging only changes which of them
         # shows, and can never uncover anything. (With two decks and same-rank stacking the search
         # below would wander through tens of thousands of such arrangements.)
@@ -73,7 +63,7 @@ def progress_by_rearranging(stock: Sequence[StockPile], tops: Sequence[Card], fi
             after = _piles(position)
             source, target = after[action.pile - 1], after[action.target - 1]
             target.put_face_up(source.take_top())
-            if direct_progress(after, tops, fits):
+            if turns_and_plays(after, tops, first=True):
                 return True
             key = _position(after)
             if key not in seen:
@@ -91,16 +81,3 @@ def _position(stock: Sequence[StockPile]) -> Position:
 
 def _piles(position: Position) -> list[StockPile]:
     return [StockPile(list(cards), up) for cards, up in position]
-
-
-def playable(stock: Sequence[StockPile], spit_piles: Sequence[Sequence[Card]], fits: Fits) -> list[tuple[int, int]]:
-    """Every (stock pile number 1-based, spit pile index) where a face-up top fits right now."""
-    found: list[tuple[int, int]] = []
-    for number, pile in enumerate(stock, start=1):
-        card = pile.face_up_top
-        if card is None:
-            continue
-        for index, spit_pile in enumerate(spit_piles):
-            if spit_pile and fits(card, spit_pile[-1]):
-                found.append((number, index))
-    return found

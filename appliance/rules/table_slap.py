@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
 from .events import TableSlap as TableSlapEvent
-from .house_rule import Prompt
+from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
+from .setup_values import whole
 from .table import SIDES
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ class TableSlap:
     rank: int = 1
     hits: list[TableHit] = field(default_factory=list)  # table slaps in the open window
     chooser: int | None = None  # two wrong slaps: the later slapper chooses a pile
+    said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its judging decided
 
     def draw(self, deal_values: list[int]) -> tuple[int, int]:
         """(modulus, rule rank) for a new game; `deal_values` are card values from a shuffled deck."""
@@ -191,14 +193,24 @@ class TableSlap:
         if len(wrong) > 1:
             chooser = self._later(game, wrong).player
             self.chooser = chooser
-            events.append(TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms))
+            judged = TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms)
+            events.append(judged)
+            self.said.say(judged, Verdict("slap_both_wrong", chooser, ms=by_ms))
             return
         if wrong:
             taker, reason = wrong[0].player, "wrong"
         else:
             idle = [n for n in game.table.players if n not in slappers]
             taker, reason = (idle[0] if idle else self._later(game, hits).player), "slower"
-        events.append(TableSlapJudged(t, reason, taker, None, slappers, by_ms))
+        judged = TableSlapJudged(t, reason, taker, None, slappers, by_ms)
+        events.append(judged)
+        if reason == "wrong":
+            said = Verdict("slap_wrong", taker)
+        elif taker in slappers and by_ms is not None:
+            said = Verdict("slap_right_late", taker, ms=by_ms, good=True)
+        else:
+            said = Verdict("slap_right_idle", taker, good=True)
+        self.said.say(judged, said)
         game.take_into_spit_cards(events, t, {taker: [i for i, pile in enumerate(game.spit_piles) if pile]})
 
     def actions(self, game: Engine, player: int) -> list[Action] | None:
@@ -218,6 +230,12 @@ class TableSlap:
             return None
         return Prompt("you_choose_a_pile_to_take") if player == self.chooser else \
             Prompt("they_choose_a_pile_to_take", self.chooser)
+
+    def verdict(self, event: Event) -> Verdict | None:
+        """A judging: both wrong (`slap_both_wrong`: `player` slapped `ms` later and chooses a pile),
+        a wrong slap (`slap_wrong`: `player` takes both piles), right slaps (`slap_right_late`: `player`
+        slapped `ms` later; `slap_right_idle`: `player` did not slap), and they take both piles."""
+        return self.said.of(event)
 
     def cards(self) -> list[Card]:
         return []
@@ -240,8 +258,8 @@ class TableSlap:
         if not isinstance(value, dict):
             raise ValueError("table_slap must be an object")
         seats = game.table.seats
-        self.modulus = _whole(value.get("modulus", 7), "table_slap.modulus", 7, 13)
-        self.rank = _whole(value.get("rank", 1), "table_slap.rank", 1, 13)
+        self.modulus = whole(value.get("modulus", 7), "table_slap.modulus", 7, 13)
+        self.rank = whole(value.get("rank", 1), "table_slap.rank", 1, 13)
         slaps = value.get("slaps", [])
         if not isinstance(slaps, list):
             raise ValueError("table_slap.slaps must be a list of [t, player, right]")
@@ -249,17 +267,11 @@ class TableSlap:
             if not (isinstance(slap, list) and len(slap) == 3 and isinstance(slap[0], int | float)
                     and isinstance(slap[2], bool)):
                 raise ValueError(f"table_slap.slaps[{i}] must be [t, player, right]")
-            self.hits.append(TableHit(float(slap[0]), _whole(slap[1], f"table_slap.slaps[{i}][1]", 1, seats),
+            self.hits.append(TableHit(float(slap[0]), whole(slap[1], f"table_slap.slaps[{i}][1]", 1, seats),
                                       slap[2]))
         chooser = value.get("chooser")
         if chooser is not None:
-            self.chooser = _whole(chooser, "table_slap.chooser", 1, seats)
-
-
-def _whole(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
-    return value
+            self.chooser = whole(chooser, "table_slap.chooser", 1, seats)
 
 
 @dataclass

@@ -9,8 +9,9 @@ Rejects go to the seat's own reject place, races to everybody's race place.
 The ghost card (V14) and "Spit card, please" (V13) add their own (duel_view.py): in the race for the
 ghost card "SLAP the GHOST first to win!" to whoever played out, "SLAP it before player N!" to the
 other; a lent spit card's "play out, then SLAP", then "SLAP IT NOW!" and "SLAP it before player N!";
-their verdicts big for everybody. The scene shows such a verdict out before it moves on (game over,
-the round summary), and waits while a window the rules hold open is still open.
+their verdicts (the rules say them as data, `Game.verdict`; the table says them in words) big for
+everybody. The scene shows a verdict out before it moves on (game over, the round summary), and waits
+while a window the rules hold open is still open.
 A slap (or a round played out with one spit pile) deals a new layout: the round summary says who took
 which pile. Game over goes to the game-over scene. Nobody touching the game for the idle time goes
 back to the title; the journal keeps the abandoned game.
