@@ -1,6 +1,6 @@
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from appliance.inputs import protocol as p
@@ -86,6 +86,7 @@ def test_a_host_hello_counts_as_asking():
 
 
 @settings(max_examples=150, deadline=None)
+@example(seed=64356, loss=0.59375, count=147, start_seq=0)  # 11.5 s of recovery
 @given(
     seed=st.integers(0, 2**32 - 1),
     loss=st.floats(0.0, 0.6),
@@ -116,7 +117,9 @@ def test_any_lossy_line_gives_every_edge_exactly_once_in_order(seed, loss, count
             to_host(pad.handle((kind, 0, fields), 0, lambda: 0))
 
     made = []
-    for step in range(count * 3 + 10_000):
+    # Simulated time to recover in: at 60 % loss both ways 147 edges took 11.5 s (seed 64356), past
+    # the 10 s this once allowed; a minute is still a bound that a receiver that stalls would miss.
+    for step in range(count * 3 + 60_000):
         now = step * MS
         if step < count * 3 and step % 3 == 0:
             made.append(pad.edge_seq + 1)
