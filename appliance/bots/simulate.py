@@ -36,7 +36,7 @@ from typing import Any
 from ..journal import Journal
 from ..match import Match, setup_line
 from ..random_play import variant_options
-from ..rules import PRESETS, Event, Game, read_options
+from ..rules import PRESETS, REJECT_REASONS, Event, Game, read_options
 from ..rules.events import Flip, Move, Play, Reject, Stack
 from . import Bot, make_bot, parse_spec
 
@@ -302,6 +302,7 @@ def simulate(
             for side in reactions
         ],
         "rejects": dict(sorted(rejects.items())),
+        "reject_words": {reason: REJECT_REASONS.get(reason, reason) for reason in sorted(rejects)},
     }
 
 
