@@ -113,6 +113,13 @@ def label_height(text_h: int, fraction: float = 0.12) -> int:
     return int(max(10, int(text_h * fraction)) * 1.2) + 2
 
 
+def beside_spit_cards(w: int, piles: int, card_w: int, margin: int) -> int:
+    """The width left between a two-seat table's spit cards and the screen's edge, inside the margins."""
+    gap = card_w // 4
+    row_w = piles * card_w + (piles - 1) * gap
+    return (w - row_w) // 2 - card_w - 2 * gap - 2 * margin
+
+
 def _turn(rect: Rect, size: tuple[int, int]) -> Rect:
     """The rectangle turned 180° about the screen's centre."""
     w, h = size
@@ -123,8 +130,17 @@ def _flip_vertically(rect: Rect, size: tuple[int, int]) -> Rect:
     return Rect(rect.x, size[1] - rect.bottom, rect.width, rect.height)
 
 
-def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOCK_PILES, seats: int = 2) -> TableLayout:
-    """The table for `seats` players with `piles` stock piles each (1 to 6)."""
+def board_room(size: tuple[int, int]) -> int:
+    """The width a runner board (Running Spit) is given beside a seat's spit cards, at any size of
+    screen: as much as a 1280x720 table leaves there, its letter read from the pads metres away."""
+    return int(size[0] * 0.11)
+
+
+def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOCK_PILES, seats: int = 2,
+                 room: int = 0) -> TableLayout:
+    """The table for `seats` players with `piles` stock piles each (1 to 6). `room`: the width kept
+    free beside each seat's spit cards, out to the screen's edge (Running Spit's runner board,
+    `board_room`): the cards are made smaller where the screen would not leave it."""
     if mode not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {mode!r}")
     if seats > 2:
@@ -139,8 +155,11 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
     if span * card_w > w * 0.8:
         card_w = int(w * 0.8 / span)
         card_h = int(card_w / 0.7)
-    gap = card_w // 4
     margin = max(8, h // 45)
+    while room and card_w > 8 and beside_spit_cards(w, piles, card_w, margin) < room:
+        card_w -= 1
+        card_h = int(card_w / 0.7)
+    gap = card_w // 4
     step = max(3, card_h // 34)
 
     # player 1, at the bottom
