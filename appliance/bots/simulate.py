@@ -38,7 +38,8 @@ from ..match import Match, setup_line
 from ..random_play import variant_options
 from ..rules import PRESETS, REJECT_REASONS, Event, Game, read_options
 from ..rules.events import Flip, Move, Play, Reject, Stack
-from . import Bot, make_bot, parse_spec
+from .levels import make_bot, parse_spec
+from .opponent import Bot
 
 SKIP = "skip"  # a hint to a bot: nothing it sees has changed since it last looked
 Hint = tuple[int, tuple[int, ...], bool] | str | None  # see `hints` in play_game
