@@ -23,6 +23,9 @@ from typing import Any, TextIO
 
 from .journal import split_journal
 from .rules import CONTROLS, Event, FamilyGame, OptionError, SetupError, game_from_setup, seats_of
+from .rules.events import Reject
+from .rules.player_words import game_reject_words
+from .rules.speed import SpeedGame
 
 
 class ScriptError(ValueError):
@@ -160,14 +163,19 @@ def parse_script(lines: Iterable[str]) -> Script:
     return script
 
 
-def run(script: Script) -> tuple[list[Event], FamilyGame]:
-    """Play a script: every event in order, and the game at the end."""
+def run(script: Script, said: dict[int, str] | None = None) -> tuple[list[Event], FamilyGame]:
+    """Play a script: every event in order, and the game at the end. `said`, if given, gets each
+    reject's words in a player's language (by the event's id), asked right after its press."""
     game, events = script.new_game()
+    speed = isinstance(game, SpeedGame)
     for press in script.ordered():
         if press.press is None:
             events += game.advance(press.t)
-        else:
-            events += game.press(press.t, press.player, press.press)
+            continue
+        happened = game.press(press.t, press.player, press.press)
+        if said is not None:
+            said.update((id(e), game_reject_words(game, e, speed)) for e in happened if isinstance(e, Reject))
+        events += happened
     return events, game
 
 
@@ -175,9 +183,14 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def output_lines(events: list[Event], game: FamilyGame) -> Iterator[str]:
+def output_lines(events: list[Event], game: FamilyGame, said: dict[int, str] | None = None) -> Iterator[str]:
+    """The output lines: each event, then the state. A reject `said` has words for gets them as
+    `words`, after its fields (`--words`)."""
     for event in events:
-        yield dumps(event.to_json())
+        line = event.to_json()
+        if said and id(event) in said:
+            line["words"] = said[id(event)]
+        yield dumps(line)
     yield dumps({"state": game.state()})
 
 
@@ -216,14 +229,20 @@ def _write(lines: Iterable[str], out: TextIO) -> None:
     out.write("".join(line + "\n" for line in lines))
 
 
-def play_and_check(script: Script, prog: str) -> int:
-    """Play a script, print what happened; exit 1 if it ends in another state than its closing line."""
-    events, game = run(script)
-    _write(output_lines(events, game), sys.stdout)
+def play_and_check(script: Script, prog: str, words: bool = False) -> int:
+    """Play a script, print what happened (`words`: each reject with its words too); exit 1 if it
+    ends in another state than its closing line."""
+    said: dict[int, str] | None = {} if words else None
+    events, game = run(script, said)
+    _write(output_lines(events, game, said), sys.stdout)
     if script.final_state is not None and script.final_state != game.state():
         print(f"{prog}: the game does not end in the state its closing line recorded", file=sys.stderr)
         return 1
     return 0
+
+
+WORDS_HELP = ("each reject also says in words why the press did nothing and what to do instead "
+              '(a "words" key after its reason code)')
 
 
 def script_main(argv: list[str]) -> int:
@@ -232,11 +251,12 @@ def script_main(argv: list[str]) -> int:
         description="Play a JSON Lines game script headless and print what happened. A finished journal "
                     "runs too: its closing state line is checked (exit 1 if the game ends elsewhere).")
     parser.add_argument("file", help="the script; - reads standard input")
+    parser.add_argument("--words", action="store_true", help=WORDS_HELP)
     args = parser.parse_args(argv)
     script = load_script(args.file, "spit-arcade script", journal=False)
     if isinstance(script, int):
         return script
-    return play_and_check(script, "spit-arcade script")
+    return play_and_check(script, "spit-arcade script", args.words)
 
 
 def replay_main(argv: list[str], show: Callable[[list[str]], int] | None = None) -> int:
@@ -249,6 +269,7 @@ def replay_main(argv: list[str], show: Callable[[list[str]], int] | None = None)
                     "A last line cut off by a power cut is left out, with a warning.")
     parser.add_argument("file", help="the journal; - reads standard input")
     parser.add_argument("--show", action="store_true", help="play it back on screen, at real speed")
+    parser.add_argument("--words", action="store_true", help=WORDS_HELP)
     args, rest = parser.parse_known_args(argv)
     if args.show:
         if show is None:
@@ -259,4 +280,4 @@ def replay_main(argv: list[str], show: Callable[[list[str]], int] | None = None)
     script = load_script(args.file, "spit-arcade replay", journal=True)
     if isinstance(script, int):
         return script
-    return play_and_check(script, "spit-arcade replay")
+    return play_and_check(script, "spit-arcade replay", args.words)

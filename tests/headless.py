@@ -134,16 +134,30 @@ def _over_state(seed: int) -> dict[str, Any]:
     return state
 
 
-def _play_from(h: Harness, state: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+def _in_play(h: Harness, game: Any, events: list[Any] | None = None) -> None:
+    """`game` (a position set up elsewhere) in the play scene from this moment: a match of it, by
+    people only, with the events it has had."""
     from appliance.display.scenes.base import make
     from appliance.match import Match
+
+    h.runner.apply_scene(make("play", h.ctx, Match(7, h.now_ns, None, {}, game=game, events=events)))
+
+
+def _play_from(h: Harness, state: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
     from appliance.rules import game_from_state
     from appliance.rules.events import from_json
 
     recorded = [from_json(event) for event in events or []]  # written as the script format writes them
-    match = Match(7, h.now_ns, None, {}, game=game_from_state(state, seed=7), events=recorded)
-    h.runner.apply_scene(make("play", h.ctx, match))
+    _in_play(h, game_from_state(state, seed=7), recorded)
     h.frame()
+
+
+def everybody_calls_spit(h: Harness, seats: int = 2, settle_s: float = 0.2) -> None:
+    """Every seat presses SPIT! at this moment (the game ready), then `settle_s` of frames: the spit
+    cards are turned and the game is in play."""
+    for player in range(1, seats + 1):
+        h.press(player, "spit")
+    h.advance(settle_s)
 
 
 def to_title(h: Harness) -> None:
@@ -168,9 +182,7 @@ def to_ready(h: Harness) -> None:
 
 def to_play(h: Harness) -> None:
     to_ready(h)
-    h.press(1, "spit")
-    h.press(2, "spit")
-    h.advance(0.2)
+    everybody_calls_spit(h)
     h.press(1, "pile1")
     h.press(2, "pile2")
     h.press(2, "left")  # player 2 has nothing playable selected, or it isn't adjacent: a reject
@@ -262,9 +274,7 @@ def to_two_decks(h: Harness) -> None:
     """Two decks (six stock piles), two hands: a card in each hand."""
     _family(h, "two-decks", {"two_hands": True})
     to_ready(h)
-    h.press(1, "spit")
-    h.press(2, "spit")
-    h.advance(0.2)
+    everybody_calls_spit(h)
     h.press(1, "pile1")
     h.press(1, "pile2")
     h.frame()
@@ -274,9 +284,7 @@ def to_mod_spit(h: Harness) -> None:
     """Mod Spit (a rule drawn at the start), both tops showing: the rule and the two values."""
     _family(h, "mod-spit-advanced", {})
     to_ready(h)
-    h.press(1, "spit")
-    h.press(2, "spit")
-    h.advance(0.2)
+    everybody_calls_spit(h)
 
 
 def to_table_slap(h: Harness) -> None:
@@ -296,15 +304,12 @@ def _scenario(h: Harness, name: str, presses: int) -> None:
     in the play scene, then the script's first `presses` presses, each at its own moment in the game."""
     import json
 
-    from appliance.display.scenes.base import make
-    from appliance.match import Match
     from appliance.rules import game_from_state
 
     lines = (SCENARIOS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     setup = json.loads(lines[0])["setup"]
-    game = game_from_state(setup["state"], seed=setup["seed"], options=setup.get("options"))
     start_ns = h.now_ns
-    h.runner.apply_scene(make("play", h.ctx, Match(7, start_ns, None, {}, game=game)))
+    _in_play(h, game_from_state(setup["state"], seed=setup["seed"], options=setup.get("options")))
     for line in lines[1 : 1 + presses]:
         step = json.loads(line)
         at_ns = start_ns + round(step["t"] * 1e9)
@@ -374,9 +379,7 @@ def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> 
     h.press(1, "spit")
     h.frame()
     h.advance(2.2)
-    for player in range(1, seats + 1):
-        h.runner.send(MenuKey(player, "spit", True, h.now_ns))
-    h.advance(0.3)
+    everybody_calls_spit(h, seats, 0.3)
 
 
 def to_three_seats(h: Harness) -> None:

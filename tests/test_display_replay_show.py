@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pygame
 import pytest
 from headless import Harness
 
@@ -173,3 +174,35 @@ def test_a_replay_shows_the_verdict_of_a_race_for_a_card_as_the_rule_says_it(sce
     assert isinstance(scene, ReplayScene)
     h.advance(1.7)
     assert scene.view.verdict is not None and scene.view.verdict.lines() == lines
+
+
+@pytest.mark.parametrize("layout", ["desktop", "tabletop"])
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_replay_of_three_or_four_seats_draws_their_table(seats: int, layout: str) -> None:
+    from appliance.random_play import random_game
+
+    options = {"seats": seats}
+    lines = [json.dumps({"setup": {"variant": "classic", "seed": 4, "options": options}})]
+    lines += [json.dumps({"t": t, "player": p, "press": c}) for (t, p, c), _ in random_game(4, 120, "classic", options)]
+    script = parse_script(lines)
+    h = Harness((1280, 720), layout, scene=lambda ctx: ReplayScene(ctx, script, speed=1.0, hold_s=None))
+    scene = h.scene
+    assert isinstance(scene, ReplayScene)
+    arrow(h, "right")  # 10 s into the game: the spit cards turned, cards played
+    h.frame()
+    game, lay = scene.game, scene.view.layout
+    assert game.phase != "ready" and sorted(lay.seats) == list(range(1, seats + 1))
+    assert len(lay.seat(1).stock) == len(game.player(1).stock)  # one stock pile fewer a seat more
+    drawn = [card.rect for card in h.canvas().cards]
+
+    def card_on(rect: pygame.Rect) -> bool:  # a card drawn there (a pile's cards peek out a little)
+        return any(rect.clip(card).width * rect.clip(card).height > rect.width * rect.height // 2 for card in drawn)
+
+    for player in range(1, seats + 1):  # every seat's piles where that seat's table has them
+        seat, stock = lay.seat(player), game.player(player).stock
+        assert all(card_on(rect) for rect, pile in zip(seat.stock, stock, strict=True) if pile.cards), player
+        assert card_on(seat.spit_cards) == bool(game.player(player).spit_cards), player
+    spit_piles = [pile for pile in game.spit_piles if pile]
+    assert len(game.spit_piles) == seats and spit_piles
+    words = [word for text in h.canvas().texts for word in text.words]
+    assert all(f"Player {p}" in " ".join(words) for p in range(3, seats + 1)), words  # their names by them

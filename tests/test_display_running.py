@@ -109,9 +109,9 @@ def test_the_board_names_the_next_runner_in_letters_readable_from_the_pads() -> 
     assert " ".join(words[1]) == "RUNNING NOW A 4.00\u00a0s"  # team 1's still running, counting
 
 
-def test_every_teams_board_is_the_same_size_in_every_layout() -> None:
+def test_every_teams_board_is_the_same_size_in_every_layout_and_read_from_the_pads() -> None:
     for layout_name in ("tabletop", "desktop"):
-        for size in ((1280, 720), (1920, 1080)):
+        for size in ((1280, 720), (1280, 800), (1920, 1080)):
             h = Harness(size, layout_name)
             match = running_match(h.now_ns)
             view = h.ctx.view(game=match.spit)
@@ -121,6 +121,9 @@ def test_every_teams_board_is_the_same_size_in_every_layout() -> None:
             texts = drawn(canvas, "running")
             letters = {t.seat: round(t.scale * RUNNER_SIZE * view.layout.text_h) for t in texts}
             assert sorted(letters) == [1, 2] and letters[1] == letters[2], (layout_name, size, letters)
+            # the runner's letter some 14% of the screen's height, at every size (1280x800: 112 px, 3 cm
+            # on a 15-inch screen; 76x70 px boards had 40 px): a table laid out with the board's room
+            assert letters[1] >= 0.13 * size[1], (layout_name, size, letters)
             for text in texts:
                 assert board.boxes[text.seat].contains(text.rect)
                 assert text.rect.collidelist(obstacles_of(view.layout)) == -1

@@ -54,6 +54,7 @@ from ..inputs.serial_link import DEGRADED, SerialSource
 from ..inputs.source import SourceStatus
 from ..match import Match
 from ..rules import Game, deck, game_from_state
+from .press_log import PressLog
 
 Applied = tuple[Press, int]  # the press and the monotonic ns when game.press returned
 
@@ -603,24 +604,6 @@ def bench_race(trials: int, work_ns: int, rng: random.Random, link: str, pad_del
     }
 
 
-class PressLog:
-    """A journal that keeps the presses in a list (for `bench_rollback`)."""
-
-    def __init__(self) -> None:
-        self.presses: list[tuple[float, int, str]] = []
-
-    def record(self, t: float, player: int, control: str, **extra: Any) -> float:
-        self.presses.append((t, player, control))
-        return t
-
-    def record_time(self, t: float) -> float:
-        return t
-
-    def sync(self) -> None: ...
-    def finish(self, state: dict[str, Any], **extra: Any) -> None: ...
-    def close(self) -> None: ...
-
-
 def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "running") -> dict[str, Any]:
     """Rollbacks in whole games, in virtual time: two computer players (level 5) play `variant`; their
     presses are then handed to a match each 0 to `pad_delay_ms` late (both seats on pads), with a
@@ -643,7 +626,7 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
             original.tick(frame * second // 60)
         arrivals = sorted(
             (round(t * second) + int(rng.uniform(0, pad_delay_ms) * 1e6), n, round(t * second), player, control)
-            for n, (t, player, control) in enumerate(log.presses)
+            for n, (t, player, control, _) in enumerate(log.presses)
         )
         match = Match(seed + game_number, 0, variant=variant)
         next_frame = 0

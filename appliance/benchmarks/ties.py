@@ -21,33 +21,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot
 from ..match import Match
 from ..rules import CONTROLS
+from .press_log import PressLog
 
 SECOND = 1_000_000_000
 FRAME_NS = SECOND // 60
-
-
-@dataclass
-class PressLog:
-    """A journal that keeps each press as the match applied it: (t, player, control, source)."""
-
-    presses: list[tuple[float, int, str, str]] = field(default_factory=list)
-
-    def record(self, t: float, player: int, control: str, **extra: Any) -> float:
-        self.presses.append((round(float(t), 6), player, control, str(extra.get("source", ""))))
-        return t
-
-    def record_time(self, t: float) -> float:
-        return t
-
-    def sync(self) -> None: ...
-    def finish(self, state: dict[str, Any], **extra: Any) -> None: ...
-    def close(self) -> None: ...
 
 
 def mash_game(seed: int, level: str = "5", rate: float = 25.0, seconds: float = 300.0,
@@ -79,7 +61,7 @@ def mash_game(seed: int, level: str = "5", rate: float = 25.0, seconds: float = 
         human.append(round(edge / SECOND, 6))
         match.tick(woken)
     made = [reaction.t for reaction in bot.log or []]
-    applied = [t for t, player, _, source in log.presses if player == 2 and source == "bot"]
+    applied = [round(t, 6) for t, player, _, source in log.presses if player == 2 and source == "bot"]
     human_times = set(human)
     false_ties = sum(1 for t, m in zip(applied, made, strict=True) if t in human_times and m != t)
     true_ties = sum(1 for m in made if m in human_times)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from .levels import make_bot
 from .opponent import Bot
 
 # Close, lively pairings: the expert against the watchful player, or two equals.
@@ -16,7 +17,5 @@ DEMO_PAIRINGS: tuple[tuple[str, str], ...] = (("5", "4"), ("4", "5"), ("5", "5")
 
 def demo_bots(seed: int) -> tuple[Bot, Bot]:
     """The two computer players of an attract-mode game dealt with `seed` (seat 1, seat 2)."""
-    from . import make_bot
-
     one, two = random.Random(f"spit-arcade demo {seed}").choice(DEMO_PAIRINGS)
     return make_bot(one, 1, seed), make_bot(two, 2, seed)

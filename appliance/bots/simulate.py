@@ -36,9 +36,10 @@ from typing import Any
 from ..journal import Journal
 from ..match import Match, setup_line
 from ..random_play import variant_options
-from ..rules import PRESETS, Event, Game, read_options
+from ..rules import PRESETS, REJECT_REASONS, Event, Game, read_options
 from ..rules.events import Flip, Move, Play, Reject, Stack
-from . import Bot, make_bot, parse_spec
+from .levels import make_bot, parse_spec
+from .opponent import Bot
 
 SKIP = "skip"  # a hint to a bot: nothing it sees has changed since it last looked
 Hint = tuple[int, tuple[int, ...], bool] | str | None  # see `hints` in play_game
@@ -302,6 +303,7 @@ def simulate(
             for side in reactions
         ],
         "rejects": dict(sorted(rejects.items())),
+        "reject_words": {reason: REJECT_REASONS.get(reason, reason) for reason in sorted(rejects)},
     }
 
 

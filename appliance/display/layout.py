@@ -28,89 +28,20 @@ side of the table, turned 90° or 270°) are more entries in `seats`, each with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pygame import Rect
 
-LAYOUTS = ("desktop", "tabletop")
-STOCK_PILES = 5
-PLACE_KINDS = ("panel", "centre", "prompt", "reject", "race", "info")
+from .round_table import round_layout
+from .seats import LAYOUTS, PLACE_KINDS, STOCK_PILES, Place, Seat, TableLayout, label_height
+
+__all__ = ["LAYOUTS", "PLACE_KINDS", "STOCK_PILES", "Place", "Seat", "TableLayout", "board_room", "label_height",
+           "table_layout"]
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a text goes: `box` on screen, turned `angle` degrees anticlockwise to face `seat`
-    (None: a shared place that everybody reads the same way up, as on the desktop)."""
-
-    kind: str
-    seat: int | None
-    box: Rect
-    angle: int
-
-
-@dataclass(frozen=True)
-class Seat:
-    player: int
-    turned: bool  # drawn turned 180° (player 2 at the cabinet)
-    stock: tuple[Rect, ...]  # stock pile 1..5: where the top card is drawn
-    spit_cards: Rect  # the player's face-down spit cards
-    stack_step: int  # pixels each card under the top peeks out (negative: upwards)
-    message: tuple[int, int]  # centre of the player's message line
-    labels_y: int  # centre line for the key labels over/under the stock piles
-    legend: Rect  # where the key legend goes
-    side_label: tuple[int, int]  # where "Player N" is written
-    places: dict[str, Rect]  # where this seat's texts go, by kind (PLACE_KINDS)
-    angle: int = 0  # how far this seat's text is turned (anticlockwise) to face them
-    stack_dx: int = 0  # pixels each card under the top peeks out sideways (the seats at the sides)
-    card_angle: int | None = None  # how far its cards are turned, where not as its text (`angle`)
-    name_room: Rect | None = None  # the seat's own stretch of its edge, which its name is kept inside
-
-    @property
-    def cards_angle(self) -> int:
-        return self.angle if self.card_angle is None else self.card_angle
-
-
-@dataclass(frozen=True)
-class TableLayout:
-    mode: str
-    size: tuple[int, int]
-    card_w: int
-    card_h: int
-    spit_piles: tuple[Rect, ...]
-    seats: dict[int, Seat]
-    shared: dict[str, Rect]  # desktop: the one place of each kind for texts meant for everybody
-    pile_counts: tuple[tuple[tuple[tuple[int, int], int], ...], ...]  # by pile: (centre, angle) of each size label
-    text_base: int = 0  # the height texts are sized by (0: the card height), where the cards are smaller
-
-    @property
-    def text_h(self) -> int:
-        return self.text_base or self.card_h
-
-    @property
-    def centre(self) -> tuple[int, int]:
-        return (self.size[0] // 2, self.size[1] // 2)
-
-    def seat(self, player: int) -> Seat:
-        return self.seats[player]
-
-    def text_size(self, fraction: float) -> int:
-        return max(10, int(self.text_h * fraction))
-
-    def targets(self, kind: str, owner: int | None) -> list[Place]:
-        """The places a text of `kind` goes to: the owner's own, or for everybody (owner None) every
-        seat's on the tabletop and the shared one on the desktop."""
-        if owner is not None:
-            seat = self.seats[owner]
-            return [Place(kind, owner, seat.places[kind], seat.angle)]
-        if self.mode == "desktop":
-            return [Place(kind, None, self.shared[kind], 0)]
-        return [Place(kind, n, seat.places[kind], seat.angle) for n, seat in self.seats.items()]
-
-
-def label_height(text_h: int, fraction: float = 0.12) -> int:
-    """How tall a line of the game's font is drawn at `fraction` of `text_h` (DejaVu Sans Bold: 1.17 to 1.19
-    times its size and a little), so the places keep clear of the key labels and names."""
-    return int(max(10, int(text_h * fraction)) * 1.2) + 2
+def beside_spit_cards(w: int, piles: int, card_w: int, margin: int) -> int:
+    """The width left between a two-seat table's spit cards and the screen's edge, inside the margins."""
+    gap = card_w // 4
+    row_w = piles * card_w + (piles - 1) * gap
+    return (w - row_w) // 2 - card_w - 2 * gap - 2 * margin
 
 
 def _turn(rect: Rect, size: tuple[int, int]) -> Rect:
@@ -123,13 +54,20 @@ def _flip_vertically(rect: Rect, size: tuple[int, int]) -> Rect:
     return Rect(rect.x, size[1] - rect.bottom, rect.width, rect.height)
 
 
-def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOCK_PILES, seats: int = 2) -> TableLayout:
-    """The table for `seats` players with `piles` stock piles each (1 to 6)."""
+def board_room(size: tuple[int, int]) -> int:
+    """The width a runner board (Running Spit) is given beside a seat's spit cards, at any size of
+    screen: as much as a 1280x720 table leaves there, its letter read from the pads metres away."""
+    return int(size[0] * 0.11)
+
+
+def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOCK_PILES, seats: int = 2,
+                 room: int = 0) -> TableLayout:
+    """The table for `seats` players with `piles` stock piles each (1 to 6). `room`: the width kept
+    free beside each seat's spit cards, out to the screen's edge (Running Spit's runner board,
+    `board_room`): the cards are made smaller where the screen would not leave it."""
     if mode not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {mode!r}")
     if seats > 2:
-        from .round_table import round_layout
-
         return round_layout(size, mode, piles, seats)
     w, h = size
     card_h = int(h * 0.22)
@@ -139,8 +77,11 @@ def table_layout(size: tuple[int, int], mode: str = "desktop", piles: int = STOC
     if span * card_w > w * 0.8:
         card_w = int(w * 0.8 / span)
         card_h = int(card_w / 0.7)
-    gap = card_w // 4
     margin = max(8, h // 45)
+    while room and card_w > 8 and beside_spit_cards(w, piles, card_w, margin) < room:
+        card_w -= 1
+        card_h = int(card_w / 0.7)
+    gap = card_w // 4
     step = max(3, card_h // 34)
 
     # player 1, at the bottom

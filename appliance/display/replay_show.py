@@ -63,9 +63,10 @@ class ReplayScene:
         self.paused = False
 
     def _new_view(self) -> TableView | SpeedTable:
+        """The table the journal's game is played on: its seats and stock piles, as in the live game."""
         if self.game.variant == "speed":  # Speed's own table (speed_view.py)
             return SpeedTable(*self.ctx.table_for(None), show_keys=False, computer=self.computer)
-        return self.ctx.view(show_keys=False, computer=self.computer)
+        return self.ctx.view(show_keys=False, computer=self.computer, game=self.game)
 
     def background(self) -> pygame.Surface:
         return self.view.background()
@@ -142,7 +143,7 @@ class ReplayScene:
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.game, self.now_ns)
-        lay = self.ctx.layout
+        lay = self.view.layout
         # the replay's name, where it is in the journal and its speed in the top left corner, where a
         # seat's key legend goes in a game (none is drawn here): clear of every card
         box = min((seat.legend for seat in self.view.layout.seats.values()), key=lambda r: (r.y, r.x))

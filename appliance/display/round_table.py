@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pygame import Rect
 
-from .layout import Seat, TableLayout, label_height
+from .seats import Seat, TableLayout, label_height
 
 # per seat count: the angle each seat faces (its texts and cards are turned by it), in seat order
 ANGLES = {3: (0, 90, 270), 4: (0, 90, 180, 270)}

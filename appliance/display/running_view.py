@@ -60,9 +60,19 @@ def one_line(words: str) -> str:
     return words.replace(" ", "\u00a0")
 
 
-def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], depth: int = 6) -> pygame.Rect:
-    """The largest part of `rect` clear of every obstacle, cutting it by each obstacle it meets along
-    one of the obstacle's four sides (every way tried: a handful of obstacles meet a board)."""
+def letter_room(rect: pygame.Rect, angle: int = 0) -> float:
+    """How big a board's letter can be in `rect` (read turned `angle`), in card heights' worth of
+    units: its heading on two lines over the letter and the split (a tall board), or on one line (a
+    wide one), whichever lets the letter be larger. Boards are chosen by this, not by their area:
+    a wide strip as high as a line of text holds only a small letter."""
+    w, h = (rect.width, rect.height) if angle % 180 == 0 else (rect.height, rect.width)
+    return max(min(w / 0.8, h / 1.8), min(w / 1.9, h / 1.56))
+
+
+def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], angle: int = 0, depth: int = 6) -> pygame.Rect:
+    """The part of `rect` clear of every obstacle with the most `letter_room`, cutting it by each
+    obstacle it meets along one of the obstacle's four sides (every way tried: a handful of
+    obstacles meet a board)."""
     hit = rect.collidelist(list(obstacles))
     if hit < 0:
         return pygame.Rect(rect)
@@ -75,8 +85,9 @@ def _clear(rect: pygame.Rect, obstacles: Sequence[pygame.Rect], depth: int = 6) 
         pygame.Rect(rect.left, rect.top, ob.left - rect.left, rect.height),
         pygame.Rect(ob.right, rect.top, rect.right - ob.right, rect.height),
     ]
-    cleared = [_clear(part, obstacles, depth - 1) for part in parts if part.width > 0 and part.height > 0]
-    return max(cleared, key=lambda r: r.width * r.height, default=pygame.Rect(rect.left, rect.top, 0, 0))
+    cleared = [_clear(part, obstacles, angle, depth - 1) for part in parts if part.width > 0 and part.height > 0]
+    return max(cleared, key=lambda r: (letter_room(r, angle), r.width * r.height),
+               default=pygame.Rect(rect.left, rect.top, 0, 0))
 
 
 def obstacles_of(layout: TableLayout) -> list[pygame.Rect]:
@@ -140,8 +151,8 @@ def runner_box(layout: TableLayout, player: int, obstacles: Sequence[pygame.Rect
         right = pygame.Rect(lo, row.bottom + margin, hi - lo, max(0, height - row.bottom - 2 * margin))
         own_left = left if seat.angle == 90 else right
     other = right if own_left is left else left
-    own_left, other = _clear(own_left, obstacles), _clear(other, obstacles)
-    return own_left if own_left.width * own_left.height >= 0.6 * other.width * other.height else other
+    own_left, other = _clear(own_left, obstacles, seat.angle), _clear(other, obstacles, seat.angle)
+    return own_left if letter_room(own_left, seat.angle) >= 0.8 * letter_room(other, seat.angle) else other
 
 
 def _block(canvas: Canvas, layout: TableLayout, lines: tuple[Line, ...], box: pygame.Rect, angle: int,

@@ -31,14 +31,13 @@ from typing import Any
 
 import pygame
 
-from appliance.rules.events import REJECT_REASONS
+from appliance.rules.player_words import reject_words as rules_reject_words
 
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas, painted
 from .events import detail, kind, side_for
-from .hints import reject_words
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
@@ -63,16 +62,7 @@ PEEK_CARDS = 4  # cards drawn under a face-down pile's top
 
 def speed_reject_words(reason: str) -> str:
     """Why a Speed press did nothing: the Spit words, but a hand rather than stock piles."""
-    words = {
-        "nothing_selected": _("pick a card from your hand first"),
-        "not_stuck": _("somebody can still play: the side stacks turn only when nobody can"),
-        "no_card": _("your stock is used up: nothing to draw"),
-        "not_in_this_game": _("that button does nothing in Speed"),
-    }
-    found = words.get(reason)
-    if found is not None:
-        return found
-    return reject_words(reason) if reason in REJECT_REASONS else reason
+    return rules_reject_words(reason, say=_, speed=True)
 
 
 def speed_layout(base: TableLayout) -> tuple[TableLayout, tuple[pygame.Rect, pygame.Rect]]:

@@ -92,12 +92,8 @@ def _ns(ms: float) -> int:
 
 
 def _sources(data: dict[str, Any], check: Checker) -> list[str]:
-    if "sources" not in data:
-        return ["gpio"]
-    value = data["sources"]
-    if not isinstance(value, list):
-        check.problem("sources", f"must be a list drawn from {', '.join(BACKENDS)}, not {shown(value)}; using gpio")
-        return ["gpio"]
+    value: list[Any] = check.read(data, "sources", ["gpio"], lambda v: v if isinstance(v, list) else None,
+                                  f"be a list drawn from {', '.join(BACKENDS)}", using="gpio")
     chosen = []
     for index, name in enumerate(value):
         if name in BACKENDS:
@@ -161,10 +157,8 @@ def _keymap(keys: dict[str, Any], check: Checker) -> Keymap:
 
 
 def _serial(data: dict[str, Any], pad_ns: int, coin_ns: int, stuck_ns: int, check: Checker) -> list[SerialPad]:
-    serial = data.get("serial", [])
-    if not isinstance(serial, list):
-        check.problem("serial", "must be an array of tables ([[serial]]); no serial pads")
-        return []
+    serial: list[Any] = check.read(data, "serial", [], lambda v: v if isinstance(v, list) else None,
+                                   "be an array of tables ([[serial]])", using="no serial pads")
     pads = []
     for index, pad in enumerate(serial):
         where = f"serial[{index}]"
@@ -208,20 +202,21 @@ def check_config(data: dict[str, Any], check: Checker) -> InputsConfig:
     pad_ns = _ns(check.number(debounce, "pad_ms", 30.0, *LOCKOUT_MS, "debounce."))
     coin_ns = _ns(check.number(debounce, "coin_ms", 50.0, *COIN_MS, "debounce."))
     stuck_ns = _ns(check.number(debounce, "stuck_s", 5.0, *STUCK_S, "debounce.") * 1000)
-    pads = debounce.get("pads", ["left", "right"])
-    if not isinstance(pads, list) or not all(p in GAME_CONTROLS for p in pads):
-        check.problem("debounce.pads", f"must list game controls, e.g. [\"left\", \"right\"], not {shown(pads)}")
-        pads = ["left", "right"]
+    pads = check.read(debounce, "pads", ["left", "right"],
+                      lambda value: value if isinstance(value, list) and all(p in GAME_CONTROLS for p in value)
+                      else None, 'list game controls, e.g. ["left", "right"]', "debounce.")
 
     gpio = check.table(data, "gpio")
     check.unknown(gpio, _GPIO, "gpio.")
     config.gpio_pull_up = check.boolean(gpio, "pull_up", True, "gpio.")
     config.gpio_latency_ns = _ns(check.number(gpio, "latency_ms", 2.0, *LATENCY_MS, "gpio."))
-    chip = gpio.get("chip", "")
-    if isinstance(chip, bool) or not isinstance(chip, int | str) or (isinstance(chip, int) and chip < 0):
-        check.problem("gpio.chip", f"must be a chip's number (0, 4) or label (\"pinctrl-rp1\"), not {shown(chip)}")
-        chip = ""
-    config.gpio_chip = str(chip)
+    def a_chip(value: Any) -> str | None:  # a number or a label ("": gpiozero finds the Pi's)
+        if isinstance(value, bool) or not isinstance(value, int | str) or (isinstance(value, int) and value < 0):
+            return None
+        return str(value)
+
+    config.gpio_chip = check.read(gpio, "chip", "", a_chip, 'be a chip\'s number (0, 4) or label ("pinctrl-rp1")',
+                                  "gpio.", "the Pi's own")
     config.gpio = _gpio(gpio, pads, (button_ns, pad_ns, coin_ns), stuck_ns, check)
 
     keyboard = check.table(data, "keyboard")

@@ -12,37 +12,20 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from .cards import Card
+from .player_words import reason_words
 
-# Every reason a press can be rejected for, with what a player would be told.
-REJECT_REASONS: dict[str, str] = {
-    "not_adjacent": "that card is not one above or below the spit pile",
-    "too_late": "the other player got there first",
-    "no_card": "there is no card there",
-    "no_pile": "there is no such pile",
-    "nothing_selected": "pick a card from your stock piles first",
-    "wrong_phase": "not now",
-    "already_called": "you have called Spit! already",
-    "no_spit_cards": "you have no spit cards left",
-    "choose_pile": "you spit alone: slap the spit pile you want (left or right)",
-    "wrong_pile": "you must keep spitting onto the pile you chose",
-    "game_over": "the game is over",
-    "unknown_press": "no such player or control",
+# Every reason a press can be rejected for (the `reason` codes of the script format, which never
+# change), with the words a player is told (player_words.py; the screen says them in context).
+REASONS = (
+    "not_adjacent", "too_late", "no_card", "no_pile", "nothing_selected", "wrong_phase", "already_called",
+    "no_spit_cards", "choose_pile", "wrong_pile", "game_over", "unknown_press",
     # The family's rules.
-    "wrong_colour": "on the spit pile the colours must alternate: red on black, black on red",
-    "not_your_choice": "the other player chooses the spit pile this time",
-    "call_first": 'be first to call "Spit!" to choose the pile',
-    "slap_smaller": "slap the smaller spit pile",
-    "slap_larger": "you played out: slap the larger spit pile, it is yours",
-    "not_in_this_game": "that button does nothing in this game",
-    "cannot_pick_up": "you may pick up your last 3 to 5 cards once they all lie face up",
-    "already_slapped": "you have slapped the table already",
-    "ghost_first": "first the race for the ghost card: slap to take it",
-    "card_first": "first the borrowed spit card: who slaps it first decides",
-    "sitting_out": "you are out of this round: press a spit pile to take it, then wait for the next",
-    "table_slapped": "a table slap is being judged",
+    "wrong_colour", "not_your_choice", "call_first", "slap_smaller", "slap_larger", "not_in_this_game",
+    "cannot_pick_up", "already_slapped", "ghost_first", "card_first", "sitting_out", "table_slapped",
     # Speed (S1-S5).
-    "not_stuck": "somebody can still play or draw: the side stacks are turned only when nobody can",
-}
+    "not_stuck",
+)
+REJECT_REASONS: dict[str, str] = {reason: reason_words(reason) or reason for reason in REASONS}
 
 
 OPTIONAL = {"optional": True}  # field metadata: left out of the JSON while it is None
@@ -174,6 +157,8 @@ class Reject(Event):
 
     @property
     def words(self) -> str:
+        """The reason in a player's words, out of context (`player_words.reject_words` says it
+        for the press and the phase)."""
         return REJECT_REASONS[self.reason]
 
 

@@ -10,9 +10,11 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,21 @@ class Checker:
         self.problem(prefix + key, f"must be a table ([{prefix}{key}]), not {shown(value)}; ignored")
         return {}
 
+    def read(self, data: dict[str, Any], key: str, default: T, accept: Callable[[Any], T | None], must: str,
+             prefix: str = "", using: str | None = None) -> T:
+        """The one shape of every getter: `key`'s value as `accept` reads it (None: it is wrong); the
+        default where the key is absent, and where it is wrong, with a problem "must `must`, not
+        <the value>; using <`using`, or the default>"."""
+        if key not in data:
+            return default
+        value = data[key]
+        read = accept(value)
+        if read is None:
+            said = repr(default) if using is None else using
+            self.problem(prefix + key, f"must {must}, not {shown(value)}; using {said}")
+            return default
+        return read
+
     def number(
         self,
         data: dict[str, Any],
@@ -77,56 +94,33 @@ class Checker:
         unit: str = "",
     ) -> float:
         """A finite number from `low` to `high` (an int or a float; never a bool, NaN or infinity)."""
-        if key not in data:
-            return default
-        value = data[key]
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or (isinstance(value, float) and not math.isfinite(value))
-            or not low <= value <= high
-        ):
-            units = f" {unit}" if unit else ""
-            self.problem(
-                prefix + key, f"must be a number from {low:g} to {high:g}{units}, not {shown(value)}; using {default:g}"
-            )
-            return default
-        return float(value)
+        def accept(value: Any) -> float | None:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return None
+            if isinstance(value, float) and not math.isfinite(value):
+                return None
+            return float(value) if low <= value <= high else None
+
+        units = f" {unit}" if unit else ""
+        return self.read(data, key, default, accept, f"be a number from {low:g} to {high:g}{units}", prefix,
+                         f"{default:g}")
 
     def integer(self, data: dict[str, Any], key: str, default: int, low: int, high: int, prefix: str = "") -> int:
-        if key not in data:
-            return default
-        value = data[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            message = f"must be a whole number from {low} to {high}, not {shown(value)}; using {default}"
-            self.problem(prefix + key, message)
-            return default
-        return value
+        def accept(value: Any) -> int | None:
+            ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+            return value if ok else None
+
+        return self.read(data, key, default, accept, f"be a whole number from {low} to {high}", prefix, str(default))
 
     def boolean(self, data: dict[str, Any], key: str, default: bool, prefix: str = "") -> bool:
-        if key not in data:
-            return default
-        value = data[key]
-        if not isinstance(value, bool):
-            self.problem(prefix + key, f"must be true or false, not {shown(value)}; using {str(default).lower()}")
-            return default
-        return value
+        return self.read(data, key, default, lambda value: value if isinstance(value, bool) else None,
+                         "be true or false", prefix, str(default).lower())
 
     def string(self, data: dict[str, Any], key: str, default: str, prefix: str = "") -> str:
-        if key not in data:
-            return default
-        value = data[key]
-        if not isinstance(value, str) or "\0" in value:
-            self.problem(prefix + key, f"must be a string, not {shown(value)}; using {default!r}")
-            return default
-        return value
+        return self.read(data, key, default, lambda value: value if isinstance(value, str) and "\0" not in value
+                         else None, "be a string", prefix)
 
     def choice(self, data: dict[str, Any], key: str, default: str, choices: Iterable[str], prefix: str = "") -> str:
         options = tuple(choices)
-        if key not in data:
-            return default
-        value = data[key]
-        if value not in options:
-            self.problem(prefix + key, f"must be one of {', '.join(options)}, not {shown(value)}; using {default!r}")
-            return default
-        return str(value)
+        return self.read(data, key, default, lambda value: str(value) if value in options else None,
+                         f"be one of {', '.join(options)}", prefix)

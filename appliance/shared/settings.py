@@ -138,15 +138,14 @@ def _check_house_rules(table: dict[str, Any], check: Checker) -> dict[str, Any]:
 
 def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
     """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
-    value = data.get("computer_level", default)
-    if isinstance(value, int) and not isinstance(value, bool) and str(value) in COMPUTER_LEVELS:
-        return str(value)
-    if isinstance(value, str) and value.strip() in COMPUTER_LEVELS:
-        return value.strip()
+    def accept(value: Any) -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool) and str(value) in COMPUTER_LEVELS:
+            return str(value)
+        return value.strip() if isinstance(value, str) and value.strip() in COMPUTER_LEVELS else None
+
     low, high = COMPUTER_LEVELS[0], COMPUTER_LEVELS[-1]
-    message = f"must be a level from {low} to {high}, e.g. 3, not {shown(value)}; using {default}"
-    check.problem("computer_level", message)
-    return default
+    return check.read(data, "computer_level", default, accept, f"be a level from {low} to {high}, e.g. 3",
+                      using=default)
 
 
 def check_settings(data: dict[str, Any], check: Checker) -> Settings:

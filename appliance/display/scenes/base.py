@@ -27,7 +27,7 @@ from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
 from ..compositor import Canvas
 from ..keys import Keymap, Press
-from ..layout import TableLayout, table_layout
+from ..layout import TableLayout, board_room, table_layout
 from ..sound import Sound
 from ..table_view import TableView
 
@@ -146,24 +146,26 @@ class Context:
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)
-    tables: dict[tuple[int, int], tuple[TableLayout, CardArt]] = field(init=False, default_factory=dict)
+    tables: dict[tuple[int, int, int], tuple[TableLayout, CardArt]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.layout = table_layout(self.size, self.settings.layout)
         self.art = CardArt(self.layout.card_w, self.layout.card_h, self.settings.four_colour)
 
     def table_for(self, game: Any = None) -> tuple[TableLayout, CardArt]:
-        """The layout and card art for a game's table: its seats and stock piles (None: classic)."""
+        """The layout and card art for a game's table: its seats and stock piles, and the room for a
+        runner board where its cards are carried (Running Spit); None: classic."""
         if game is None:
             return self.layout, self.art
         piles, seats = len(game.players[0].stock), game.table.seats
-        if (piles, seats) == (len(self.layout.seat(1).stock), 2):
+        room = board_room(self.size) if isinstance(game, Game) and game.rules.moves.carry else 0
+        if (piles, seats, room) == (len(self.layout.seat(1).stock), 2, 0):
             return self.layout, self.art
-        found = self.tables.get((piles, seats))
+        found = self.tables.get((piles, seats, room))
         if found is None:
-            layout = table_layout(self.size, self.settings.layout, piles, seats)
+            layout = table_layout(self.size, self.settings.layout, piles, seats, room)
             art = self.art.sized(layout.card_w, layout.card_h)  # drawn ahead with the screen's (warm)
-            found = self.tables[(piles, seats)] = (layout, art)
+            found = self.tables[(piles, seats, room)] = (layout, art)
         return found
 
     def view(
