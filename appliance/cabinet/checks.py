@@ -176,15 +176,27 @@ class Cabinet:
             self.press(1, "spit")
             time.sleep(0.5)
         if self.status().startswith("resumed:"):
-            self.press(1, "spit")
-            self.press(2, "spit")
-            self.wait_scene("play")
+            self.back_to_play()
         journal = self.newest_journal()
         if not journal or self.finished(journal) or not self.status().startswith("play:"):
             journal = self.start_game()
             self.press(1, "spit")
             self.press(2, "spit")
         return journal
+
+    def back_to_play(self, tries: int = 3) -> None:
+        """On the "game resumed" screen both players press SPIT! to be back at the table, and press
+        again, as people do, while it is still up (a press can land in the button's lockout after the
+        one that took the notices away). What is on the screen is said if the table never comes back."""
+        for _ in range(tries):
+            self.press(1, "spit")
+            self.press(2, "spit")
+            with contextlib.suppress(VmError):
+                self.wait_scene("play")
+                return
+            if not self.status().startswith("resumed:"):
+                break
+        raise VmError(f"the play scene: not back after SPIT! from both; on the screen: {self.status()!r}")
 
     def start_game(self) -> str:
         """From the title: START, "Two players", the countdown, both SPIT!: the new game's journal."""
@@ -217,9 +229,7 @@ class Cabinet:
         if self.status().startswith("notices:"):
             self.press(1, "spit")  # the start-up notices go at the first press
         self.wait_scene("resumed")
-        self.press(1, "spit")
-        self.press(2, "spit")
-        self.wait_scene("play")
+        self.back_to_play()
         latency = self.press(1, "pile1", watch=True)
         return latency is not None and self.newest_journal() == journal
 
