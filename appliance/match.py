@@ -165,7 +165,7 @@ class Match:
         self.rollbacks = 0  # presses put back in their place (a correction or not)
         self.rollback_depths: list[int] = []  # for each, the presses and time lines applied after its place
         self.late_presses = 0  # presses older than the horizon, applied late at the game's clock
-        self.unrestorable = 0  # snapshots `rules.restore` refused (the checkpoint was taken a press later)
+        self.unrestorable = 0  # snapshots `rules.restore` refused (the rollback started from an older one)
         self._log: list[Applied] = []  # what was applied since the oldest checkpoint, in the order applied
         self._times: list[float] = []  # their `t`, for bisecting
         self._seq = 0
@@ -282,7 +282,8 @@ class Match:
     def _checkpoint(self) -> None:
         """A snapshot of the game now; checkpoints (and log entries) no press within the horizon can
         need any more are let go. (Every snapshot restores: the family tests check it for every
-        preset; a rollback that still meets one that does not applies its press late instead.)"""
+        preset; a rollback that still meets one that does not starts from an older one, and applies
+        its press late only where none is left.)"""
         snap = self.game.snapshot()
         self._checkpoints.append(_Checkpoint(len(self._log), len(self.events), self.game.now, snap))
         oldest = self.game.now - self.horizon_s
@@ -306,15 +307,10 @@ class Match:
         if self.game.now - t > self.horizon_s + 1e-9:
             return None
         place = bisect.bisect_right(self._times, t)
-        bases = [c for c in self._checkpoints if c.index <= place and c.now <= t]
-        if not bases:
+        restored = self._restore_before(place, t)
+        if restored is None:
             return None
-        base = bases[-1]
-        try:
-            game = restore(base.snap)
-        except SetupError:
-            self.unrestorable += 1
-            return None
+        base, game = restored
         if self.journal is not None:
             try:
                 self.journal.record(t, player, control, source=source, exact=True)
@@ -344,6 +340,19 @@ class Match:
             self.rewritten_from.append(first)
         self._happened([], round_over=any(e.kind == "round_over" for e in events[first:]))
         return events[first:]
+
+    def _restore_before(self, place: int, t: float) -> tuple[_Checkpoint, FamilyGame] | None:
+        """The newest checkpoint before log entry `place` and time `t` that restores, with its game;
+        an older one where a newer one will not (its press is still put in its place: a rollback
+        from further back gives the same game). None if none does."""
+        for base in reversed(self._checkpoints):
+            if base.index > place or base.now > t:
+                continue
+            try:
+                return base, restore(base.snap)
+            except SetupError:
+                self.unrestorable += 1
+        return None
 
     def _happened(self, events: list[Event], round_over: bool = False) -> None:
         self.events += events

@@ -346,6 +346,18 @@ def test_after_two_wrong_slaps_the_later_slapper_chooses_the_smaller_pile() -> N
     assert STRATEGIES["5"].choose(visible_view(game, 2), game.legal_actions(2), game.rules, RNG) is None
 
 
+def test_a_runner_moves_a_card_into_a_space_to_lift_the_one_under_it() -> None:
+    """V16: nothing fits the 4D and 6C and the QD lies under two face-up cards. The rules see the way
+    on (the 8H into the space, then the 9C lifted off the QD) and call no stalemate; every level
+    takes the first step, or the game would wait for ever (simulate called it stuck)."""
+    game = game_at(["QD | 9C 8H", "", "KS", "2S", "JS"], ["8C", "TH", "KD", "9S", "JH"],
+                   spit=("4D", "6C"), variant="running", p1_spit="AD", p2_spit="AH")
+    assert game.settle(0.0) == [] and game.phase == "playing"
+    assert uncover(visible_view(game, 1), game.rules) == [Action("move", 1, 2)]
+    for spec in STRATEGIES:
+        assert choose(spec, game).action == Action("move", 1, 2), spec
+
+
 def test_a_card_carried_off_its_pile_is_planned_as_back_on_it() -> None:
     """V16: carrying the 8D off a lone 5D, nothing fits the 6D and 9C; the way on is the 8D into the
     space, then the 5D onto the 6D. The plan counts the carried card as back on its pile."""

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from positions import kinds, position, presses
 
-from appliance.rules import Action, Game, OptionError, game_from_state, new_game, read_options
+from appliance.rules import Action, Game, OptionError, game_from_state, new_game, read_options, restore
 
 
 def running(p1: list[str], p2: list[str], **kwargs: Any) -> Game:
@@ -106,3 +106,21 @@ def test_the_legal_actions_of_a_runner_count_the_carried_card_as_back_on_its_pil
     assert lift in game.legal_actions(1)
     events = presses(game, *[(2.0 + 0.1 * n, 1, press) for n, press in enumerate(game.presses_for(1, lift))])
     assert kinds(events)[-1] == "flip" and events[-1]["card"] == "5D"
+
+
+def test_a_card_moved_into_a_space_that_leaves_a_top_a_runner_can_lift_is_no_stalemate() -> None:
+    # Nothing fits and the QD lies under two face-up cards: with one space classic is stuck (only the
+    # 8H comes off), but a runner moves the 8H into the space, then lifts the 9C and turns the QD.
+    shape: dict[str, Any] = {"p1": ["QD | 9C 8H", "", "KS", "2S", "JS"], "p2": ["8C", "TH", "KD", "9S", "JH"],
+                             "spit": ("4D", "6C"), "p1_spit": "AD", "p2_spit": "AH"}
+    assert kinds(game_from_state(position(**shape)).settle(0.0)) == ["stalemate"]
+    game = running(**shape)
+    assert game.settle(0.0) == [] and game.can_progress(1)
+    events = []
+    for t, press in ((1.0, "pile1"), (1.1, "pile2"), (1.2, "pile1"), (1.3, "pile1")):
+        events += presses(game, (t, 1, press))
+        # Each position on the way is one the state check accepts, so a rollback restores its
+        # snapshot (it refused them when the rules had called this a stalemate).
+        assert restore(game.snapshot()).snapshot() == game.snapshot()
+    assert kinds(events) == ["select", "move", "select", "flip", "stalemate"]  # (the QD fits nothing either)
+    assert events[3]["card"] == "QD"

@@ -93,3 +93,13 @@ def test_every_card_face_up_and_none_fitting_is_stuck_however_many_ways_it_can_b
     assert not can_progress(piles, ["3C1", "JH1"], rules.fits.fitting, rules.moves)
     piles[2] = StockPile(["QS1", "8S2", "8D1", "8H2"], 3)  # a black queen under the 8s: on the JH1 it fits
     assert can_progress(piles, ["3C1", "JH1"], rules.fits.fitting, rules.moves)
+
+
+def test_a_runner_may_move_a_card_into_a_space_and_lift_the_next_one() -> None:
+    """V16: the 8H goes into the space, then the 9C is carried off and the QD under it turned. Classic
+    reaches only the 8H's depth with one space; the search must ask for lifts after every move too."""
+    running = ruleset("running").moves
+    piles = stock("QD | 9C 8H", "", "KS", "2S", "JS")
+    assert not can_progress(piles, ["4D", "6C"], FITS, MOVES)
+    assert can_progress(piles, ["4D", "6C"], FITS, running)
+    assert not can_progress(stock("QD | 9C 8H", "TC", "KS", "2S", "JS"), ["4D", "6C"], FITS, running)  # no space

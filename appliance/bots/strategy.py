@@ -409,21 +409,22 @@ class Strategy:
 
 def uncover(view: View, rules: Ruleset) -> list[Action]:
     """The shortest series of stock rearrangements (moves into spaces, V7 stacking) after which a
-    face-down card can be turned or a card showing fits a spit pile; [] if there is none.
+    face-down card can be turned (V16: lifted to), or a card showing fits a spit pile; [] if none.
 
     Searched over the bot's own stock as it sees it (face-down cards unknown; a card carried off a
     pile, V16, counted back on it, as the rules' stalemate test counts it), with the ruleset's own
     `moves` and `fits`: the same moves `legal_actions` offers, so the first step is one of them.
     """
     moves = rules.moves
+    lifts = moves.carry
     fitting = [rules.fits.fitting[top] for top in view.spit if is_card(top)]  # what fits on each top
 
     def shows_progress(pile: StockPile) -> bool:
         cards = pile.cards
         if not cards:
             return False
-        if pile.up == 0:
-            return True
+        if pile.up == 0 or (lifts and pile.up == 1 and len(cards) > 1):
+            return True  # a face-down top to turn, or (V16) a top a runner lifts to turn the one under it
         card = cards[-1]
         return any(card in fit for fit in fitting)
 

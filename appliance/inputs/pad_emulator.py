@@ -180,12 +180,16 @@ class PadEmulator:
     def now_us(self) -> int:
         return self.pad_clock.pad_us(self._clock())
 
-    def press(self, control: str, pressed: bool = True, at_ns: int | None = None) -> int:
-        """An edge on one of the pad's inputs, at host time `at_ns` (default now). Returns its edge_seq."""
+    def press(self, control: str, pressed: bool = True, at_ns: int | None = None, noise: int = 0) -> int:
+        """An edge on one of the pad's inputs, at host time `at_ns` (default now). Returns its edge_seq.
+        `noise`: that many random bytes go onto the line just before the edge's frame, nothing between
+        them (a HEARTBEAT or PONG could come between a `noise()` and the frame), so they spoil it."""
         pad_us = self.pad_clock.pad_us(self._clock() if at_ns is None else at_ns)
         with self._lock:
             frames = self.pad.edge(pad_us, p.CONTROL_CODES.index(control), int(pressed))
             if not self._frozen:
+                if noise:
+                    self.noise(noise)
                 self._write(frames)
             return self.pad.edge_seq
 

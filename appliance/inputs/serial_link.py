@@ -143,6 +143,7 @@ class SerialSource:
         self._keys = {(self._owner(c), c) for c in p.CONTROL_CODES}
         self._debouncer = self._new_debouncer()
         self._last_edge: dict[tuple[int, str], int] = {}
+        self._last_stamp: tuple[int, int] | None = None  # (pad_us, host ns) of this boot's latest edge
         self.link = "closed"
         self.link_events: list[str] = []  # "up", "lost: ...", in order (the switch test and tests read it)
         self.boot_id: int | None = None
@@ -364,6 +365,7 @@ class SerialSource:
                     self._ready.clear()
                     self._acked = None
                     self.clock_sync.reset()
+                    self._last_stamp = None
                     # a restarted pad starts with every input up, whatever we last heard
                     self._debouncer = self._new_debouncer()
                     if self.link in ("up", DEGRADED):
@@ -419,7 +421,7 @@ class SerialSource:
             for _edge_seq, pad_us, code, pressed in ready:
                 if code >= len(p.CONTROL_CODES):
                     continue
-                t_ns = self.clock_sync.to_host_ns(pad_us)
+                t_ns = self._edge_host_ns(pad_us)
                 if t_ns < self.run_start_ns or now - t_ns > self.stale_ns:
                     self.stale += 1  # made before this run, or held too long to be fair now
                     self.last_stale_age_ns = now - t_ns
@@ -433,6 +435,18 @@ class SerialSource:
             with self.changed:
                 self.changed.notify_all()  # (a stale press, or a bounce: still news to a waiter)
         self._deliver(out)  # before the ACK: its write gives up the GIL, and a busy game loop may keep it
+
+    def _edge_host_ns(self, pad_us: int) -> int:
+        """An edge's pad stamp on the host clock, never before the edge the pad made before it. The
+        clock sync's estimate moves as its samples come in (by milliseconds early on, and on a busy
+        host), so without this a release handed on after a PONG (recovered by a NACK, say) could be
+        stamped before its press, and the merger would hand them on the wrong way round."""
+        t_ns = self.clock_sync.to_host_ns(pad_us)
+        last = self._last_stamp
+        if last is not None and p.us_diff(pad_us, last[0]) >= 0:
+            t_ns = max(t_ns, last[1])
+        self._last_stamp = (pad_us, t_ns)
+        return t_ns
 
     def _ack(self, handle: Any, now: int) -> None:
         """ACK the gap-free prefix handed on (not edges still waiting for the clock sync)."""

@@ -63,8 +63,8 @@ def progress_by_rearranging(stock: Sequence[StockPile], tops: Tops, moves: Stock
             after = _piles(position)
             source, target = after[action.pile - 1], after[action.target - 1]
             target.put_face_up(source.take_top())
-            if turns_and_plays(after, tops, first=True):
-                return True
+            if turns_and_plays(after, tops, first=True) or (moves.carry and moves.lifts(after)):
+                return True  # (V16: a card moved into a space can leave one a runner lifts)
             key = _position(after)
             if key not in seen:
                 if len(seen) >= MAX_POSITIONS:
