@@ -179,7 +179,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         nargs="?",
         const="build",
         metavar="IMAGE",
-        help="instead: build (or take) the Raspberry Pi 4 image and boot it emulated to the game's READY",
+        help="instead: build (or take) the Raspberry Pi 4 image, read what a Pi 4 needs off the card, and boot "
+        "it emulated to the game's first frame",
     )
     return parser.parse_args(argv)
 
