@@ -34,7 +34,6 @@ import argparse
 import contextlib
 import heapq
 import itertools
-import json
 import os
 import queue
 import random
@@ -54,6 +53,7 @@ from ..inputs.serial_link import DEGRADED, SerialSource
 from ..inputs.source import SourceStatus
 from ..match import Match
 from ..rules import Game, deck, game_from_state
+from .figures import print_figures
 from .press_log import PressLog
 
 Applied = tuple[Press, int]  # the press and the monotonic ns when game.press returned
@@ -803,12 +803,7 @@ def main(argv: list[str]) -> int:
         "nice": niced,
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        width = max(len(k) for k in result)
-        for key, value in result.items():
-            print(f"{key:<{width}}  {value}")
+    print_figures(result, args.json)
     checks = [
         result["gpio_p99_ms"] is None or result["gpio_p99_ms"] <= 2,
         result["serial_p99_ms"] is None or result["serial_p99_ms"] <= 5,

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import itertools
-import json
 import os
 import random
 import subprocess
@@ -40,6 +39,8 @@ import sys
 import threading
 import time
 from typing import Any
+
+from appliance.benchmarks.figures import print_figures
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -455,11 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         "first_frame_s": round(first, 3),
         "scenarios": scenarios,  # Speed and four seats: frame_p99_ms, band_median_share, band_p90_share
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:24} {value}")
+    print_figures(result, args.json)
     return 0
 
 
@@ -485,9 +482,5 @@ def pacing_main(args: argparse.Namespace) -> int:
         return 1
     finally:
         pygame.quit()
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:24} {value}")
+    print_figures(result, args.json)
     return 0

@@ -19,13 +19,13 @@ applied at another time than it made them (`moved`), and the races each side won
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from typing import Any
 
 from ..bots import make_bot
 from ..match import Match
 from ..rules import CONTROLS
+from .figures import print_figures
 from .press_log import PressLog
 
 SECOND = 1_000_000_000
@@ -108,10 +108,5 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     result = bench_ties(args.games, args.level, args.rate, args.seed, args.seconds)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        width = max(len(key) for key in result)
-        for key, value in result.items():
-            print(f"{key:<{width}}  {value}")
+    print_figures(result, args.json)
     return 0
