@@ -8,13 +8,11 @@ and many are rejected.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .rules import Event, FamilyGame, OptionError, new_game, read_options
+from .rules import Event, FamilyGame, new_game
 
 
 def _controls(game: FamilyGame, phase: str) -> tuple[str, ...]:
@@ -45,25 +43,3 @@ def random_game(seed: int, max_presses: int = 1_000_000, variant: str = "classic
         dt, player, control = mash(game, rng)
         t = round(t + dt, 6)
         yield (t, player, control), game.press(t, player, control)
-
-
-def variant_options(parser: argparse.ArgumentParser, variant: str, text: str | None) -> dict[str, Any]:
-    """A command's `--variant NAME --options JSON`, checked as a setup line is: the options given
-    (a dict, {} for none); anything the core would refuse is a usage error naming it (exit 2)."""
-    options: Any = {}
-    if text is not None:
-        try:
-            options = json.loads(text)
-        except json.JSONDecodeError as error:
-            parser.error(f"--options is not JSON: {error}")
-        except RecursionError:
-            parser.error("--options is nested too deeply to read (house rules are one level: {\"decks\": 2})")
-        except ValueError as error:  # an integer of more digits than Python converts
-            parser.error(f"--options is not JSON this program reads: {error}")
-        if not isinstance(options, dict):
-            parser.error("--options must be a JSON object of option names and values, e.g. '{\"decks\": 2}'")
-    try:
-        read_options(variant, options)
-    except OptionError as error:
-        parser.error(str(error))
-    return dict(options)

@@ -35,9 +35,9 @@ from typing import Any
 
 from ..journal import Journal
 from ..match import Match, setup_line
-from ..random_play import variant_options
 from ..rules import PRESETS, REJECT_REASONS, Event, Game, read_options
 from ..rules.events import Flip, Move, Play, Reject, Stack
+from ..variant_args import variant_options
 from .levels import make_bot, parse_spec
 from .opponent import Bot
 
