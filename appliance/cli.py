@@ -18,18 +18,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
     "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render | bench ties"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
-    "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
+    "pad-emulator": ("lab.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
-    "cabinet-test": ("appliance.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
+    "cabinet-test": ("lab.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
 }
 
 BENCHES: dict[str, str] = {
-    "rules": "appliance.benchmarks.rules:main",
-    "inputs": "appliance.benchmarks.inputs:main",
-    "render": "appliance.benchmarks.render:main",
-    "resume": "appliance.benchmarks.resume:main",
-    "ties": "appliance.benchmarks.ties:main",
+    "rules": "lab.benchmarks.rules:main",
+    "inputs": "lab.benchmarks.inputs:main",
+    "render": "lab.benchmarks.render:main",
+    "resume": "lab.benchmarks.resume:main",
+    "ties": "lab.benchmarks.ties:main",
 }
 
 

@@ -3,7 +3,11 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from appliance.benchmarks.inputs import (
+from appliance.inputs.gpio import GpioSource, PinControl
+from appliance.inputs.merge import Merger
+from appliance.inputs.press import Press
+from appliance.inputs.script_source import MockSource
+from lab.benchmarks.inputs import (
     Consumer,
     RecordingMerger,
     bench_corrupt,
@@ -13,10 +17,6 @@ from appliance.benchmarks.inputs import (
     raise_priority,
     summary,
 )
-from appliance.inputs.gpio import GpioSource, PinControl
-from appliance.inputs.merge import Merger
-from appliance.inputs.press import Press
-from appliance.inputs.script_source import MockSource
 
 
 def test_percentiles_and_summary():
@@ -83,8 +83,8 @@ def test_the_loss_bench_reports_both_kinds_of_loss(tmp_path):
 
 
 def test_the_race_position_is_decided_by_edge_order_through_the_match_whatever_the_delivery():
-    from appliance.benchmarks.inputs import race_game, winner_of
     from appliance.match import Match
+    from lab.benchmarks.inputs import race_game, winner_of
 
     for first, delayed in ((1, False), (2, False), (1, True), (2, True)):
         t0 = 10_000_000_000
@@ -102,7 +102,7 @@ def test_the_race_position_is_decided_by_edge_order_through_the_match_whatever_t
 def test_a_slow_link_delivers_later_and_in_the_order_it_was_given():
     import threading
 
-    from appliance.benchmarks.inputs import SlowLink
+    from lab.benchmarks.inputs import SlowLink
 
     class Sink:
         def __init__(self) -> None:
@@ -141,7 +141,7 @@ def test_a_slow_link_delivers_later_and_in_the_order_it_was_given():
 
 
 def test_the_rollback_bench_puts_every_late_pad_press_in_its_place():
-    from appliance.benchmarks.inputs import bench_rollback
+    from lab.benchmarks.inputs import bench_rollback
 
     result = bench_rollback(games=1, pad_delay_ms=50.0, seed=3)
     assert result["games"] == 1 and result["presses"] > 50 and result["late_presses"] == 0

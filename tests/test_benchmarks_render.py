@@ -10,7 +10,7 @@ import sys
 import pytest
 from headless import headless_display
 
-from appliance.benchmarks import render
+from lab.benchmarks import render
 
 
 def test_frames_of_a_live_game_are_timed() -> None:

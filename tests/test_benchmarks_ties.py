@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from appliance.benchmarks.ties import bench_ties, main, mash_game
+from lab.benchmarks.ties import bench_ties, main, mash_game
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

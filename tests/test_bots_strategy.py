@@ -10,9 +10,9 @@ from positions import game_at
 
 from appliance.bots.strategy import HOLD_BACK, STRATEGIES, Plan, uncover
 from appliance.bots.view import is_card, visible_view
-from appliance.random_play import mash
 from appliance.rules import Action, Game, new_game
 from appliance.rules.table_slap import TableSlap
+from lab.random_play import mash
 
 RNG = random.Random(0)
 

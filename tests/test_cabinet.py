@@ -13,9 +13,9 @@ import pygame
 import pytest
 from headless import Harness
 
-from appliance.cabinet import main as cabinet_main
-from appliance.cabinet.checks import Report, percentile
-from appliance.cabinet.screen import MATCH, compare, title_texts
+from lab.cabinet import main as cabinet_main
+from lab.cabinet.checks import Report, percentile
+from lab.cabinet.screen import MATCH, compare, title_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGE = ROOT / "systemd" / "image"

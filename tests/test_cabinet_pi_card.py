@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.cabinet.pi_card import Finding, check, cmdline_findings, config_values, tools_missing
+from lab.cabinet.pi_card import Finding, check, cmdline_findings, config_values, tools_missing
 
 KVER = "6.1.0-99-arm64"
 DEBIAN_CONFIG = """# Do not modify this file!

@@ -179,7 +179,7 @@ def test_a_replay_shows_the_verdict_of_a_race_for_a_card_as_the_rule_says_it(sce
 @pytest.mark.parametrize("layout", ["desktop", "tabletop"])
 @pytest.mark.parametrize("seats", [3, 4])
 def test_a_replay_of_three_or_four_seats_draws_their_table(seats: int, layout: str) -> None:
-    from appliance.random_play import random_game
+    from lab.random_play import random_game
 
     options = {"seats": seats}
     lines = [json.dumps({"setup": {"variant": "classic", "seed": 4, "options": options}})]

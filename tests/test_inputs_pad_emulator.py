@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from appliance.inputs import protocol as p
-from appliance.inputs.pad_emulator import PadClock, PadEmulator, main
+from lab.pad_emulator import PadClock, PadEmulator, main
 
 WAIT = 5.0
 

@@ -11,9 +11,9 @@ import pytest
 
 from appliance.inputs import protocol as p
 from appliance.inputs.debounce import Timing
-from appliance.inputs.pad_emulator import TRANSPORTS, PadClock, PadEmulator
 from appliance.inputs.press import Press
 from appliance.inputs.serial_link import DEGRADED, STALE_NS, SerialSource
+from lab.pad_emulator import TRANSPORTS, PadClock, PadEmulator
 
 WAIT = 15.0  # seconds: a bound on waiting for the link's threads (a loaded CI machine), never a sleep
 

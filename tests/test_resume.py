@@ -172,7 +172,7 @@ def test_kill_9_at_random_moments_of_real_play_runs_every_restart_resumes_the_jo
     """Real `spit-arcade play` processes (dummy SDL, a scripted input source) killed with SIGKILL at
     random moments; every restart must resume the journal at its position (every 5th with a torn
     last line). `spit-arcade bench resume` runs the full 100."""
-    from appliance.benchmarks.resume import kill_test
+    from lab.benchmarks.resume import kill_test
 
     kills = int(os.environ.get("SPIT_ARCADE_RESUME_KILLS", "20"))
     figures = kill_test(kills=kills, seed=3, max_delay_s=0.4, directory=tmp_path)

@@ -1,6 +1,6 @@
 """The generic invariants, for every registered preset and for random combinations of house rules.
 
-Players mashing at random (appliance.random_play) through a game of each preset: no press raises,
+Players mashing at random (lab.random_play) through a game of each preset: no press raises,
 every card of the deck(s) is in exactly one place after every press (counted from the state object,
 whatever the game type), the same setup and presses give byte-identical output, the script of the
 game replays to the same output, and a game resumed from a snapshot taken at any point (through
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from appliance.random_play import mash
 from appliance.rules import PRESETS, FamilyGame, OptionError, deck, is_card, new_game, read_options, restore
 from appliance.rules.options import CHOICES, GOALS
 from appliance.scripting import output_lines, parse_script, run
+from lab.random_play import mash
 
 Press = tuple[float, int, str]
 

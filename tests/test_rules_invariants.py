@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from appliance.journal import Journal
-from appliance.random_play import mash
 from appliance.rules import CLASSIC, CONTROLS, PHASES, Event, Game, StockPile, can_progress, deck, game_from_state
 from appliance.scripting import Script, ScriptPress, output_lines, parse_script, run
+from lab.random_play import mash
 
 FULL_DECK = Counter(deck())
 

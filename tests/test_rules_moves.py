@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from appliance.random_play import mash
 from appliance.rules import Game, Seat, StockPile, new_game
 from appliance.rules.carry import seat_in_reach
 from appliance.rules.moves import FLIPS, LIFTS, MOVES, PLAYS, STACKS, Action, StockMoves
+from lab.random_play import mash
 
 
 def test_the_actions_made_once_are_the_actions_made_anywhere() -> None:

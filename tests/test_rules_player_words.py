@@ -11,10 +11,10 @@ import pytest
 from positions import position
 
 from appliance.cli import main
-from appliance.random_play import random_game
 from appliance.rules import PRESETS, REJECT_REASONS
 from appliance.rules.player_words import reason_words, reject_words
 from appliance.scripting import output_lines, parse_script, run
+from lab.random_play import random_game
 
 # Player 1's only move is the QD into the space (pile 5); player 2 can play the 4S on the 5H.
 STUCK = position(["9C", "KH", "KS", "2D QD", ""], ["4S", "JH", "JS", "JD", "3C"], spit=("5H", "7D"),

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from appliance.journal import Journal
-from appliance.random_play import mash, random_game
 from appliance.rules import CONTROLS, SetupError, deck, game_from_setup, new_game, restore
 from appliance.rules.events import Event, GameOver
 from appliance.rules.speed import SpeedGame
 from appliance.scripting import output_lines, parse_script, run
+from lab.random_play import mash, random_game
 
 FULL_DECK = Counter(deck())
 Press = tuple[float, int, str]

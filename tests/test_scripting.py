@@ -14,9 +14,9 @@ from positions import position
 
 from appliance.cli import main
 from appliance.journal import Journal
-from appliance.random_play import random_game
 from appliance.rules import Game
 from appliance.scripting import ScriptError, parse_script, run
+from lab.random_play import random_game
 
 SETUP = '{"setup": {"variant": "classic", "seed": 7}}'
 

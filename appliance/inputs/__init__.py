@@ -29,7 +29,7 @@ The shape the rest of the program uses:
 - Configuration: `load_config(path=None, sources=None)`, `build_sources`, `build_merger` (config.py;
   the default is default.toml in this package). GPIOZERO_PIN_FACTORY=mock runs "gpio" without a Pi.
 - Commands: `spit-arcade inputs` (switch_test.py), `spit-arcade pad-emulator` (pad_emulator.py),
-  `spit-arcade bench inputs` (appliance/benchmarks/inputs.py).
+  `spit-arcade bench inputs` (lab/benchmarks/inputs.py).
 
 This package never imports pygame, gpiozero or serial at import time: each backend loads its library
 when it is built or started.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The virtual cabinet's agent: a root helper on a virtio-serial port, in test images only.
 
-`spit-arcade cabinet-test` (appliance/cabinet/) talks to it from the host: one JSON object a line
+`spit-arcade cabinet-test` (lab/cabinet/) talks to it from the host: one JSON object a line
 each way. It is how the test looks inside (unit states, the journal, the partition) and drives what a
 cabinet's hardware would (the simulated GPIO lines of the panels), never how a player gets in: it is
 not a shell on a console, and the cabinet's own image (build-image.sh without --test) has no agent.

@@ -40,7 +40,7 @@ import threading
 import time
 from typing import Any
 
-from appliance.benchmarks.figures import print_figures
+from lab.benchmarks.figures import print_figures
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 

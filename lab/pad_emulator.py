@@ -30,7 +30,7 @@ import tty
 from collections import deque
 from collections.abc import Callable
 
-from . import protocol as p
+from appliance.inputs import protocol as p
 
 HEARTBEAT_NS = 100_000_000
 TAP_NS = 60_000_000

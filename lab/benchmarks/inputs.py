@@ -44,15 +44,16 @@ import threading
 import time
 from typing import Any
 
-from ..inputs.debounce import Timing
-from ..inputs.gpio import GpioSource, PinControl
-from ..inputs.merge import SWITCH_INTERVAL_S, Merger, favour_input_threads
-from ..inputs.pad_emulator import PadEmulator
-from ..inputs.press import GAME_CONTROLS, Press, PressSink
-from ..inputs.serial_link import DEGRADED, SerialSource
-from ..inputs.source import SourceStatus
-from ..match import Match
-from ..rules import Game, deck, game_from_state
+from appliance.inputs.debounce import Timing
+from appliance.inputs.gpio import GpioSource, PinControl
+from appliance.inputs.merge import SWITCH_INTERVAL_S, Merger, favour_input_threads
+from appliance.inputs.press import GAME_CONTROLS, Press, PressSink
+from appliance.inputs.serial_link import DEGRADED, SerialSource
+from appliance.inputs.source import SourceStatus
+from appliance.match import Match
+from appliance.rules import Game, deck, game_from_state
+
+from ..pad_emulator import PadEmulator
 from .figures import print_figures
 from .press_log import PressLog
 
@@ -158,7 +159,7 @@ class PadProcess:
     """`spit-arcade pad-emulator` in its own process (as a real pad is its own machine), driven by lines."""
 
     def __init__(self, link: str, *options: str) -> None:
-        command = [sys.executable, "-m", "appliance.inputs.pad_emulator", "--realtime", "--link", link, *options]
+        command = [sys.executable, "-m", "lab.pad_emulator", "--realtime", "--link", link, *options]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in, self._out = self.proc.stdin, self.proc.stdout
@@ -609,7 +610,7 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
     presses are then handed to a match each 0 to `pad_delay_ms` late (both seats on pads), with a
     frame every 1/60 s, and the match puts every late one in its place. How often it rolls back, how
     deep, and what a press costs on this machine, rollbacks included."""
-    from ..bots import make_bot
+    from appliance.bots import make_bot
 
     rng = random.Random(seed)
     presses = rollbacks = late = 0

@@ -22,9 +22,10 @@ import argparse
 import random
 from typing import Any
 
-from ..bots import make_bot
-from ..match import Match
-from ..rules import CONTROLS
+from appliance.bots import make_bot
+from appliance.match import Match
+from appliance.rules import CONTROLS
+
 from .figures import print_figures
 from .press_log import PressLog
 

@@ -19,9 +19,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from appliance.rules import new_game
+from appliance.variant_args import variant_options
+
 from ..random_play import mash, random_game
-from ..rules import new_game
-from ..variant_args import variant_options
 
 GOAL_PRESSES_PER_S = 200_000
 GOAL_P99_US = 20.0

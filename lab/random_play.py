@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .rules import Event, FamilyGame, new_game
+from appliance.rules import Event, FamilyGame, new_game
 
 
 def _controls(game: FamilyGame, phase: str) -> tuple[str, ...]:

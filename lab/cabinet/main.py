@@ -6,7 +6,7 @@
 
 Needs root (mmdebstrap, mkfs) and Debian's qemu-system-x86, qemu-utils, ovmf, mmdebstrap, e2fsprogs,
 dosfstools, mtools and fdisk: installed with apt-get when missing and run as root. The image is
-systemd/image/build-image.sh --test; the checks are appliance/cabinet/checks.py.
+systemd/image/build-image.sh --test; the checks are lab/cabinet/checks.py.
 """
 
 from __future__ import annotations
