@@ -2,13 +2,18 @@
 
 Each sub-command lives in its own module and parses its own arguments, so the rules core can be
 used without pygame, GPIO or serial being importable: a module is imported only when its command runs.
+The lab's commands (the virtual cabinet, the benchmarks, the pad emulator: lab/commands.py) are listed
+and run beside these where the lab is there, beside this package in a clone; the cabinet's wheel holds
+the game alone, so there they are neither listed nor offered.
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import sys
+from pathlib import Path
 
 # command -> "module:function"; each function takes the remaining argv and returns an exit status.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -16,21 +21,26 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
     "replay": ("appliance.cli:replay_main", "play a journal back (--show: on screen, at real speed)"),
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
-    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render | bench ties"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
-    "pad-emulator": ("lab.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
-    "cabinet-test": ("lab.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
 }
 
-BENCHES: dict[str, str] = {
-    "rules": "lab.benchmarks.rules:main",
-    "inputs": "lab.benchmarks.inputs:main",
-    "render": "lab.benchmarks.render:main",
-    "resume": "lab.benchmarks.resume:main",
-    "ties": "lab.benchmarks.ties:main",
-}
+# Where a clone's lab keeps its command table; looked up by name, here only, and only beside this package.
+LAB_COMMANDS = "lab.commands"
+NO_LAB = ("this install holds the game alone: the lab's commands (the virtual cabinet, the benchmarks, "
+          "the pad emulator) run from a clone of the repository, `./spit COMMAND`")
+
+
+def lab_commands() -> dict[str, tuple[str, str]]:
+    """The lab's commands where the lab is the one beside this package (a clone); {} elsewhere (the
+    cabinet, whose wheel has no lab, nor a `lab` package of someone else's on the path)."""
+    spec = importlib.util.find_spec(LAB_COMMANDS.partition(".")[0])
+    here = Path(__file__).resolve().parent.parent
+    if spec is None or spec.origin is None or Path(spec.origin).resolve().parent.parent != here:
+        return {}
+    table: dict[str, tuple[str, str]] = importlib.import_module(LAB_COMMANDS).COMMANDS
+    return table
 
 
 def _call(target: str, argv: list[str]) -> int:
@@ -38,15 +48,6 @@ def _call(target: str, argv: list[str]) -> int:
     module = importlib.import_module(module_name)
     result = getattr(module, func_name)(argv)
     return int(result or 0)
-
-
-def bench_main(argv: list[str]) -> int:
-    if not argv or argv[0] not in BENCHES:
-        near = difflib.get_close_matches(argv[0], BENCHES, n=1, cutoff=0.6) if argv else []
-        hint = f"spit-arcade bench: unknown benchmark {argv[0]!r} (did you mean {near[0]!r}?)\n" if near else ""
-        print(f"{hint}usage: spit-arcade bench {{{'|'.join(BENCHES)}}} [--json] ...", file=sys.stderr)
-        return 2
-    return _call(BENCHES[argv[0]], argv[1:])
 
 
 def replay_main(argv: list[str]) -> int:
@@ -65,6 +66,10 @@ def replay_main(argv: list[str]) -> int:
 def usage() -> str:
     lines = ["usage: spit-arcade COMMAND [ARGS...]", "", "commands:"]
     lines += [f"  {name:<13} {help_text}" for name, (_, help_text) in COMMANDS.items()]
+    lab = lab_commands()
+    if lab:
+        lines += ["", "the lab's commands (in this clone; not on a cabinet):"]
+        lines += [f"  {name:<13} {help_text}" for name, (_, help_text) in lab.items()]
     lines += ["", "Run `spit-arcade COMMAND --help` for a command's options."]
     return "\n".join(lines)
 
@@ -75,13 +80,15 @@ def main(argv: list[str] | None = None) -> int:
         print(usage())
         return 0
     command, rest = args[0], args[1:]
-    if command not in COMMANDS:
-        near = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+    lab = lab_commands()
+    commands = {**COMMANDS, **lab}
+    if command not in commands:
+        near = difflib.get_close_matches(command, commands, n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]!r}?)" if near else "" if lab else f"; {NO_LAB}"
         print(f"spit-arcade: unknown command {command!r}{hint}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
-        return _call(COMMANDS[command][0], rest)
+        return _call(commands[command][0], rest)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -2,7 +2,7 @@
 nothing outside appliance/display/ imports the screen but the command line that starts it; the
 shared services (appliance/shared/) import nothing above them; the settings, the configuration
 checks, the inputs and the files they write are on no import cycle, nor is any other module; the
-tests' harness is not in the product."""
+tests' harness is not in the product, nor is the lab (lab/), which the game never imports."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ BELOW_SHARED = {"appliance.rules"}
 THIRD_PARTY_FOR_SHARED = {"pygame"}  # key names, checked lazily (bindings.known_key)
 
 
-TARGET = re.compile(r"appliance(\.\w+)+:\w+")
+TARGET = re.compile(r"(appliance|lab)(\.\w+)+:\w+")
 
 
 def module_name(path: Path) -> str:
@@ -77,6 +77,14 @@ def test_nothing_outside_the_display_imports_it(name: str) -> None:
         return
     screen = sorted(target for target in imports(name) if inside(target, "appliance.display"))
     assert screen == [], f"{name} imports the screen: {screen}"
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_the_game_never_imports_the_lab(name: str) -> None:
+    # the cabinet's wheel has no lab: cli.py alone looks the lab's command table up, by name, where
+    # it is found beside the package (tests/test_packaging.py runs the wheel without it)
+    lab = sorted(target for target in imports(name) if inside(target, "lab"))
+    assert lab == [], f"{name} imports the lab: {lab}"
 
 
 @pytest.mark.parametrize("name", [n for n in MODULES if inside(n, "appliance.shared")])
