@@ -4,7 +4,8 @@
 #   sudo systemd/install.sh --no-start # install, start at the next boot
 #
 # What it does (systemd/README.md explains each step):
-#   - builds a wheel from the clone and installs it, with its runtime dependencies only, into a new
+#   - builds a wheel of the game from the clone (systemd/build-wheel.sh) and installs it, with its
+#     runtime dependencies at the versions requirements/cabinet.txt pins (hashes checked), into a new
 #     venv in /opt/spit-arcade/venv, owned by root: the kiosk's user can change none of the code it runs,
 #     and neither can whoever owns the clone;
 #   - makes the `spit` system user (no home, no shell, no password), which owns only its state
@@ -25,12 +26,9 @@ umask 022
 # --- the program: a wheel, in a root-owned venv (built beside the old one, swapped in at the end)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Build from a copy, so that root writes nothing into the clone (build/, *.egg-info).
-mkdir -p "$work/src"
-tar -C "$here" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' -cf - . | tar -C "$work/src" -xf -
-python3 -m venv "$work/build-venv"
-"$work/build-venv/bin/pip" wheel --quiet --no-deps --wheel-dir "$work/dist" "$work/src"
-wheel="$(ls "$work"/dist/spit_arcade-*.whl)"
+# The wheel holds the game alone (appliance/; the lab stays in the clone), built from a copy of the
+# clone with the pinned setuptools (systemd/build-wheel.sh).
+wheel="$("$here/systemd/build-wheel.sh" "$work/dist")"
 
 mkdir -p "$prefix"
 chown root:root "$prefix"
@@ -40,10 +38,13 @@ chmod 0755 "$prefix"
 # it in one rename at the end: a game that starts meanwhile runs the old version or the new, whole.
 release="$prefix/venv-$(date -u +%Y%m%dT%H%M%S)"
 rm -rf "$release"
-# System site packages: Raspberry Pi OS's python3-lgpio (gpiozero's pin factory on a Pi 4 and 5).
+# System site packages: Raspberry Pi OS's python3-lgpio (gpiozero's pin factory on a Pi 4 and 5),
+# used where it is the very version the lock pins.
 python3 -m venv --system-site-packages "$release"
-# The [cabinet] extra: lgpio from PyPI where the system has none (Debian, an x86 mini PC).
-"$release/bin/pip" install --quiet --no-cache-dir "$wheel[cabinet]"
+# Every package the game runs, at the version requirements/cabinet.txt pins, each file checked
+# against its hashes (lgpio included: the [cabinet] extra); then the game, resolving nothing more.
+"$release/bin/pip" install --quiet --no-cache-dir --require-hashes -r "$here/requirements/cabinet.txt"
+"$release/bin/pip" install --quiet --no-cache-dir --no-deps "$wheel"
 # No installer left in the kiosk's venv: nothing the game runs can add code to it.
 "$release/bin/python" -m pip uninstall --quiet --yes pip setuptools >/dev/null 2>&1 || true
 # The new venv must run before it goes live (and `set -e` stops here if it cannot).
