@@ -56,6 +56,8 @@ git clone --quiet --no-hardlinks "$repo" "$work/clone"
 (cd "$repo" && git ls-files --others --exclude-standard -z) | (cd "$repo" && xargs -0 -r cp --parents -t "$work/clone")
 dirty=$(cd "$repo" && git status --porcelain | wc -l)
 echo "build-image.sh: $name from $(cd "$repo" && git rev-parse --short HEAD) ($dirty files changed since)" >&2
+commit="$(cd "$repo" && git rev-parse HEAD)"
+[ "$dirty" -eq 0 ] || commit="$commit-dirty"
 
 packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
   python3 python3-venv git ca-certificates console-setup kbd
@@ -87,6 +89,9 @@ hooks+=(
 if [ "$test" = yes ]; then
   hooks+=(--customize-hook='chroot "$1" sh /root/spit-arcade/systemd/image/gpio-sim-module.sh')
 fi
+# Last, the manifest of what the image runs, its Debian and Python packages (systemd/image/manifest.py,
+# run by the kiosk's venv): the same for two builds of one commit on one day.
+hooks+=(--customize-hook='chroot "$1" /opt/spit-arcade/venv/bin/python /root/spit-arcade/systemd/image/manifest.py --commit '"$commit"' --out /usr/share/spit-arcade/manifest.json')
 hooks+=(--customize-hook='rm -f "$1"/usr/local/share/ca-certificates/build-host-*; chroot "$1" update-ca-certificates --fresh >/dev/null 2>&1')
 mmdebstrap --arch="$arch" --variant=minbase --components="$components" \
   --include="$(IFS=,; echo "${packages[*]}")" \
