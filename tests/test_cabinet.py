@@ -55,7 +55,7 @@ def test_the_report_has_every_figure_the_issue_names() -> None:
     for key in (
         "boot_to_title_s", "title_on_screen", "gpio_presses_applied", "gpio_p99_ms", "pad_presses_applied",
         "kill_resume_s", "watchdog_restart_s", "power_cuts_tried", "power_cuts_resumed", "escapes_tried",
-        "escapes_held", "exposure", "run_s",
+        "escapes_held", "exposure", "run_s", "wheel_files", "wheel_lab_modules", "manifest_python_packages",
     ):  # fmt: skip
         assert key in figures, key
 

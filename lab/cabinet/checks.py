@@ -71,6 +71,10 @@ class Report:
     escapes_held: int = 0
     exposure: float | None = None
     exposure_line: str = ""
+    wheel_files: int = 0  # the game's installed files (its wheel's RECORD), of which ...
+    wheel_lab_modules: int | None = None  # ... the lab's: none
+    manifest_debian_packages: int = 0  # /usr/share/spit-arcade/manifest.json
+    manifest_python_packages: int = 0
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
     run_s: float = 0.0
 
@@ -508,6 +512,25 @@ class Cabinet:
         with contextlib.suppress(ValueError, IndexError):
             self.report.exposure = float(out.split("exposure level for")[1].split(":")[1].split()[0])
         self.report.note("systemd-analyze security", self.report.exposure is not None, out)
+
+    def packaging(self) -> None:
+        """Only the game installed (no file of the lab in the wheel's RECORD), and the image's manifest
+        naming its packages, the game and its pygame-ce among them."""
+        record = "/opt/spit-arcade/venv/lib/python3*/site-packages/spit_arcade-*.dist-info/RECORD"
+        counts = self.vm.out(f"cat {record} | wc -l; cat {record} | grep -c '^lab/' || true").split()
+        with contextlib.suppress(ValueError, IndexError):
+            self.report.wheel_files, self.report.wheel_lab_modules = int(counts[0]), int(counts[1])
+        manifest = "/usr/share/spit-arcade/manifest.json"
+        read = (f"import json; m = json.load(open('{manifest}')); p = m['python']['packages']; "
+                "print(len(m['debian']), len(p), p.get('spit-arcade'), p.get('pygame-ce'))")
+        said = self.vm.out(f'python3 -c "{read}"').split()
+        with contextlib.suppress(ValueError, IndexError):
+            self.report.manifest_debian_packages, self.report.manifest_python_packages = int(said[0]), int(said[1])
+        ok = (self.report.wheel_files > 0 and self.report.wheel_lab_modules == 0
+              and self.report.manifest_debian_packages > 0 and len(said) == 4 and "None" not in said)  # fmt: skip
+        self.report.note("only the game installed, and the image's manifest", ok,
+                         f"{self.report.wheel_files} files, {self.report.wheel_lab_modules} of the lab; manifest: "
+                         f"{' '.join(said) or 'none'}")  # fmt: skip
 
     def close(self) -> None:
         if self.pad is not None:

@@ -223,6 +223,7 @@ def main(argv: list[str]) -> int:
     try:
         cabinet.first_boot()
         cabinet.exposure()
+        cabinet.packaging()
         steps: list[tuple[str, Callable[[], object]]] = [
             ("panels through the kernel's GPIO", cabinet.gpio_game),
             ("a USB keyboard", cabinet.keyboard),
