@@ -61,14 +61,14 @@ def test_the_wheels_command_is_the_games(wheel: Path, names: list[str]) -> None:
         assert "spit-arcade = appliance.cli:main" in archive.read(entry_points).decode()
 
 
-def run_alone(wheel: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_alone(wheel: Path, tmp_path: Path, *args: str, also: Path | None = None) -> subprocess.CompletedProcess[str]:
     """`spit-arcade ARGS` from the wheel alone, as on a cabinet: its files unpacked, no site-packages
     (no clone's path file, so no lab), run from an empty folder. Commands that need only the standard
-    library run; the others are for the venv install.sh makes."""
+    library run; the others are for the venv install.sh makes. `also`: one more folder on the path."""
     unpacked = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(unpacked)
-    code = (f"import sys; sys.path.insert(0, {str(unpacked)!r}); "
+    code = (f"import sys; sys.path[:0] = {[str(unpacked), *([str(also)] if also else [])]!r}; "
             "from appliance.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-I", "-S", "-c", code, *args], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60)  # fmt: skip
@@ -91,6 +91,15 @@ def test_on_a_cabinet_a_lab_command_says_where_it_runs(wheel: Path, tmp_path: Pa
     assert "unknown command 'cabinet-test'; this install holds the game alone" in result.stderr
     assert "./spit COMMAND" in result.stderr
     assert run_alone(wheel, tmp_path, "variants").returncode == 0  # the game's own commands run
+
+
+def test_someone_elses_lab_package_on_the_path_is_not_the_labs(wheel: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    (other / "lab").mkdir(parents=True)
+    (other / "lab" / "__init__.py").write_text("raise SystemExit('imported')\n")
+    result = run_alone(wheel, tmp_path, "--help", also=other)
+    assert result.returncode == 0, result.stderr
+    assert listed(result.stdout) == list(GAME_COMMANDS)
 
 
 def test_in_a_clone_help_lists_the_labs_commands_too(capsys: pytest.CaptureFixture[str]) -> None:
