@@ -8,19 +8,19 @@ import difflib
 import importlib
 import sys
 
-# command -> ("module:function", help); each function takes the remaining argv and returns an exit status.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "bench": ("lab.commands:bench_main", "benchmarks: bench rules | bench inputs | bench render | bench ties"),
-    "pad-emulator": ("lab.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
-    "cabinet-test": ("lab.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
-}
-
 BENCHES: dict[str, str] = {
     "rules": "lab.benchmarks.rules:main",
     "inputs": "lab.benchmarks.inputs:main",
     "render": "lab.benchmarks.render:main",
     "resume": "lab.benchmarks.resume:main",
     "ties": "lab.benchmarks.ties:main",
+}
+
+# command -> ("module:function", help); each function takes the remaining argv and returns an exit status.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "bench": ("lab.commands:bench_main", f"benchmarks: bench {'|'.join(BENCHES)} (--json: one object)"),
+    "pad-emulator": ("lab.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
+    "cabinet-test": ("lab.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
 }
 
 
