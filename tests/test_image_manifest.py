@@ -98,7 +98,9 @@ def test_every_image_gets_one_written_last() -> None:
     hooks = [line for line in build.splitlines() if "--customize-hook=" in line]
     writes = [n for n, hook in enumerate(hooks) if "manifest.py" in hook]
     assert len(writes) == 1
-    # after the install, inside.sh and the test image's module; only the build host's CAs go after it
-    assert [h for h in hooks[writes[0] + 1:] if "ca-certificates" not in h] == []
+    # after the install, inside.sh and the test image's module; only the clone's removal and the build
+    # host's CAs go after it
+    after = [hook for hook in hooks[writes[0] + 1:] if "ca-certificates" not in hook]
+    assert after == ["""hooks+=(--customize-hook='rm -rf "$1/root/spit-arcade"')"""]
     assert "/opt/spit-arcade/venv/bin/python" in hooks[writes[0]]
     assert "/usr/share/spit-arcade/manifest.json" in hooks[writes[0]]

@@ -514,8 +514,8 @@ class Cabinet:
         self.report.note("systemd-analyze security", self.report.exposure is not None, out)
 
     def packaging(self) -> None:
-        """Only the game installed (no file of the lab in the wheel's RECORD), and the image's manifest
-        naming its packages, the game and its pygame-ce among them."""
+        """Only the game on the card (no file of the lab in the wheel's RECORD, no clone left), and the
+        image's manifest naming its packages, the game and its pygame-ce among them."""
         record = "/opt/spit-arcade/venv/lib/python3*/site-packages/spit_arcade-*.dist-info/RECORD"
         counts = self.vm.out(f"cat {record} | wc -l; cat {record} | grep -c '^lab/' || true").split()
         with contextlib.suppress(ValueError, IndexError):
@@ -526,11 +526,12 @@ class Cabinet:
         said = self.vm.out(f'python3 -c "{read}"').split()
         with contextlib.suppress(ValueError, IndexError):
             self.report.manifest_debian_packages, self.report.manifest_python_packages = int(said[0]), int(said[1])
-        ok = (self.report.wheel_files > 0 and self.report.wheel_lab_modules == 0
+        clone = self.vm.out("ls -d /root/spit-arcade 2>/dev/null || true")  # built from; removed at the end
+        ok = (self.report.wheel_files > 0 and self.report.wheel_lab_modules == 0 and not clone
               and self.report.manifest_debian_packages > 0 and len(said) == 4 and "None" not in said)  # fmt: skip
-        self.report.note("only the game installed, and the image's manifest", ok,
-                         f"{self.report.wheel_files} files, {self.report.wheel_lab_modules} of the lab; manifest: "
-                         f"{' '.join(said) or 'none'}")  # fmt: skip
+        self.report.note("only the game on the card, and the image's manifest", ok,
+                         f"{self.report.wheel_files} files, {self.report.wheel_lab_modules} of the lab; "
+                         f"{clone or 'no clone'}; manifest: {' '.join(said) or 'none'}")  # fmt: skip
 
     def close(self) -> None:
         if self.pad is not None:

@@ -4,7 +4,7 @@
 #
 # Debian bookworm (the base of Raspberry Pi OS: systemd 252, Python 3.11) with the game installed the
 # way a bar owner installs it: a clone of this repository in /root/spit-arcade and `systemd/install.sh
-# --no-start` run in it, nothing else of the game's copied in. Then, as systemd/README.md says: the root
+# --no-start` run in it, nothing else of the game's copied in (and the clone removed at the end). Then, as systemd/README.md says: the root
 # file system read-only, the game's state (journals, audits, settings, credits) on a partition of its
 # own (ext4, label spit-state, mounted at /var/lib/spit-arcade), /tmp, /var/tmp and /var/log in RAM.
 #
@@ -92,6 +92,8 @@ fi
 # Last, the manifest of what the image runs, its Debian and Python packages (systemd/image/manifest.py,
 # run by the kiosk's venv): the same for two builds of one commit on one day.
 hooks+=(--customize-hook='chroot "$1" /opt/spit-arcade/venv/bin/python /root/spit-arcade/systemd/image/manifest.py --commit '"$commit"' --out /usr/share/spit-arcade/manifest.json')
+# Only the game on the card: the clone it was installed from (the lab, the tests, the seeds) goes.
+hooks+=(--customize-hook='rm -rf "$1/root/spit-arcade"')
 hooks+=(--customize-hook='rm -f "$1"/usr/local/share/ca-certificates/build-host-*; chroot "$1" update-ca-certificates --fresh >/dev/null 2>&1')
 mmdebstrap --arch="$arch" --variant=minbase --components="$components" \
   --include="$(IFS=,; echo "${packages[*]}")" \
