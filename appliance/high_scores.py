@@ -69,6 +69,12 @@ class Entry:
         )
 
 
+def clean(entry: Entry) -> Entry:
+    """An entry as the table keeps it: three initials, the time to a tenth of a ms, today's date if none."""
+    return Entry(clean_initials(entry.initials), round(entry.sprint_ms, 1), entry.team, entry.runner,
+                 entry.date or time.strftime("%Y-%m-%d"))
+
+
 @dataclass
 class HighScores:
     entries: list[Entry] = field(default_factory=list)  # fastest first, at most SIZE
@@ -90,9 +96,7 @@ class HighScores:
         place = self.place(entry.sprint_ms)
         if place is None:
             return None
-        entry = Entry(clean_initials(entry.initials), round(entry.sprint_ms, 1), entry.team, entry.runner,
-                      entry.date or time.strftime("%Y-%m-%d"))
-        self.entries.insert(place - 1, entry)
+        self.entries.insert(place - 1, clean(entry))
         del self.entries[SIZE:]
         return place
 

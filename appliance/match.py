@@ -156,6 +156,8 @@ class Match:
         self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
         self._held_since_ns = 0
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
+        self.pressed: set[tuple[int, str]] = set()  # (player, control) people pressed: the switch-health audit
+        self.ended: Any = None  # called once with (match, abandoned) when the game is over or left
         self.finished = self.game.phase == "over"
         self.rollback = rollback
         self.horizon_s = ROLLBACK_HORIZON_S if rollback else 0.0
@@ -233,6 +235,7 @@ class Match:
             return []
         if source != "bot":
             self.last_human_ns = max(self.last_human_ns, t_ns)
+            self.pressed.add((player, control))
         return self._apply(self.game_time(t_ns), player, control, source)
 
     def apply(self, t: float, player: int, control: str, source: str = "bot") -> list[Event]:
@@ -365,8 +368,14 @@ class Match:
                     self.journal.sync()
             except OSError as error:
                 self._journal_failed(error)
-        if self.game.phase == "over":
+        if self.game.phase == "over" and not self.finished:
             self.finished = True
+            self._end(abandoned=False)
+
+    def _end(self, abandoned: bool) -> None:
+        ended, self.ended = self.ended, None
+        if ended is not None:
+            ended(self, abandoned)
 
     def _journal_failed(self, error: OSError) -> None:
         """A disk that fills up mid-game: the game goes on unjournalled, and says so once."""
@@ -442,6 +451,8 @@ class Match:
                 with contextlib.suppress(OSError, ValueError):
                     self.journal.close()
             self.journal = None
+        if not self.finished:
+            self._end(abandoned=True)
         self.finished = True
 
     @classmethod

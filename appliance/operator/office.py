@@ -34,6 +34,9 @@ from .writer import Write, Writer
 
 __all__ = ["Office", "game_row"]
 
+SCORE_KINDS = ("sprint", "reaction")  # Running Spit's fastest sprints; the fastest races won
+SCORES_KEPT = 10
+
 
 @dataclass
 class Office:
@@ -44,14 +47,24 @@ class Office:
     clock: Callable[[], int] = time.monotonic_ns
     wall: Callable[[], float] = time.time
     notices: list[str] = field(default_factory=list)  # what went wrong with the books, for the screen
+    config_path: Path | None = None  # the settings file the store is kept beside (None: in memory)
     writer: Writer = field(init=False)
+    scores: dict[str, list[Score]] = field(init=False, default_factory=dict)  # the tables, held for the screen
     _seq: int = field(init=False, default=0)
     _lock: threading.Lock = field(init=False, default_factory=threading.Lock)
     _notices_lock: threading.Lock = field(init=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.notices = list(self.store.problems) + self.notices
+        for words in self.notices:  # the start's: on stderr (the system journal) too
+            print(f"spit-arcade: {words}", file=sys.stderr)
         self.writer = Writer(self.store, self.notice)
+        for kind in SCORE_KINDS:
+            try:
+                self.scores[kind] = self.store.high_scores(kind, SCORES_KEPT)
+            except Exception as error:  # an unreadable table is an empty one, said
+                self.scores[kind] = []
+                self.notices.append(f"the {kind} high scores could not be read ({error})")
 
     @classmethod
     def open(cls, config_path: Path | None, *, keep_credits_s: float = 0.0, version: str = "",
@@ -62,7 +75,7 @@ class Office:
         off too long. Never raises: what was wrong is in `notices`."""
         store = Store.open(store_path(config_path) if config_path is not None else None)
         said: list[str] = []
-        if migrate and config_path is not None and not store.read_only:
+        if migrate and config_path is not None and store.path is not None and not store.read_only:
             from .migrate import migrate_files
 
             try:
@@ -74,7 +87,7 @@ class Office:
         except OSError as error:
             boot = store.last_boot() + 1
             said.append(f"the start could not be written ({error}); the books are held in memory")
-        office = cls(store, boot, store.credits()[0], keep_credits_s, clock, wall, said)
+        office = cls(store, boot, store.credits()[0], keep_credits_s, clock, wall, said, config_path)
         office._expire()
         return office
 
@@ -166,6 +179,12 @@ class Office:
         self._write("game", lambda store: store.add_game(stamp, row), done)
 
     def add_score(self, score: Score) -> None:
+        """A high score: in the table held here at once (after those as fast: the first set stays on
+        top), written by the writer."""
+        table = self.scores.setdefault(score.kind, [])
+        place = sum(1 for s in table if s.ms <= score.ms)
+        table.insert(place, score)
+        del table[SCORES_KEPT:]
         stamp = self.stamp()
         self._write("high score", lambda store: store.add_score(stamp, score))
 
@@ -190,13 +209,8 @@ class Office:
         self.writer.call(lambda: read(self.store))
 
     def high_scores(self, kind: str = "sprint") -> list[Score]:
-        """The table, read now (the scenes between games: not in a frame of play)."""
-        self.drain(1.0)
-        try:
-            return self.store.high_scores(kind)
-        except Exception as error:
-            self.notice(f"the high scores could not be read ({error})")
-            return []
+        """The table of `kind`, fastest first (held in memory: no read of the card)."""
+        return list(self.scores.get(kind, []))
 
     def drain(self, timeout: float | None = None) -> bool:
         return self.writer.drain(timeout)

@@ -145,11 +145,11 @@ class Store:
         """The store at `path` (made if missing), up to the current schema. Never raises: what was
         wrong is in `problems`, and the store is then new, read-only or in memory as it must be."""
         if path is None:
-            return cls(None, _connect(":memory:", False))
+            return cls.in_memory([])
         problems: list[str] = []
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
+        except (OSError, ValueError) as error:  # (ValueError: a name with a NUL in it)
             problems.append(f"{path.parent}: cannot make it ({error})")
         try:
             connection = _connect(str(path), False)
@@ -158,9 +158,9 @@ class Store:
             with contextlib.suppress(Exception):
                 connection.close()
             return cls._damaged(path, error, problems)
-        except sqlite3.Error as error:  # cannot be opened at all (no such directory, no permission)
+        except (sqlite3.Error, ValueError) as error:  # cannot be opened at all (no such directory, no permission)
             problems.append(f"{path}: cannot open it ({error}); the books are kept in memory for this run")
-            return cls(None, _connect(":memory:", False), problems=problems)
+            return cls.in_memory(problems)
         if version > SCHEMA_VERSION:
             connection.close()
             problems.append(f"{path}: made by a newer version of spit-arcade (schema {version}, this one knows "
@@ -179,12 +179,19 @@ class Store:
         return store
 
     @classmethod
+    def in_memory(cls, problems: list[str]) -> Store:
+        """A store kept for this run only (no settings file; or the card cannot hold one)."""
+        store = cls(None, _connect(":memory:", False), problems=problems)
+        store._migrate(0)
+        return store
+
+    @classmethod
     def _damaged(cls, path: Path, error: Exception, problems: list[str]) -> Store:
         """A damaged file: kept aside under a new name, a new store made, what can be read copied in."""
         aside = set_aside(path)
         if aside is None:
             problems.append(f"{path}: damaged ({error}) and cannot be moved aside; the books are kept in memory")
-            return cls(None, _connect(":memory:", False), problems=problems)
+            return cls.in_memory(problems)
         store = cls.open(path)
         store.problems[:0] = problems
         recovered = store.recover_from(aside)
@@ -404,9 +411,7 @@ def set_aside(path: Path) -> Path | None:
     aside = path.with_name(f"{path.name}.damaged-{n}")
     try:
         path.rename(aside)
-    except FileNotFoundError:
-        return None
-    except OSError:
+    except (OSError, ValueError):
         return None
     for suffix in ("-wal", "-shm"):
         with contextlib.suppress(OSError):
