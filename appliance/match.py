@@ -93,10 +93,12 @@ def setup_line(seed: int, variant: str = "classic", options: Mapping[str, Any] |
 
 
 def open_journal(directory: Path, seed: int, variant: str = "classic", options: Mapping[str, Any] | None = None,
-                 bots: Mapping[int, str] | None = None) -> Recorder:
+                 bots: Mapping[int, str] | None = None, syncer: Any = None) -> Recorder:
+    """A new journal for a game; `syncer` (the store's writer) syncs it off the caller's thread."""
     from appliance.journal import Journal, journal_path
 
-    journal: Recorder = Journal(journal_path(directory, seed), setup_line(seed, variant, options, bots))
+    journal: Recorder = Journal(journal_path(directory, seed), setup_line(seed, variant, options, bots),
+                                syncer=syncer)
     return journal
 
 
@@ -456,7 +458,7 @@ class Match:
         self.finished = True
 
     @classmethod
-    def resume(cls, path: Path, now_ns: int) -> Match:
+    def resume(cls, path: Path, now_ns: int, syncer: Any = None) -> Match:
         """The game a journal was cut off in (a crash, a power cut), at the position it reached: its
         presses replayed (a torn last line left out), its computer players back in their seats, its
         game clock going on from where it stopped, and its journal going on in the same file.
@@ -475,7 +477,7 @@ class Match:
         seed = int(script.setup.get("seed", 0))
         seats = script.setup.get("bots") or {}
         bots = {int(seat): make_bot(str(spec), int(seat), seed) for seat, spec in seats.items()}
-        journal = Journal.reopen(path)
+        journal = Journal.reopen(path, syncer=syncer)
         match = cls(seed, now_ns - round(game.now * 1e9), journal, bots, game=game, events=events)
         match.presses = sum(1 for press in script.presses if press.press is not None)
         print(f"spit-arcade: resumed {path.name} at press {match.presses}", file=sys.stderr)

@@ -369,9 +369,9 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     if path is None:
         return [make("title", ctx)]
     try:
-        match = Match.resume(path, ctx.clock())
         from .coins import office
 
+        match = Match.resume(path, ctx.clock(), syncer=office(ctx).writer.call)  # synced off the frame loop
         match.ended = office(ctx).game_over  # its figures into the audits when it ends
     except Exception as error:  # a journal this version can't replay: say so, leave it, play on
         notice = f"the game in {path.name} cannot be resumed ({error}); it is left as it is"

@@ -183,7 +183,8 @@ class ChooseScene:
         journal = None
         if ctx.journal_dir is not None:
             try:
-                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer)
+                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer,
+                                       syncer=office(ctx).writer.call)  # synced off the frame loop
             except OSError as error:  # a full disk, a read-only card: play on, say so once
                 print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
         match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=self.game.given)
