@@ -16,12 +16,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "script": ("appliance.scripting:script_main", "play a JSON Lines script headless, print what happened"),
     "replay": ("appliance.cli:replay_main", "play a journal back (--show: on screen, at real speed)"),
     "variants": ("appliance.variants_cli:main", "the presets and house rules, one line each (--json)"),
-    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | bench inputs | bench render | bench ties"),
+    "bench": ("appliance.cli:bench_main", "benchmarks: bench rules | inputs | render | ties | store"),
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
     "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
     "cabinet-test": ("appliance.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
+    "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
 }
 
 BENCHES: dict[str, str] = {
@@ -30,6 +31,7 @@ BENCHES: dict[str, str] = {
     "render": "appliance.benchmarks.render:main",
     "resume": "appliance.benchmarks.resume:main",
     "ties": "appliance.benchmarks.ties:main",
+    "store": "appliance.benchmarks.store:main",
 }
 
 
