@@ -14,8 +14,10 @@ Surviving the bar:
 - A power cut can cut the last line in two. `read_journal` gives the complete lines and says whether
   a torn tail was dropped; `newest_unfinished` finds the game a power cut interrupted.
 - Journals never fill the disk: opening a new one starts a background job that deletes the oldest
-  journals while the directory holds more than `max_dir_bytes` (finished games first, then
-  unfinished ones; never the one being written).
+  journals while the directory holds more than its budget (finished games first, then unfinished
+  ones; never the one being written). The budget is `max_dir_bytes`, and never more than the
+  journals have now plus the partition's free space less `store_reserve` (a tenth of the
+  partition, kept for the operator's store: a full state partition never happens by design).
 
 A press is written with the time the game applied it, so a replay, which sorts by `t` (equal `t`:
 file order), applies presses in the order the live game did. That is its edge time where the match
@@ -41,6 +43,7 @@ from appliance.operator import fsyncs
 SYNC_EVERY_S = 0.5  # the most a power cut may lose of a game being played
 Syncer = Callable[[Callable[[], None]], None]  # runs a sync on another thread (the store's writer: Writer.call)
 MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
+MIB = 1024 * 1024
 SUFFIX = ".jsonl"
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
@@ -225,9 +228,26 @@ class Journal:
         self.close()
 
 
+def store_reserve(partition_bytes: int) -> int:
+    """The room kept free on a partition for the operator's store: a tenth of it, and at least 16 MiB
+    (at most a quarter of a small one)."""
+    return max(partition_bytes // 10, min(16 * MIB, partition_bytes // 4))
+
+
+def journal_budget(directory: Path, max_bytes: int, journals_bytes: int) -> int:
+    """What the journals in `directory` may take: `max_bytes`, and no more than they take now
+    (`journals_bytes`) plus the partition's free space less the room kept for the store."""
+    try:
+        found = os.statvfs(directory)
+    except OSError:
+        return max_bytes
+    free, total = found.f_bavail * found.f_frsize, found.f_blocks * found.f_frsize
+    return max(0, min(max_bytes, journals_bytes + free - store_reserve(total)))
+
+
 def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
     with contextlib.suppress(OSError):  # housekeeping: it never stops a game
-        prune_journals(directory, max_bytes, keep=keep)
+        prune_journals(directory, max_bytes, keep=keep, budget=True)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -342,13 +362,17 @@ def newest_unfinished(directory: Path) -> Path | None:
     return None
 
 
-def prune_journals(directory: Path, max_bytes: int, keep: Path | Iterable[Path] = ()) -> list[Path]:
-    """Delete the oldest journals until `directory`'s journals take at most `max_bytes`: finished
-    games first, then unfinished ones; never a path in `keep` (the journal being written). Returns
-    the paths deleted."""
+def prune_journals(directory: Path, max_bytes: int, keep: Path | Iterable[Path] = (),
+                   budget: bool = False) -> list[Path]:
+    """Delete the oldest journals until `directory`'s journals take at most `max_bytes` (with
+    `budget`, no more than the partition's free space allows: `journal_budget`): finished games
+    first, then unfinished ones; never a path in `keep` (the journal being written). Returns the
+    paths deleted."""
     kept = {Path(keep)} if isinstance(keep, Path | str) else {Path(p) for p in keep}
     sizes = dict(_scan(directory))
     total = sum(sizes.values())
+    if budget:
+        max_bytes = journal_budget(directory, max_bytes, total)
     if total <= max_bytes:
         return []
     deleted: list[Path] = []
