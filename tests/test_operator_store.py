@@ -226,3 +226,15 @@ def test_credits_kept_while_off_expire_after_the_set_time_and_never_by_default(t
     assert short.credits == 0 and any("expired" in n for n in short.notices)
     short.close()
     assert Office.open(config).credits == 0  # the expiry is written
+
+
+def test_how_long_credits_survive_a_power_off_is_a_setting_checked_as_the_others(tmp_path: Path) -> None:
+    from appliance.shared.settings import load_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text("credits_kept_off_h = 12\n")
+    assert load_settings(config).credits_kept_off_h == 12.0 and load_settings(config).warnings == []
+    config.write_text("credits_kept_off_h = -1\n")
+    found = load_settings(config)
+    assert found.credits_kept_off_h == 0.0 and [str(w) for w in found.warnings] == [
+        f"{config}: credits_kept_off_h: must be a number from 0 to 8760 hours, not -1; using 0"]

@@ -331,7 +331,8 @@ def run(
     )
     from appliance.operator.office import Office
 
-    ctx.office = Office.open(config_path)  # the store: its problems (a damaged file kept aside) said at start
+    kept_s = settings.credits_kept_off_h * 3600  # credits left at a power-off expire after this (0: never)
+    ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
     stack = first_scenes(ctx, [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices)
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
     for scene in stack[1:]:

@@ -28,7 +28,7 @@ def office(ctx: Context) -> Office:
     """The operator's office of this run (opened beside the settings file if the app did not)."""
     found = ctx.office
     if found is None or found.config_path != ctx.config_path:  # (a test gives the context a settings file late)
-        found = ctx.office = Office.open(ctx.config_path)
+        found = ctx.office = Office.open(ctx.config_path, keep_credits_s=ctx.settings.credits_kept_off_h * 3600)
         if found.notices:
             from .scenes.service_notices import startup_notices
 
