@@ -57,6 +57,10 @@ __all__ = [
 
 ROLLBACK_HORIZON_S = 0.25  # a press stamped this much before the game's clock is still put in its place
 SNAPSHOT_EVERY = 32  # presses and time lines between the snapshots a rollback starts from
+# A game takes this many presses at most (a long game has a few thousand): a chattering pad or a
+# mashed, stuck button never grows its memory (~1 KB a press) or its journal (~66 bytes) without
+# bound. Presses beyond it are not applied and are nobody at the table: the idle timeout ends it.
+MAX_PRESSES = 30_000
 
 
 class Bot(Protocol):
@@ -158,6 +162,8 @@ class Match:
         self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
         self._held_since_ns = 0
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
+        self.max_presses = MAX_PRESSES
+        self.over_limit = 0  # presses not applied: the game had taken `max_presses`
         self.pressed: set[tuple[int, str]] = set()  # (player, control) people pressed: the switch-health audit
         self.ended: Any = None  # called once with (match, abandoned) when the game is over or left
         self.finished = self.game.phase == "over"
@@ -235,6 +241,9 @@ class Match:
         happen: its events, or after a rollback every event from the first one it changed."""
         if self.finished or control not in CONTROLS or not 1 <= player <= self.seats:
             return []
+        if self.presses >= self.max_presses:
+            self.over_limit += 1
+            return []
         if source != "bot":
             self.last_human_ns = max(self.last_human_ns, t_ns)
             self.pressed.add((player, control))
@@ -251,6 +260,9 @@ class Match:
         return [] if self.finished else self._advance(t)
 
     def _apply(self, t: float, player: int, control: str, source: str) -> list[Event]:
+        if self.presses >= self.max_presses:
+            self.over_limit += 1
+            return []
         t = round(t, 6)
         if t < self.game.now:
             inserted = self._insert(t, player, control, source)
