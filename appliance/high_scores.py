@@ -1,5 +1,9 @@
 """Running Spit's high-score table: the fastest sprints, each with three initials (the arcade way).
 
+The table is kept in the operator's store (appliance/operator/: `Office.high_scores`, `add_score`);
+`HighScores` places an entry, and `load` reads the release before's `high_scores.json` once when the
+store takes it in (appliance/operator/migrate.py). What follows describes that file.
+
 Kept in a small JSON file beside the settings (`high_scores.json` in the settings' directory: on the
 cabinet /var/lib/spit-arcade/), written atomically (a temporary file, synced, renamed), so a power
 cut leaves the old table or the new one. A table that is missing or unreadable is an empty one, and
