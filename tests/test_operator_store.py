@@ -238,3 +238,27 @@ def test_how_long_credits_survive_a_power_off_is_a_setting_checked_as_the_others
     found = load_settings(config)
     assert found.credits_kept_off_h == 0.0 and [str(w) for w in found.warnings] == [
         f"{config}: credits_kept_off_h: must be a number from 0 to 8760 hours, not -1; using 0"]
+
+
+def test_a_start_on_a_full_card_writes_its_boot_before_its_coins_so_no_later_start_reuses_it(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    Office.open(config).close()  # boot 1
+    real = Store.new_boot
+
+    def full(self: Store, version: str = "") -> int:
+        raise OSError("database or disk is full")
+
+    Store.new_boot = full  # type: ignore[method-assign]
+    try:
+        office = Office.open(config)
+    finally:
+        Store.new_boot = real  # type: ignore[method-assign]
+    assert office.boot == 2 and any("start could not be written" in n for n in office.notices)
+    office.coin("gpio")
+    assert office.drain(10) and office.held == 0
+    office.close()
+    later = Office.open(config)
+    assert later.boot == 3  # never 2 again: its coin (boot 2, seq 1) would be taken for one already kept
+    later.coin("gpio")
+    assert later.drain(10) and later.store.count("coins") == 2 and later.credits == 2
+    later.close()

@@ -82,12 +82,15 @@ class Office:
                 said += migrate_files(store, config_path.parent)
             except OSError as error:  # the old files stay where they are: moved at the next start
                 said.append(f"the old books could not be moved into the store ({error}); they are kept as they are")
+        unwritten = False
         try:
             boot = store.new_boot(version)
         except OSError as error:
-            boot = store.last_boot() + 1
+            boot, unwritten = store.last_boot() + 1, True
             said.append(f"the start could not be written ({error}); the books are held in memory")
         office = cls(store, boot, store.credits()[0], keep_credits_s, clock, wall, said, config_path)
+        if unwritten:  # written before any row of this boot (in order), so the next start never reuses it
+            office._write("start", lambda s: s.add_boot(boot, version))
         office._expire()
         return office
 

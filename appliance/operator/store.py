@@ -274,6 +274,13 @@ class Store:
             db.execute("INSERT INTO boots VALUES (?, ?, ?)", (boot, time.strftime("%Y-%m-%d %H:%M:%S"), version))
         return boot
 
+    def add_boot(self, boot: int, version: str = "") -> bool:
+        """A boot whose start could not be written then (the card was full), written now."""
+        with self.transaction() as db:
+            cursor = db.execute("INSERT OR IGNORE INTO boots VALUES (?, ?, ?)",
+                                (boot, time.strftime("%Y-%m-%d %H:%M:%S"), version))
+            return bool(cursor.rowcount)
+
     def last_boot(self) -> int:
         with self.lock:
             return int(self.connection.execute("SELECT COALESCE(MAX(boot), 0) FROM boots").fetchone()[0])
