@@ -1,38 +1,29 @@
-"""The operator's audits: what the cabinet has played, as pinball and arcade machines count it.
+"""The operator's audits as pinball and arcade machines count them: the totals, and the release before's
+audits file, read once when the store takes it in (appliance/operator/migrate.py).
 
-Kept in a small JSON file beside the settings (`audits/audits.json` in the settings' directory: on
-the cabinet /var/lib/spit-arcade/audits/), written atomically (a temporary file, synced, renamed).
-Two sets of totals: `lifetime` is never reset; `since` is reset from the service menu, and
-`cleared` says when (a date).
-
-The figures come from the journals, the cabinet's one record of every game: `update_from_journals`
-reads each game closed since it last looked (by name: journal names sort by start time) and counts
-it, so a game is counted whichever way it ended, and a crash or a power cut loses no count. The
-game still going on (the newest unfinished journal) is left for next time. Counted per game:
+The audits themselves are kept in the operator's store (appliance/operator/store.py: a row a game
+and a row a coin, counted as they happen) and added up by appliance/operator/books.py into `Totals`:
+two sets, `lifetime` (never reset) and since the last reset from the service menu. Counted per game:
 
 - games, and games per variant; finished and abandoned (left at the title, or by nobody playing);
 - play time (the game's own clock at its end), hence the average game length;
 - races decided: two players pressing for the same pile, the loser told "too late" (a `reject`
-  event with reason `too_late`), and by how many milliseconds (`by_ms`), in MARGIN_BUCKETS.
+  event with reason `too_late`), and by how many milliseconds (`by_ms`), in MARGIN_BUCKETS;
+- Running Spit's sprints (fastest and average); coins.
 
-Coins come from the coin box's own file (appliance/credits.py), which counts every coin it has taken:
-`count_coins` adds those it has not counted yet (it keeps the box's name and count it got to, as it
-keeps the last journal), so a coin is counted once, a crash between the two files counts it later,
-and a new box (its file lost or junk) is counted from its first coin.
+The release before kept them in `audits/audits.json` beside the settings, the coins counted from the
+coin box's file (`count_coins`: a coin once, a new box from its first coin); `load_audits` reads it.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 FILE = "audits.json"
-LOCK = threading.Lock()  # one writer of the file at a time: the start's count and the service menu
-STEP = 16  # journals counted while the lock is held (a frame of the service menu waits at most this)
 MARGIN_BUCKETS = (10, 25, 50, 100, 250)  # ms: races won by under 10 ms, under 25 ms, ...; then "250+"
 
 
@@ -189,17 +180,6 @@ def load_audits(path: Path) -> Audits:
         return Audits()
 
 
-def save_audits(path: Path, audits: Audits) -> str | None:
-    """Write the audits atomically; None, or why they could not be written."""
-    from appliance.shared.files import write_atomically
-
-    try:
-        write_atomically(path, json.dumps(audits.to_json(), indent=1, sort_keys=True) + "\n")
-    except OSError as error:
-        return str(error)
-    return None
-
-
 def count_coins(audits: Audits, box: str, coins: int) -> int:
     """Count the coins the box `box` has taken since the audits last looked (`coins`: every coin it
     has taken); the number counted. Another box (a new credits file) is counted from its start."""
@@ -209,104 +189,3 @@ def count_coins(audits: Audits, box: str, coins: int) -> int:
     audits.add_coins(new)
     audits.coins_through = max(audits.coins_through, coins)
     return new
-
-
-def game_figures(path: Path) -> GameFigures | None:
-    """A closed journal's figures (None if it can't be read or replayed: not counted)."""
-    from appliance.journal import read_journal
-    from appliance.scripting import parse_script, run
-
-    try:
-        lines, _ = read_journal(path)
-        script = parse_script(lines)
-        events, game = run(script)
-    except Exception:  # a journal of another version, a bad line: not a game to count
-        return None
-    closing = json.loads(lines[-1]) if lines else {}
-    abandoned = bool(isinstance(closing, dict) and closing.get("abandoned"))
-    margins: list[float] = []
-    for event in events:
-        data = event.to_json() if hasattr(event, "to_json") else {}
-        if data.get("event") == "reject" and data.get("reason") == "too_late" and data.get("by_ms") is not None:
-            margins.append(float(data["by_ms"]))
-    variant = str(script.setup.get("variant", "classic"))
-    sprints: list[float] = []
-    rules = getattr(game, "rules", None)
-    if rules is not None and rules.moves.carry:  # Running Spit: each runner's sprints
-        from appliance.running_stats import runner_figures
-
-        for figures in runner_figures(events, rules.options.runners).values():
-            sprints += figures.sprints
-    return GameFigures(variant, round(float(game.now), 3), abandoned, margins, sprints)
-
-
-def update_from_journals(audits: Audits, directory: Path | None) -> int:
-    """Count every game closed in `directory` since the audits last looked; the number counted."""
-    return update_some(audits, directory, None)[0]
-
-
-def update_some(audits: Audits, directory: Path | None, limit: int | None) -> tuple[int, bool]:
-    """Count the games closed in `directory` since the audits last looked, at most `limit` journals
-    read (None: all); (the number counted, whether every one is counted now). A journal left
-    unfinished that is not the newest one (a game that was never resumed) is passed over; the
-    newest unfinished one is a game still going on: counting stops before it."""
-    from appliance.journal import is_finished, journals, newest_unfinished
-
-    if directory is None:
-        return 0, True
-    current = newest_unfinished(directory)
-    counted = read = 0
-    for path in sorted(journals(directory), key=lambda p: p.name):
-        if path.name <= audits.through:
-            continue
-        if path == current:
-            break
-        if limit is not None and read >= limit:
-            return counted, False
-        read += 1
-        try:
-            finished = is_finished(path)
-        except OSError:
-            finished = False
-        if finished:
-            figures = game_figures(path)
-            if figures is not None:
-                audits.add(figures)
-                counted += 1
-        audits.through = path.name
-    return counted, True
-
-
-def refresh(path: Path, directory: Path | None, step: int = STEP) -> int:
-    """Count every game closed since the audits file last looked, and save it: a few journals at a
-    time, each step under LOCK on a fresh read of the file (so a reset made meanwhile is kept).
-    The number of games counted."""
-    total = 0
-    while True:
-        with LOCK:
-            audits = load_audits(path)
-            before = audits.through
-            counted, done = update_some(audits, directory, step)
-            if audits.through != before:
-                failed = save_audits(path, audits)
-                if failed:
-                    raise OSError(failed)
-        total += counted
-        if done:
-            return total
-
-
-def refresh_in_background(path: Path, directory: Path | None) -> threading.Thread:
-    """`refresh` on a thread of its own (the start: thousands of old games never delay a frame)."""
-
-    def quietly() -> None:
-        try:
-            refresh(path, directory)
-        except Exception as error:  # housekeeping: it never stops a game
-            import sys
-
-            print(f"spit-arcade: the audits were not updated ({error})", file=sys.stderr)
-
-    thread = threading.Thread(target=quietly, name="audits", daemon=True)
-    thread.start()
-    return thread

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inputs": ("appliance.inputs.switch_test:main", "switch test: every control of every input source, live"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
+    "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
 }
 
 # Where a clone's lab keeps its command table; looked up by name, here only, and only beside this package.

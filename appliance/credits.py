@@ -1,4 +1,6 @@
-"""The coin box: credits from the coin input, kept through restarts and power cuts.
+"""The release before's coin box (`credits.json`): read once when the operator's store takes it in
+(appliance/operator/migrate.py). The cabinet's credits are kept in the store now
+(appliance/operator/office.py); what follows describes the file as that release wrote it.
 
     bank = CreditBank.load(credits_path(config_path))   # never raises: see `problem`
     bank.coin()         # one debounced coin (the inputs' `coin` press): a credit more, saved at once

@@ -1,5 +1,9 @@
 """Running Spit's high-score table: the fastest sprints, each with three initials (the arcade way).
 
+The table is kept in the operator's store (appliance/operator/: `Office.high_scores`, `add_score`);
+`HighScores` places an entry, and `load` reads the release before's `high_scores.json` once when the
+store takes it in (appliance/operator/migrate.py). What follows describes that file.
+
 Kept in a small JSON file beside the settings (`high_scores.json` in the settings' directory: on the
 cabinet /var/lib/spit-arcade/), written atomically (a temporary file, synced, renamed), so a power
 cut leaves the old table or the new one. A table that is missing or unreadable is an empty one, and
@@ -69,6 +73,12 @@ class Entry:
         )
 
 
+def clean(entry: Entry) -> Entry:
+    """An entry as the table keeps it: three initials, the time to a tenth of a ms, today's date if none."""
+    return Entry(clean_initials(entry.initials), round(entry.sprint_ms, 1), entry.team, entry.runner,
+                 entry.date or time.strftime("%Y-%m-%d"))
+
+
 @dataclass
 class HighScores:
     entries: list[Entry] = field(default_factory=list)  # fastest first, at most SIZE
@@ -90,9 +100,7 @@ class HighScores:
         place = self.place(entry.sprint_ms)
         if place is None:
             return None
-        entry = Entry(clean_initials(entry.initials), round(entry.sprint_ms, 1), entry.team, entry.runner,
-                      entry.date or time.strftime("%Y-%m-%d"))
-        self.entries.insert(place - 1, entry)
+        self.entries.insert(place - 1, clean(entry))
         del self.entries[SIZE:]
         return place
 

@@ -7,14 +7,17 @@ Surviving the bar:
 
 - Every line is flushed to the operating system at once (a crash of the program loses nothing) and
   synced to the card (`fsync`) whenever `sync_every_s` (0.5 s) has passed since the last sync, at
-  every round's end and at the game's end. `tick()` syncs what is waiting once its time has come: the
-  frame loop calls it so a press followed by a lull is on the card within 0.5 s too. A power cut
-  loses at most the last half second of presses.
+  every round's end and at the game's end. The screen's games hand the sync to the store's writer
+  thread (`syncer`: the frame loop never waits on the card); the others sync where they are.
+  `tick()` syncs what is waiting once its time has come: the frame loop calls it so a press followed
+  by a lull is on the card within 0.5 s too. A power cut loses at most the last half second of presses.
 - A power cut can cut the last line in two. `read_journal` gives the complete lines and says whether
   a torn tail was dropped; `newest_unfinished` finds the game a power cut interrupted.
 - Journals never fill the disk: opening a new one starts a background job that deletes the oldest
-  journals while the directory holds more than `max_dir_bytes` (finished games first, then
-  unfinished ones; never the one being written).
+  journals while the directory holds more than its budget (finished games first, then unfinished
+  ones; never the one being written). The budget is `max_dir_bytes`, and never more than the
+  journals have now plus the partition's free space less `store_reserve` (a tenth of the
+  partition, kept for the operator's store: a full state partition never happens by design).
 
 A press is written with the time the game applied it, so a replay, which sorts by `t` (equal `t`:
 file order), applies presses in the order the live game did. That is its edge time where the match
@@ -35,8 +38,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from appliance.operator import fsyncs
+
 SYNC_EVERY_S = 0.5  # the most a power cut may lose of a game being played
+Syncer = Callable[[Callable[[], None]], None]  # runs a sync on another thread (the store's writer: Writer.call)
 MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
+MIB = 1024 * 1024
 SUFFIX = ".jsonl"
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
@@ -83,13 +90,15 @@ class Journal:
         clock: Callable[[], float] = time.monotonic,
         sync_every_s: float = SYNC_EVERY_S,
         max_dir_bytes: int | None = MAX_DIR_BYTES,
+        syncer: Syncer | None = None,
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._open("x", clock, sync_every_s)
+        self._open("x", clock, sync_every_s, syncer)
         self._write({"setup": setup})
         self.sync()
-        _sync_directory(self.path.parent)  # the new file's name survives a power cut too
+        directory = self.path.parent
+        self._run(lambda: _sync_directory(directory))  # the new file's name survives a power cut too
         # Keeping the directory within its bound reads every journal's size: a background job, so
         # that thousands of old games cost the game's start nothing.
         if max_dir_bytes is not None:
@@ -99,8 +108,10 @@ class Journal:
             self.pruner.daemon = True
             self.pruner.start()
 
-    def _open(self, mode: Literal["x", "a"], clock: Callable[[], float], sync_every_s: float) -> None:
+    def _open(self, mode: Literal["x", "a"], clock: Callable[[], float], sync_every_s: float,
+              syncer: Syncer | None) -> None:
         self._clock = clock
+        self._syncer = syncer
         self.sync_every_s = sync_every_s
         self.syncs = 0  # fsyncs made (the bench and the tests count them)
         self._file: TextIO | None = open(self.path, mode, encoding="utf-8")  # noqa: SIM115 (held open)
@@ -111,7 +122,8 @@ class Journal:
 
     @classmethod
     def reopen(
-        cls, path: Path | str, *, clock: Callable[[], float] = time.monotonic, sync_every_s: float = SYNC_EVERY_S
+        cls, path: Path | str, *, clock: Callable[[], float] = time.monotonic, sync_every_s: float = SYNC_EVERY_S,
+        syncer: Syncer | None = None,
     ) -> Journal:
         """An unfinished journal, open to go on writing (a game resumed after a crash or a power
         cut). A torn tail is cut off first, so the next line starts on a line of its own; `last_t`
@@ -127,7 +139,7 @@ class Journal:
             raise ValueError(f"journal {journal.path} is finished")
         if torn:  # the complete lines are the first len(lines) of the file's newline-separated pieces
             os.truncate(journal.path, sum(len(piece) + 1 for piece in data.split(b"\n")[: len(lines)]))
-        journal._open("a", clock, sync_every_s)
+        journal._open("a", clock, sync_every_s, syncer)
         times = [v["t"] for v in values if isinstance(v, dict) and isinstance(v.get("t"), int | float)]
         journal.last_t = round(float(max(times, default=0.0)), 6)
         journal.sync()
@@ -163,13 +175,21 @@ class Journal:
         return False
 
     def sync(self) -> None:
-        """Make what is written survive a power cut (due by time, at a round's end, at the game's end)."""
+        """Make what is written survive a power cut (due by time, at a round's end, at the game's end):
+        handed to the operating system now, synced to the card here or, with a `syncer`, on its thread."""
         if self._file is not None:
             self._file.flush()
-            os.fsync(self._file.fileno())
+            fd = self._file.fileno()
+            self._run(lambda: fsyncs.fsync(fd))
             self.syncs += 1
             self._unsynced = False
             self._synced_at = self._clock()
+
+    def _run(self, job: Callable[[], None]) -> None:
+        if self._syncer is None:
+            job()
+        else:
+            self._syncer(job)
 
     def finish(self, state: dict[str, Any], **extra: Any) -> None:
         """Close the journal with the game's final state: a finished game, or (`abandoned=True`) one
@@ -179,9 +199,20 @@ class Journal:
 
     def close(self) -> None:
         if self._file is not None:
-            self.sync()
-            self._file.close()
-            self._file = None
+            handle, self._file = self._file, None
+            handle.flush()
+            self.syncs += 1
+            if self._syncer is None:
+                fsyncs.fsync(handle.fileno())
+                handle.close()
+            else:  # synced and closed on the syncer's thread, after the syncs handed to it before
+                def sync_and_close() -> None:
+                    try:
+                        fsyncs.fsync(handle.fileno())
+                    finally:
+                        handle.close()
+
+                self._syncer(sync_and_close)
 
     def _write(self, value: dict[str, Any]) -> None:
         if self._file is None:
@@ -197,16 +228,33 @@ class Journal:
         self.close()
 
 
+def store_reserve(partition_bytes: int) -> int:
+    """The room kept free on a partition for the operator's store: a tenth of it, and at least 16 MiB
+    (at most a quarter of a small one)."""
+    return max(partition_bytes // 10, min(16 * MIB, partition_bytes // 4))
+
+
+def journal_budget(directory: Path, max_bytes: int, journals_bytes: int) -> int:
+    """What the journals in `directory` may take: `max_bytes`, and no more than they take now
+    (`journals_bytes`) plus the partition's free space less the room kept for the store."""
+    try:
+        found = os.statvfs(directory)
+    except OSError:
+        return max_bytes
+    free, total = found.f_bavail * found.f_frsize, found.f_blocks * found.f_frsize
+    return max(0, min(max_bytes, journals_bytes + free - store_reserve(total)))
+
+
 def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
     with contextlib.suppress(OSError):  # housekeeping: it never stops a game
-        prune_journals(directory, max_bytes, keep=keep)
+        prune_journals(directory, max_bytes, keep=keep, budget=True)
 
 
 def _sync_directory(directory: Path) -> None:
     with contextlib.suppress(OSError):  # not every file system lets a directory be opened and synced
         fd = os.open(directory, os.O_RDONLY)
         try:
-            os.fsync(fd)
+            fsyncs.fsync(fd)
         finally:
             os.close(fd)
 
@@ -314,13 +362,17 @@ def newest_unfinished(directory: Path) -> Path | None:
     return None
 
 
-def prune_journals(directory: Path, max_bytes: int, keep: Path | Iterable[Path] = ()) -> list[Path]:
-    """Delete the oldest journals until `directory`'s journals take at most `max_bytes`: finished
-    games first, then unfinished ones; never a path in `keep` (the journal being written). Returns
-    the paths deleted."""
+def prune_journals(directory: Path, max_bytes: int, keep: Path | Iterable[Path] = (),
+                   budget: bool = False) -> list[Path]:
+    """Delete the oldest journals until `directory`'s journals take at most `max_bytes` (with
+    `budget`, no more than the partition's free space allows: `journal_budget`): finished games
+    first, then unfinished ones; never a path in `keep` (the journal being written). Returns the
+    paths deleted."""
     kept = {Path(keep)} if isinstance(keep, Path | str) else {Path(p) for p in keep}
     sizes = dict(_scan(directory))
     total = sum(sizes.values())
+    if budget:
+        max_bytes = journal_budget(directory, max_bytes, total)
     if total <= max_bytes:
         return []
     deleted: list[Path] = []

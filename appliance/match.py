@@ -57,6 +57,10 @@ __all__ = [
 
 ROLLBACK_HORIZON_S = 0.25  # a press stamped this much before the game's clock is still put in its place
 SNAPSHOT_EVERY = 32  # presses and time lines between the snapshots a rollback starts from
+# A game takes this many presses at most (a long game has a few thousand): a chattering pad or a
+# mashed, stuck button never grows its memory (~1 KB a press) or its journal (~66 bytes) without
+# bound. Presses beyond it are not applied and are nobody at the table: the idle timeout ends it.
+MAX_PRESSES = 30_000
 
 
 class Bot(Protocol):
@@ -93,10 +97,12 @@ def setup_line(seed: int, variant: str = "classic", options: Mapping[str, Any] |
 
 
 def open_journal(directory: Path, seed: int, variant: str = "classic", options: Mapping[str, Any] | None = None,
-                 bots: Mapping[int, str] | None = None) -> Recorder:
+                 bots: Mapping[int, str] | None = None, syncer: Any = None) -> Recorder:
+    """A new journal for a game; `syncer` (the store's writer) syncs it off the caller's thread."""
     from appliance.journal import Journal, journal_path
 
-    journal: Recorder = Journal(journal_path(directory, seed), setup_line(seed, variant, options, bots))
+    journal: Recorder = Journal(journal_path(directory, seed), setup_line(seed, variant, options, bots),
+                                syncer=syncer)
     return journal
 
 
@@ -156,6 +162,10 @@ class Match:
         self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
         self._held_since_ns = 0
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
+        self.max_presses = MAX_PRESSES
+        self.over_limit = 0  # presses not applied: the game had taken `max_presses`
+        self.pressed: set[tuple[int, str]] = set()  # (player, control) people pressed: the switch-health audit
+        self.ended: Any = None  # called once with (match, abandoned) when the game is over or left
         self.finished = self.game.phase == "over"
         self.rollback = rollback
         self.horizon_s = ROLLBACK_HORIZON_S if rollback else 0.0
@@ -231,8 +241,12 @@ class Match:
         happen: its events, or after a rollback every event from the first one it changed."""
         if self.finished or control not in CONTROLS or not 1 <= player <= self.seats:
             return []
+        if self.presses >= self.max_presses:
+            self.over_limit += 1
+            return []
         if source != "bot":
             self.last_human_ns = max(self.last_human_ns, t_ns)
+            self.pressed.add((player, control))
         return self._apply(self.game_time(t_ns), player, control, source)
 
     def apply(self, t: float, player: int, control: str, source: str = "bot") -> list[Event]:
@@ -246,6 +260,9 @@ class Match:
         return [] if self.finished else self._advance(t)
 
     def _apply(self, t: float, player: int, control: str, source: str) -> list[Event]:
+        if self.presses >= self.max_presses:
+            self.over_limit += 1
+            return []
         t = round(t, 6)
         if t < self.game.now:
             inserted = self._insert(t, player, control, source)
@@ -365,8 +382,14 @@ class Match:
                     self.journal.sync()
             except OSError as error:
                 self._journal_failed(error)
-        if self.game.phase == "over":
+        if self.game.phase == "over" and not self.finished:
             self.finished = True
+            self._end(abandoned=False)
+
+    def _end(self, abandoned: bool) -> None:
+        ended, self.ended = self.ended, None
+        if ended is not None:
+            ended(self, abandoned)
 
     def _journal_failed(self, error: OSError) -> None:
         """A disk that fills up mid-game: the game goes on unjournalled, and says so once."""
@@ -442,10 +465,12 @@ class Match:
                 with contextlib.suppress(OSError, ValueError):
                     self.journal.close()
             self.journal = None
+        if not self.finished:
+            self._end(abandoned=True)
         self.finished = True
 
     @classmethod
-    def resume(cls, path: Path, now_ns: int) -> Match:
+    def resume(cls, path: Path, now_ns: int, syncer: Any = None) -> Match:
         """The game a journal was cut off in (a crash, a power cut), at the position it reached: its
         presses replayed (a torn last line left out), its computer players back in their seats, its
         game clock going on from where it stopped, and its journal going on in the same file.
@@ -464,7 +489,7 @@ class Match:
         seed = int(script.setup.get("seed", 0))
         seats = script.setup.get("bots") or {}
         bots = {int(seat): make_bot(str(spec), int(seat), seed) for seat, spec in seats.items()}
-        journal = Journal.reopen(path)
+        journal = Journal.reopen(path, syncer=syncer)
         match = cls(seed, now_ns - round(game.now * 1e9), journal, bots, game=game, events=events)
         match.presses = sum(1 for press in script.presses if press.press is not None)
         print(f"spit-arcade: resumed {path.name} at press {match.presses}", file=sys.stderr)

@@ -14,6 +14,7 @@ BENCHES: dict[str, str] = {
     "render": "lab.benchmarks.render:main",
     "resume": "lab.benchmarks.resume:main",
     "ties": "lab.benchmarks.ties:main",
+    "store": "lab.benchmarks.store:main",
 }
 
 # command -> ("module:function", help); each function takes the remaining argv and returns an exit status.

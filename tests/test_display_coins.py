@@ -14,10 +14,9 @@ from gpiozero.pins.mock import MockFactory
 from gpiozero.pins.pi import PiPin
 from headless import Harness, to_play
 
-from appliance.credits import CreditBank, credits_path
 from appliance.display import app
 from appliance.display.captions import shown_to
-from appliance.display.coins import credit_bank
+from appliance.display.coins import office
 from appliance.display.i18n import set_language
 from appliance.display.keys import Press
 from appliance.display.runner import Runner
@@ -31,6 +30,7 @@ from appliance.display.scenes.title import TitleScene
 from appliance.inputs.config import load_config
 from appliance.inputs.gpio import EdgeClock, GpioSource
 from appliance.inputs.merge import Merger
+from appliance.operator.store import Store, store_path
 from appliance.shared.settings import Settings
 
 SIZE = (640, 360)
@@ -70,8 +70,21 @@ def coin(h: Harness, source: str = "gpio") -> None:
     h.runner.send(Press(0, "coin", False, h.now_ns + 60 * MS, source))
 
 
-def kept(tmp_path: Path) -> int:
-    return CreditBank.load(credits_path(tmp_path / "config.toml")).credits
+def kept(h: Harness) -> int:
+    """The credits written in the store on the card (once the writer has written what it was handed)."""
+    assert office(h.ctx).drain(10)
+    assert h.ctx.config_path is not None
+    store = Store.open(store_path(h.ctx.config_path))
+    try:
+        return store.credits()[0]
+    finally:
+        store.close()
+
+
+def audits_read(h: Harness) -> None:
+    """The service menu's audits are read off the frame loop: wait for the reading, then a frame."""
+    assert office(h.ctx).drain(10)
+    h.frame()
 
 
 def test_a_game_costs_its_credits_and_they_are_taken_once_as_it_starts(tmp_path: Path) -> None:
@@ -85,18 +98,18 @@ def test_a_game_costs_its_credits_and_they_are_taken_once_as_it_starts(tmp_path:
     h.press(1, "spit")
     assert isinstance(h.scene, TitleScene) and h.ctx.sound.played[-2:] == ["reject", "reject"]
     key(h, "f3")  # a coin from the keyboard
-    assert kept(tmp_path) == 1 and seen(h)[-1].endswith("credits: 1")
+    assert kept(h) == 1 and seen(h)[-1].endswith("credits: 1")
     key(h, "f3")
-    assert kept(tmp_path) == 2 and "press SPIT or START to play" in seen(h)
+    assert kept(h) == 2 and "press SPIT or START to play" in seen(h)
     h.press(0, "start")
-    assert isinstance(h.scene, ChooseScene) and kept(tmp_path) == 2  # choosing players is free
+    assert isinstance(h.scene, ChooseScene) and kept(h) == 2  # choosing players is free
     assert "credits: 2" in seen(h)
     h.press(0, "start")  # "Two players": the game starts, and is paid for
-    assert isinstance(h.scene, CountdownScene) and kept(tmp_path) == 0 and credit_bank(h.ctx).credits == 0
+    assert isinstance(h.scene, CountdownScene) and kept(h) == 0 and office(h.ctx).credits == 0
     for _ in range(5):  # mashing START in the game takes nothing more
         h.press(0, "start")
         h.frame()
-    assert kept(tmp_path) == 0
+    assert kept(h) == 0
 
 
 def test_too_few_credits_when_the_game_would_start_say_insert_coin_and_stay(tmp_path: Path) -> None:
@@ -104,12 +117,12 @@ def test_too_few_credits_when_the_game_would_start_say_insert_coin_and_stay(tmp_
     coin(h)
     h.press(0, "start")
     assert isinstance(h.scene, ChooseScene)
-    credit_bank(h.ctx).pay(1)  # (the credit went meanwhile: the operator's service menu, say)
+    office(h.ctx).pay(1)  # (the credit went meanwhile: the operator's service menu, say)
     h.press(0, "start")
     assert isinstance(h.scene, ChooseScene) and "insert coin" in seen(h) and "credits: 0" in seen(h)
     coin(h)
     h.press(0, "start")
-    assert isinstance(h.scene, CountdownScene) and kept(tmp_path) == 0
+    assert isinstance(h.scene, CountdownScene) and kept(h) == 0
 
 
 def test_a_coin_during_a_game_is_a_credit_and_the_game_never_sees_it(tmp_path: Path) -> None:
@@ -123,7 +136,7 @@ def test_a_coin_during_a_game_is_a_credit_and_the_game_never_sees_it(tmp_path: P
         coin(h, "keyboard")
         h.frame()
     assert h.runner.stack == stack and scene.match.events == events and scene.match.start_ns == start_ns
-    assert kept(tmp_path) == 3  # one paid for the game, three more in
+    assert kept(h) == 3  # one paid for the game, three more in
 
 
 def test_free_play_says_so_and_takes_nothing_and_coins_still_count(tmp_path: Path) -> None:
@@ -134,7 +147,7 @@ def test_free_play_says_so_and_takes_nothing_and_coins_still_count(tmp_path: Pat
     coin(h)
     h.press(0, "start")
     h.press(0, "start")
-    assert isinstance(h.scene, CountdownScene) and kept(tmp_path) == 1
+    assert isinstance(h.scene, CountdownScene) and kept(h) == 1
 
 
 def test_the_coin_mech_on_gpio_through_the_inputs_to_the_credits(tmp_path: Path) -> None:
@@ -159,14 +172,14 @@ def test_the_coin_mech_on_gpio_through_the_inputs_to_the_credits(tmp_path: Path)
         for n in range(5):
             edge(t + 60 * MS + n * MS // 2, n % 2 == 1)
         h.advance(0.2)
-        assert kept(tmp_path) == 1
+        assert kept(h) == 1
         t = h.now_ns
         edge(t, True)  # the next coin jams on the switch, blipping it open now and then
         for n in range(1, 30):
             edge(t + n * 100 * MS, False)
             edge(t + n * 100 * MS + 4 * MS, True)
         h.advance(7.0)
-        assert kept(tmp_path) == 2 and source.status(h.now_ns).controls[0].stuck
+        assert kept(h) == 2 and source.status(h.now_ns).controls[0].stuck
         assert isinstance(h.scene, TitleScene)
     finally:
         merger.stop()
@@ -183,29 +196,30 @@ def test_the_credits_survive_a_restart_and_a_crash_resumed_game_is_not_paid_agai
     h.press(1, "spit")
     h.press(2, "spit")
     h.advance(0.5)
-    assert isinstance(h.scene, PlayScene) and kept(tmp_path) == 2
+    assert isinstance(h.scene, PlayScene) and kept(h) == 2
     # the power goes; the cabinet starts again and resumes the game its journal holds
     again = cabinet(tmp_path)
     stack = app.resume_scenes(again.ctx, [])
     assert [type(s).__name__ for s in stack] == ["PlayScene", "ResumedScene"]
     again.runner = Runner(again.ctx, stack[0], again.screen, present=lambda rects: None)
     again.advance(0.5)
-    assert credit_bank(again.ctx).credits == kept(tmp_path) == 2
+    assert office(again.ctx).credits == kept(again) == 2
     assert "credits: 2" in seen(cabinet(tmp_path))[-1]
 
 
 @pytest.mark.parametrize("junk", [b'{"credits": 4, "coi', b"\xff\xfe\x00", b'{"credits": -1, "coins": 0, "box": "a"}'])
-def test_a_bad_credits_file_at_start_is_0_credits_and_said_never_a_traceback(
+def test_a_bad_credits_file_at_start_is_kept_aside_0_credits_and_said_never_a_traceback(
     tmp_path: Path, junk: bytes, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "credits.json").write_bytes(junk)
     h = cabinet(tmp_path)
     assert seen(h)[-1].endswith("credits: 0")
     said = capsys.readouterr().err
-    assert "credits.json" in said and "starting from 0 credits" in said and "Traceback" not in said
+    assert "credits.json" in said and "kept as credits.json.damaged-1" in said and "Traceback" not in said
     assert any("credits.json" in notice for notice in startup_notices(h.ctx))  # the service menu's list
+    assert (tmp_path / "credits.json.damaged-1").read_bytes() == junk  # kept aside, never overwritten
     coin(h)
-    assert kept(tmp_path) == 1  # the next coin writes a good file
+    assert kept(h) == 1  # the next coin is written to the store
 
 
 def test_the_audits_count_the_coins_and_show_the_credits_there_are(tmp_path: Path) -> None:
@@ -220,9 +234,9 @@ def test_the_audits_count_the_coins_and_show_the_credits_there_are(tmp_path: Pat
     assert isinstance(h.scene, ServiceMenuScene)
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     h.press(0, "start")  # Audits
-    h.advance(0.1)
+    audits_read(h)
     assert "coins (credits now: 2):  3  |  3" in seen(h)
-    coin(h)  # a coin while the menu is open: counted, and the page shows it the next time
+    coin(h)  # a coin while the menu is open: the switch test's, no credit and no money
     h.press(0, "service")
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
@@ -234,18 +248,19 @@ def test_the_audits_count_the_coins_and_show_the_credits_there_are(tmp_path: Pat
     h.runner.send(MenuKey(0, "up", True, h.now_ns))
     h.runner.send(MenuKey(0, "up", True, h.now_ns))
     h.press(0, "start")
-    h.advance(0.1)
-    assert "coins (credits now: 3):  4  |  0" in seen(h)
+    audits_read(h)
+    assert "coins (credits now: 2):  3  |  0" in seen(h)
 
 
-def test_the_switch_test_shows_the_coin_input_and_the_coin_still_counts(tmp_path: Path) -> None:
+def test_the_switch_test_shows_the_coin_input_and_gives_no_credit(tmp_path: Path) -> None:
     h = cabinet(tmp_path)
     h.runner.service_menu = True
     h.press(0, "service")
     h.press(0, "start")  # Diagnostics
     h.press(0, "start")  # Switch test
     coin(h)
-    assert "cabinet coin: 1 edges, up  (gpio)" in seen(h) and kept(tmp_path) == 1
+    assert "cabinet coin: 1 edges, up  (gpio)" in seen(h) and kept(h) == 0 and office(h.ctx).credits == 0
+    assert office(h.ctx).store.count("coins") == 0  # no money counted either: the operator is testing the switch
 
 
 def test_the_levels_are_in_order_and_the_operators_is_recommended(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from appliance.display.running_view import (
 from appliance.display.scenes.base import make
 from appliance.display.scenes.running_over import qualifiers, runner_line
 from appliance.match import Match
+from appliance.operator.store import Score, Store, store_path
 from appliance.running_stats import SprintClock, runner_figures, sprints
 
 SECOND = 1_000_000_000
@@ -197,6 +198,16 @@ def last_card() -> Any:
                    variant="running", options=RUNNING)
 
 
+def kept_scores(h: Harness) -> list[Score]:
+    """The sprint table as the store on the card holds it (once the writer wrote what it was handed)."""
+    assert h.ctx.office is not None and h.ctx.office.drain(10) and h.ctx.config_path is not None
+    store = Store.open(store_path(h.ctx.config_path))
+    try:
+        return store.high_scores("sprint")
+    finally:
+        store.close()
+
+
 def test_the_figures_at_the_end_then_initials_then_the_table(tmp_path: Path) -> None:
     h = Harness((960, 540), "tabletop")
     h.ctx.config_path = tmp_path / "config.toml"
@@ -219,8 +230,7 @@ def test_the_figures_at_the_end_then_initials_then_the_table(tmp_path: Path) -> 
         h.press(2, control)
     h.frame()
     assert type(h.scene).__name__ == "RunningScoresScene"
-    table = high_scores.load(tmp_path / "high_scores.json")
-    assert [(e.initials, e.sprint_ms, e.team, e.runner) for e in table.entries] == [("CAZ", 2700.0, 2, 0)]
+    assert [(e.initials, e.ms, e.team, e.runner) for e in kept_scores(h)] == [("CAZ", 2700.0, 2, 0)]
     words = [line.words for c in h.scene.captions() for line in c.lines]
     assert words[0] == "RUNNING SPIT — FASTEST SPRINTS" and words[1].startswith(" 1. CAZ  2.70\u00a0s")
     h.advance(0.6)
@@ -251,7 +261,7 @@ def test_the_table_in_attract_mode_and_a_runner_who_enters_nothing(tmp_path: Pat
     assert [line.words for c in h.scene.captions() for line in c.lines][1] == "no sprints yet: be the first"
     h.runner.apply_scene(make("running_initials", h.ctx, [(1, 1, 3000.0)], h.ctx.view()))
     h.advance(31)  # nobody enters anything: entered as shown, "AAA"
-    assert [(e.initials, e.runner) for e in high_scores.load(tmp_path / "high_scores.json").entries] == [("AAA", 1)]
+    assert [(e.initials, e.runner) for e in kept_scores(h)] == [("AAA", 1)]
     h.advance(13)
     assert type(h.scene).__name__ == "TitleScene"
 
@@ -292,3 +302,19 @@ def test_the_play_scene_hook_as_the_report_gives_it(tmp_path: Path) -> None:
     h.press(2, "left")
     h.frame()
     assert type(h.scene).__name__ == "RunningOverScene"
+
+
+def test_a_game_that_ends_is_counted_once_with_its_winner_sprints_and_controls(tmp_path: Path) -> None:
+    from appliance.operator.office import Office
+
+    office = Office.open(tmp_path / "config.toml")
+    ends: list[bool] = []
+    match = Match(0, 0, game=last_card())
+    match.ended = lambda m, abandoned: (ends.append(abandoned), office.game_over(m, abandoned))
+    match.press(SECOND // 2, 2, "pile1")
+    match.press(3200 * MS, 2, "left")
+    match.abandon()  # (the scene leaving a game over changes nothing: it was counted as it ended)
+    assert ends == [False] and office.drain(10)
+    rows = office.store.rows("SELECT variant, seats, winner, abandoned, sprints, controls FROM games")
+    assert rows == [("running", 2, 2, 0, "[2700.0]", '["2 left", "2 pile1"]')]
+    office.close()

@@ -14,10 +14,13 @@ from headless import Harness
 from appliance import audits as audit
 from appliance.display import app
 from appliance.display.captions import shown_to
+from appliance.display.coins import office
 from appliance.display.i18n import language, set_language
 from appliance.display.scenes.base import BACK, MenuKey
 from appliance.display.scenes.service_menu import STUCK_S, ServiceMenuScene
 from appliance.display.scenes.title import TitleScene
+from appliance.operator import books
+from appliance.operator.store import Store, store_path
 from appliance.shared.settings import Settings, load_settings
 
 SIZE = (640, 360)
@@ -30,18 +33,28 @@ def english() -> object:
     set_language("en")
 
 
-def played(directory: Path, seed: int, abandon: bool = False) -> None:
-    """A short game journalled in `directory`, closed (or abandoned)."""
-    from appliance.match import Match, open_journal
+def played(h: Harness, seed: int, abandon: bool = False) -> None:
+    """A short game, ended (or abandoned): the operator layer counts it as it ends."""
+    from appliance.match import Match
 
-    journal = open_journal(directory, seed)
-    match = Match(seed, 0, journal)
+    match = Match(seed, 0)
+    match.ended = office(h.ctx).game_over
     for t, player, control in [(0.5, 1, "spit"), (0.6, 2, "spit"), (1.0, 1, "pile1")]:
         match.press(round(t * 1e9), player, control)
     if abandon:
         match.abandon()
     else:
-        journal.finish(match.game.state())
+        office(h.ctx).game_over(match)  # (as its game_over event does)
+
+
+def kept_totals(h: Harness, since_reset: bool = False) -> audit.Totals:
+    """The audits as the store on the card holds them (once the writer wrote what it was handed)."""
+    assert office(h.ctx).drain(10) and h.ctx.config_path is not None
+    store = Store.open(store_path(h.ctx.config_path))
+    try:
+        return books.totals(store, since_reset)
+    finally:
+        store.close()
 
 
 def menu(tmp_path: Path, text: str = "") -> Harness:
@@ -170,28 +183,32 @@ def test_the_sound_test_plays_each_sound(tmp_path: Path) -> None:
     assert "no sound device: silent" in seen(h)  # the harness has no audio device, and says so
 
 
-def test_the_audits_count_the_journals_lifetime_beside_resettable_and_are_kept(tmp_path: Path) -> None:
-    journals = tmp_path / "journals"
-    for seed in range(1, 4):
-        played(journals, seed, abandon=seed == 3)
+def test_the_audits_count_the_games_lifetime_beside_resettable_and_are_kept(tmp_path: Path) -> None:
     h = menu(tmp_path)
+    for seed in range(1, 4):
+        played(h, seed, abandon=seed == 3)
     go(h, 1)
-    h.advance(0.1)
+    assert seen(h)[1] == "reading the books..."  # read off the frame loop
+    assert office(h.ctx).drain(10)
+    h.frame()
     lines = seen(h)
     assert lines[:3] == ["Audits", "lifetime  |  since cleared (never)", "games:  3  |  3"]
     assert "finished / abandoned:  2/1  |  2/1" in lines and "Classic Spit:  3  |  3" in lines
-    assert "counting the journals..." not in lines
-    kept = audit.load_audits(tmp_path / "audits" / "audits.json")
-    assert kept.lifetime.games == 3 and kept.through
+    assert kept_totals(h).games == 3
     # reset from the utilities (a second press confirms): lifetime stays, the date is noted
     h.press(0, "service")  # back on the first page, the cursor where it was (Audits)
     go(h, 2, 0)
     assert cursor_line(h) == "▶  Reset audits: press again (cannot be undone)  ◀"
-    assert audit.load_audits(tmp_path / "audits" / "audits.json").since.games == 3  # not yet
+    assert kept_totals(h, since_reset=True).games == 3  # not yet
     go(h, 0)
-    kept = audit.load_audits(tmp_path / "audits" / "audits.json")
-    assert (kept.lifetime.games, kept.since.games) == (3, 0) and kept.cleared is not None
+    assert (kept_totals(h).games, kept_totals(h, since_reset=True).games) == (3, 0)
     assert "audits reset" in seen(h)
+    h.press(0, "service")
+    h.scene.pages[0][1] = 0  # type: ignore[attr-defined]
+    go(h, 1)
+    assert office(h.ctx).drain(10)
+    h.frame()
+    assert seen(h)[1].startswith("lifetime  |  since cleared (20")  # the date it was cleared
 
 
 def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_of_the_file(tmp_path: Path) -> None:
@@ -218,7 +235,8 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     settings = load_settings(config)
     assert settings.warnings == []
     assert (settings.volume, settings.language, settings.idle_timeout_s, settings.free_play) == (0.7, "de", 120, False)
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["config.toml"]  # no temporary left
+    left = sorted(p.name for p in tmp_path.iterdir() if p.is_file() and not p.name.startswith("store.sqlite"))
+    assert left == ["config.toml"]  # no temporary left (beside the operator's store)
 
 
 def test_a_new_language_confirms_in_itself(tmp_path: Path) -> None:
@@ -373,10 +391,10 @@ def test_every_page_fits_its_panel_and_faces_its_readers(tmp_path: Path, layout:
     from appliance.inputs.keyboard import Press
 
     journals = tmp_path / "journals"
-    for seed in (1, 2):
-        played(journals, seed)
     h = Harness((1280, 720), layout, journal_dir=journals)  # 14 px at 720p on 24": 6 mm, read from 1.5 m
     h.ctx.config_path = tmp_path / "config.toml"
+    for seed in (1, 2):
+        played(h, seed)
     h.runner.service_menu = True
     set_language(lang)
     h.press(0, "service")

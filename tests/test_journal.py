@@ -286,3 +286,24 @@ def test_only_an_unfinished_journal_with_a_setup_can_be_reopened(tmp_path: Path)
     empty.write_bytes(b'{"setup": {"se')
     with pytest.raises(ValueError, match="no setup"):
         Journal.reopen(empty)
+
+
+def test_with_a_syncer_the_journal_syncs_on_its_thread_and_never_on_the_callers(tmp_path: Path) -> None:
+    from appliance.operator import fsyncs
+    from appliance.operator.store import Store
+    from appliance.operator.writer import Writer
+
+    writer = Writer(Store.open(None), name="journal-syncer-test")
+    now = [0.0]
+    before = fsyncs.counts()
+    journal = Journal(tmp_path / "g.jsonl", {"seed": 1}, clock=lambda: now[0], max_dir_bytes=None, syncer=writer.call)
+    journal.record(0.1, 1, "spit")
+    now[0] = 0.6  # half a second on: a sync is due
+    assert journal.tick() and journal.syncs == 2
+    journal.finish({"over": True})
+    assert writer.drain(10)
+    after = fsyncs.counts()
+    assert after.get("MainThread", 0) == before.get("MainThread", 0)  # the caller's thread synced nothing
+    assert after["journal-syncer-test"] - before.get("journal-syncer-test", 0) == 4  # 3 syncs and the directory
+    assert read_journal(tmp_path / "g.jsonl")[0][-1] == '{"state": {"over": true}}'
+    writer.stop()

@@ -196,3 +196,18 @@ def test_holding_the_clock_nests_and_gives_back_only_the_time_held() -> None:
     assert match.game_time(8_500_000_000) == 2.5 and match.idle_s(8_000_000_000) == 0.0
     match.release(9_000_000_000)  # one release too many changes nothing
     assert match.game_time(9_000_000_000) == 3.0
+
+
+def test_a_chattering_pad_never_grows_a_game_without_bound_and_the_idle_clock_ends_it(tmp_path: Path) -> None:
+    journal = open_journal(tmp_path, 4)
+    match = Match(4, 0, journal)
+    match.max_presses = 200
+    for n in range(1, 501):  # a pad chattering 50 times a second for 10 s
+        match.press(n * 20_000_000, 1, "pile1", "gpio")
+    assert match.presses == 200 and match.over_limit == 300 and not match.finished
+    events = len(match.events)
+    assert match.press(10_100_000_000, 2, "spit") == [] and len(match.events) == events
+    assert match.idle_s(10_100_000_000) == pytest.approx(6.1)  # the presses past the limit are nobody
+    match.abandon()
+    lines = (tmp_path / journal.path.name).read_text().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == 1 + 200 + 1  # the setup, the presses taken, the closing line

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from headless import Harness
@@ -219,8 +220,8 @@ def test_a_game_over_whose_closing_line_was_torn_away_is_closed_not_resumed(
     path, _ = cut_off_game(tmp_path)
     real = Match.resume
 
-    def resume_over(path: Path, now_ns: int) -> Match:  # the replay ends in game over (a last play)
-        match = real(path, now_ns)
+    def resume_over(path: Path, now_ns: int, syncer: Any = None) -> Match:  # the replay ends in game over
+        match = real(path, now_ns, syncer)
         match.game, match.finished = game_from_state(_over_state(7), seed=7), True
         return match
 

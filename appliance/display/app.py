@@ -329,15 +329,18 @@ def run(
         settings, screen.get_size(), keymap, sound, journals, clock or time.monotonic_ns, tidy_memory=True,
         config_path=config_path,
     )
-    if config_path is not None and journals is not None:  # the games closed since the last start
-        from appliance.audits import audits_path, refresh_in_background
+    from appliance.operator.office import Office
 
-        refresh_in_background(audits_path(config_path), journals)
-    stack = first_scenes(ctx, [str(p) for p in settings.warnings] + list(notices or []))
+    kept_s = settings.credits_kept_off_h * 3600  # credits left at a power-off expire after this (0: never)
+    ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
+    stack = first_scenes(ctx, [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices)
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
     for scene in stack[1:]:
         runner.apply(Push(scene))
-    return runner.run(max_frames)
+    try:
+        return runner.run(max_frames)
+    finally:
+        ctx.office.close()  # what is handed to the writer is written before the program ends
 
 
 def first_scenes(ctx: Any, notices: list[str]) -> list[Any]:
@@ -367,13 +370,17 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     if path is None:
         return [make("title", ctx)]
     try:
-        match = Match.resume(path, ctx.clock())
+        from .coins import office
+
+        match = Match.resume(path, ctx.clock(), syncer=office(ctx).writer.call)  # synced off the frame loop
+        match.ended = office(ctx).game_over  # its figures into the audits when it ends
     except Exception as error:  # a journal this version can't replay: say so, leave it, play on
         notice = f"the game in {path.name} cannot be resumed ({error}); it is left as it is"
         print(f"spit-arcade play: {notice}", file=sys.stderr)
         notices.append(notice)
         return [make("title", ctx)]
     if match.finished:  # the power cut took only the closing line: the game was over, close it as such
+        office(ctx).game_over(match)  # (its closing line is synced before its row is written: not counted yet)
         if match.journal is not None:
             with contextlib.suppress(OSError, ValueError):
                 match.journal.finish(match.game.state())

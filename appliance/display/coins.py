@@ -1,22 +1,22 @@
-"""Credits on the screen: the app's coin box, a coin taken whatever is showing, and what the title and
-the players-choosing scene say about it.
+"""Credits on the screen: what the title and the players-choosing scene say about them, and the
+coin handed on. A view: the money is the operator layer's (appliance/operator/office.py), which keeps
+the credits and writes them off the frame loop; nothing here touches a file or counts money.
 
-    insert_coin(ctx)       # the runner, for every `coin` press (no scene sees it: a game goes on)
+    insert_coin(ctx, source, service)   # the runner, for every `coin` press (in service mode: no credit)
     may_play(ctx)          # free play, or enough credits for a game
     pay_for_game(ctx)      # the players-choosing scene, as a game starts: True if paid (or free)
     credit_words(ctx)      # "free play" / "credits: 3" for the title
+    books_words(ctx)       # what went wrong with the books, if anything (the title shows it)
 
-The coin box (appliance/credits.py) is read the first time it is needed and kept on the context; a
-credits file that was not right is said on stderr and in the start's notices (the service menu's
-Diagnostics), and the cabinet starts from 0 credits.
+The app opens the office at start (`ctx.office`); a context without one (tests, a bare desktop) is
+given one here the first time it is asked, kept in memory when there is no settings file.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
-from appliance.credits import CreditBank, credits_path
+from appliance.operator.office import Office
 
 from .i18n import _
 
@@ -24,26 +24,24 @@ if TYPE_CHECKING:
     from .scenes.base import Context
 
 
-def credit_bank(ctx: Context) -> CreditBank:
-    """The coin box of this run (read from beside the settings file the first time, and again if the
-    context is given another settings file)."""
-    path = credits_path(ctx.config_path) if ctx.config_path is not None else None
-    found = ctx.credit_bank
-    if found is None or found.path != path:
-        found = CreditBank.load(path)
-        if found.problem:
-            print(f"spit-arcade: {found.problem}", file=sys.stderr)
+def office(ctx: Context) -> Office:
+    """The operator's office of this run (opened beside the settings file if the app did not)."""
+    found = ctx.office
+    if found is None or found.config_path != ctx.config_path:  # (a test gives the context a settings file late)
+        found = ctx.office = Office.open(ctx.config_path, keep_credits_s=ctx.settings.credits_kept_off_h * 3600)
+        if found.notices:
             from .scenes.service_notices import startup_notices
 
-            startup_notices(ctx).append(found.problem)
-        ctx.credit_bank = found
+            startup_notices(ctx).extend(found.notices)
     return found
 
 
-def insert_coin(ctx: Context) -> bool:
-    """One coin (a debounced `coin` press): a credit more, kept at once. Whether it added one."""
-    added = credit_bank(ctx).coin()
-    ctx.sound.play("select")
+def insert_coin(ctx: Context, source: str = "coin", service: bool = False) -> bool:
+    """One coin (a debounced `coin` press): a credit more, kept (no credit in service mode: the
+    switch test shows it). Whether it added one."""
+    added = office(ctx).coin(source, service)
+    if not service:
+        ctx.sound.play("select")
     return added
 
 
@@ -54,21 +52,30 @@ def cost(ctx: Context) -> int:
 
 
 def may_play(ctx: Context) -> bool:
-    return credit_bank(ctx).enough(cost(ctx)) if cost(ctx) else True
+    return office(ctx).enough(cost(ctx)) if cost(ctx) else True
 
 
 def pay_for_game(ctx: Context) -> bool:
     """A game is starting: take its credits (nothing on free play). False, nothing taken, if there are
     too few."""
     price = cost(ctx)
-    return credit_bank(ctx).pay(price) if price else True
+    return office(ctx).pay(price) if price else True
 
 
 def credit_words(ctx: Context) -> str:
     """The title's line: "free play", or the credits there are."""
     if ctx.settings.free_play:
         return _("free play")
-    return _("credits: {n}").format(n=credit_bank(ctx).credits)
+    return _("credits: {n}").format(n=office(ctx).credits)
+
+
+def books_words(ctx: Context) -> str | None:
+    """What is wrong with the books now (writes held in memory: the card is full or read-only), for
+    the title; None when every coin and game is written."""
+    failure = office(ctx).failure
+    if failure is None:
+        return None
+    return _("the books are held in memory: {why}").format(why=failure)
 
 
 def insert_coin_words(ctx: Context) -> str:

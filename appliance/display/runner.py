@@ -10,7 +10,7 @@ to the game as it was.
 The cabinet's SERVICE button (F2) opens the operator's service menu over whatever is on the stack
 (`service_menu=True`, which the app sets); closing it gives back the scene underneath as it was.
 A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin); no scene sees it
-but the service menu, whose switch test shows every control.
+but the service menu, whose switch test shows every control (a coin there is no credit and no money).
 
 systemd's watchdog (appliance/watchdog.py) is told READY=1 once the first frame is on screen,
 WATCHDOG=1 from every frame, a STATUS line when the scene on top changes, STOPPING=1 on a clean exit.
@@ -144,8 +144,8 @@ class Runner:
     def send(self, press: Input) -> None:
         if self.status is None:
             if press.control == "coin":  # a credit whatever is showing; no game or menu sees it
-                if press.pressed:
-                    insert_coin(self.ctx)
+                if press.pressed:  # in the service menu: no credit, no money (the switch test shows it)
+                    insert_coin(self.ctx, press.source, service=in_service(self.scene))
                 if not in_service(self.scene):
                     return  # (the service menu's switch test does: it shows every control)
             if self.service_menu and press.pressed and press.control == "service" and not in_service(self.scene):

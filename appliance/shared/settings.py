@@ -12,6 +12,7 @@ picks another. A missing file means the defaults.
     computer_level = 3        # the level the players' menu recommends (1..5)
     free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
     credits_per_game = 1      # 1..9, when not on free play
+    credits_kept_off_h = 0    # credits left when the cabinet is switched off expire after this many hours (0: never)
 
     [keys]                    # changes to the default key map: key name (as pygame.key.name gives it) =
     z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
@@ -38,6 +39,7 @@ IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
 LANGUAGE_CODES = ("en", "de", "eo")  # the screen's languages (appliance/display/i18n.LANGUAGES)
 COMPUTER_LEVELS = ("1", "2", "3", "4", "5")
 CREDITS = (1, 9)  # credits a game costs, when not on free play
+KEPT_OFF_H = (0.0, 24 * 365.0)  # hours credits survive a power-off (0: for ever), up to a year
 
 
 class SettingsError(ValueError):
@@ -63,7 +65,8 @@ class Settings:
     computer_level: str = "3"  # the level the players' menu recommends (appliance.bots.LEVELS)
     attract: bool = True  # the computer plays itself behind the title
     free_play: bool = True  # False: a game costs `credits_per_game` credits from the coin input
-    credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/credits.py)
+    credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/operator/)
+    credits_kept_off_h: float = 0.0  # hours credits survive a power-off (0: for ever; MPF's persist_credits_while_off)
 
 
 SETTINGS = tuple(name for name in Settings.__dataclass_fields__ if name != "warnings")
@@ -168,6 +171,7 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         attract=check.boolean(data, "attract", d.attract),
         free_play=check.boolean(data, "free_play", d.free_play),
         credits_per_game=check.integer(data, "credits_per_game", d.credits_per_game, *CREDITS),
+        credits_kept_off_h=check.number(data, "credits_kept_off_h", d.credits_kept_off_h, *KEPT_OFF_H, unit="hours"),
         warnings=check.problems,
     )
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import pygame
 
-from appliance.credits import CreditBank
+from appliance.operator.office import Office
 from appliance.rules import Game
 from appliance.shared.settings import Settings
 
@@ -142,7 +142,7 @@ class Context:
     tidy_memory: bool = False  # collect and freeze the heap before play (the app and the bench; not tests)
     config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
     inputs: Any = None  # the running input sources (the service menu's switch test reads them)
-    credit_bank: CreditBank | None = field(init=False, default=None)  # the coin box (coins.credit_bank)
+    office: Office | None = None  # the operator layer: credits, games, audits (coins.office opens one if None)
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)

@@ -25,7 +25,7 @@ import pygame
 from appliance.match import Match, bots_available, level_words, make_bot, open_journal
 
 from ..captions import Caption, Line
-from ..coins import credit_words, insert_coin_words, pay_for_game
+from ..coins import credit_words, insert_coin_words, office, pay_for_game
 from ..compositor import Canvas
 from ..i18n import _
 from ..rules_words import GameChoice, game_choice, in_force
@@ -183,10 +183,12 @@ class ChooseScene:
         journal = None
         if ctx.journal_dir is not None:
             try:
-                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer)
+                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer,
+                                       syncer=office(ctx).writer.call)  # synced off the frame loop
             except OSError as error:  # a full disk, a read-only card: play on, say so once
                 print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
         match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=self.game.given)
+        match.ended = office(ctx).game_over  # its figures into the audits when it ends
         if self.game.is_speed:
             return make(SPEED_SCENE, ctx, match)
         return make("countdown", ctx, match)

@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from appliance import high_scores
+from appliance.operator.store import Score
 from appliance.running_stats import runner_name
 
 from ..captions import Caption, Line, caption
@@ -33,7 +34,6 @@ class RunningInitialsScene:
         self.view = view
         self.waiting = list(qualifiers)
         self.places: list[int] = []  # the places taken, for the table to light them
-        self.errors: list[str] = []
         self.now_ns = ctx.clock()
         self._begin(self.now_ns)
 
@@ -73,16 +73,15 @@ class RunningInitialsScene:
 
     def _enter(self, now_ns: int) -> None:
         team, runner, ms = self.waiting.pop(0)
-        path = self.ctx.config_path
-        if path is not None:
-            file = high_scores.high_scores_path(path)
-            table = high_scores.load(file)
-            place = table.add(high_scores.Entry(self.initials, ms, team, runner))
-            if place is not None:
-                self.places.append(place)
-                error = high_scores.save(file, table)
-                if error is not None:
-                    self.errors.append(error)
+        from ..coins import office
+        from .running_scores import sprint_table
+
+        entry = high_scores.Entry(self.initials, ms, team, runner)
+        place = sprint_table(self.ctx).add(entry)
+        if place is not None:  # kept by the operator layer (a failure to write it is its notice)
+            self.places.append(place)
+            entry = high_scores.clean(entry)
+            office(self.ctx).add_score(Score("sprint", entry.initials, entry.sprint_ms, team, runner, entry.date))
         self._begin(now_ns)
 
     def update(self, now_ns: int) -> Transition | None:

@@ -69,10 +69,10 @@ class RunningOverScene(Ending):
 
 
     def next_scene(self) -> Any:
-        path = self.ctx.config_path
-        if path is not None:
-            found = qualifiers(self.figures, high_scores.load(high_scores.high_scores_path(path)),
-                               frozenset(self.match.bots))
+        from .running_scores import sprint_table
+
+        if self.ctx.config_path is not None:  # a table kept beside the settings (none on a bare desktop)
+            found = qualifiers(self.figures, sprint_table(self.ctx), frozenset(self.match.bots))
             if found:
                 return make("running_initials", self.ctx, found, self.view)
         return make("title", self.ctx)

@@ -2,7 +2,8 @@
 keyboard) opens it over whatever is running (the runner pushes it), and closing it gives that back.
 
     Diagnostics   switch test (every control's edges, stuck flags, serial links, clock offsets),
-                  screen test, sound test, the start's notices
+                  screen test, sound test, switch health (a control not pressed in the last 30 games),
+                  the start's notices and the books' (a coin held in memory while the card is full)
     Audits        games per variant, play time, average game length, races decided and their
                   margins, coins: the lifetime totals beside the resettable ones, with the date last
                   cleared; the credits there are now
@@ -24,17 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pygame
 
 from appliance import audits as audit
+from appliance.operator import books
 from appliance.shared.config_file import remember_game, write_settings
 from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 
 from ..captions import Caption, Line
-from ..coins import credit_bank
+from ..coins import office
 from ..compositor import Canvas
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
 from ..rules_words import preset_name
@@ -47,7 +48,6 @@ VOLUMES = tuple(round(v / 10, 1) for v in range(11))
 STUCK_S = 5.0  # a control held down this long in the switch test is flagged
 SCREEN_PATTERNS = ("white", "red", "green", "blue", "black", "grid")
 ROWS_SHOWN = 8  # lines of a page shown at once (the rest scroll with the cursor)
-AUDIT_STEP = 16  # journals counted a frame at most (thousands of old games never stall a frame)
 
 
 @dataclass
@@ -70,8 +70,8 @@ class ServiceMenuScene:
         # the switch test: (player, control) -> [edges, pressed at (None: up), source]
         self.seen: dict[tuple[int, str], list[Any]] = {}
         self.recent: list[str] = []
-        self.audits: audit.Audits | None = None
-        self.counting = False
+        self.figures: AuditFigures | None = None  # the audits, read by the operator layer off the frame loop
+        self.health: list[str] | None = None  # the switch-health audit's lines (None: being read)
         self.held: Any = None  # the match under the menu: its clock stands still while the menu is open
         self.covered = False  # the game menu is over it (DefaultGameScene): only that one is drawn
         self.open(page)
@@ -103,11 +103,11 @@ class ServiceMenuScene:
         self.message = ""
         self.confirm = None
         if page == "audits":
-            path = self.audits_file()
-            with audit.LOCK:
-                self.audits = audit.load_audits(path) if path is not None else audit.Audits()
-            self.count_coins(self.audits)
-            self.counting = True
+            self.figures = None
+            office(self.ctx).ask(AuditFigures.read, self.read_figures)
+        elif page == "switch_health":
+            self.health = None
+            office(self.ctx).ask(books.switch_health, self.read_health)
         elif page == "switch_test":
             self.seen.clear()
             self.recent.clear()
@@ -115,8 +115,6 @@ class ServiceMenuScene:
             self.pattern = 0
 
     def back(self) -> Transition | None:
-        if self.counting:
-            self.finish_counting()
         if len(self.pages) == 1:
             return self.close()
         self.pages.pop()
@@ -140,6 +138,7 @@ class ServiceMenuScene:
                 Item(lambda: _("Screen test"), self.go("screen_test")),
                 Item(lambda: _("Sound test"), self.go("sound_test")),
                 Item(lambda: _("Start-up notices ({n})").format(n=len(startup_notices(self.ctx))), self.go("notices")),
+                Item(lambda: _("Switch health"), self.go("switch_health")),
             ]
         if page == "sound_test":
             from ..sound import TUNES
@@ -218,45 +217,20 @@ class ServiceMenuScene:
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
-        if self.counting and self.audits is not None:
-            self.count_some()
         return None
 
     # ------------------------------------------------------------------ audits
-    def audits_file(self) -> Path | None:
-        path = self.ctx.config_path
-        return audit.audits_path(path) if path is not None else None
+    def read_figures(self, figures: AuditFigures) -> None:
+        """The audits, as the operator layer read them (on its thread: one assignment)."""
+        self.figures = figures
 
-    def count_coins(self, audits: audit.Audits) -> None:
-        """The coins the coin box has taken since the audits last looked (saved with the journals')."""
-        bank = credit_bank(self.ctx)
-        audit.count_coins(audits, bank.box, bank.coins)
-
-    def count_some(self) -> None:
-        """Count a few more closed journals into the audits (a frame at a time); save when done."""
-        assert self.audits is not None
-        counted, done = self.step_audits()
-        if done:
-            self.finish_counting(save=True)
-        elif counted == 0:
-            pass
-
-    def step_audits(self) -> tuple[int, bool]:
-        assert self.audits is not None
-        with audit.LOCK:
-            return audit.update_some(self.audits, self.ctx.journal_dir, AUDIT_STEP)
-
-    def finish_counting(self, save: bool = True) -> None:
-        self.counting = False
-        path = self.audits_file()
-        if save and path is not None and self.audits is not None:
-            with audit.LOCK:
-                failed = audit.save_audits(path, self.audits)
-            if failed:
-                self.message = _("audits not saved: {why}").format(why=failed)
+    def read_health(self, found: list[dict[str, Any]]) -> None:
+        self.health = [str(row["words"]) for row in found]
 
     def audit_lines(self) -> list[Line]:
-        a = self.audits or audit.Audits()
+        if self.figures is None:
+            return [Line(_("reading the books..."), 0.11, SOFT)]
+        a = self.figures
         cleared = a.cleared or _("never")
         rows = [
             Line(_("lifetime  |  since cleared ({date})").format(date=cleared), 0.12, GOLD),
@@ -272,7 +246,7 @@ class ServiceMenuScene:
             self.pair(_("fastest / average sprint"),
                       f"{a.lifetime.fastest_sprint_ms / 1000:.2f} / {a.lifetime.average_sprint_ms / 1000:.2f} s",
                       f"{a.since.fastest_sprint_ms / 1000:.2f} / {a.since.average_sprint_ms / 1000:.2f} s"),
-            self.pair(_("coins (credits now: {n})").format(n=credit_bank(self.ctx).credits),
+            self.pair(_("coins (credits now: {n})").format(n=office(self.ctx).credits),
                       a.lifetime.coins, a.since.coins),
         ]  # fmt: skip
         buckets = [f"<{edge}" for edge in audit.MARGIN_BUCKETS] + [f"{audit.MARGIN_BUCKETS[-1]}+"]
@@ -284,8 +258,6 @@ class ServiceMenuScene:
             rows.append(self.pair(preset_name(variant), games, a.since.variants.get(variant, 0)))
         if len(most) > 3:
             rows.append(Line(_("and {n} more games").format(n=len(most) - 3), 0.11, SOFT))
-        if self.counting:
-            rows.append(Line(_("counting the journals..."), 0.11, SOFT))
         return rows
 
     @staticmethod
@@ -419,14 +391,9 @@ class ServiceMenuScene:
         return act
 
     def reset_audits(self) -> None:
-        path = self.audits_file()
-        with audit.LOCK:
-            audits = audit.load_audits(path) if path is not None else audit.Audits()
-            audit.update_some(audits, self.ctx.journal_dir, None)  # what was played so far, counted first
-            self.count_coins(audits)  # and the coins so far
-            audits.reset()
-            failed = audit.save_audits(path, audits) if path is not None else None
-        self.message = _("audits reset") if failed is None else _("not saved: {why}").format(why=failed)
+        """The resettable audits start again (a failure to write it is the operator layer's notice)."""
+        office(self.ctx).reset_audits()
+        self.message = _("audits reset")
 
     def factory_settings(self) -> None:
         """Every adjustment back to its built-in value (the layout, keys and journal place kept)."""
@@ -450,6 +417,7 @@ class ServiceMenuScene:
             "main": _("Service menu"), "diagnostics": _("Diagnostics"), "switch_test": _("Switch test"),
             "screen_test": _("Screen test"), "sound_test": _("Sound test"), "notices": _("Start-up notices"),
             "audits": _("Audits"), "adjustments": _("Adjustments"), "utilities": _("Utilities"),
+            "switch_health": _("Switch health"),
         }  # fmt: skip
         return names.get(self.page, self.page)
 
@@ -458,9 +426,17 @@ class ServiceMenuScene:
         page = self.page
         if page == "switch_test":
             out += [Line(words, 0.11, RED if "STUCK" in words else WHITE) for words in self.switch_lines()]
-        elif page == "notices":
-            notices = startup_notices(self.ctx) or [_("none: the cabinet started cleanly")]
-            out += [Line(words, 0.11, WHITE) for words in notices[:ROWS_SHOWN]]
+        elif page == "notices":  # the start's, then the books' (a coin held in memory, a damaged store)
+            books_said = [n for n in office(self.ctx).notices if n not in startup_notices(self.ctx)]
+            notices = startup_notices(self.ctx) + books_said or [_("none: the cabinet started cleanly")]
+            out += [Line(words, 0.11, WHITE) for words in notices[-ROWS_SHOWN:]]
+        elif page == "switch_health":
+            health = self.health
+            if health is None:
+                out.append(Line(_("reading the books..."), 0.11, SOFT))
+            else:
+                said = health or [_("every control pressed in the last {n} games").format(n=books.SWITCH_GAMES)]
+                out += [Line(line, 0.11, RED if health else WHITE) for line in said[:ROWS_SHOWN]]
         elif page == "audits":
             out += self.audit_lines()
         elif page == "screen_test":
@@ -527,6 +503,19 @@ class ServiceMenuScene:
             draw_scene(canvas, self.ctx, self.captions())
         else:
             draw_overlay(canvas, self.ctx, self.captions())
+
+
+@dataclass(frozen=True)
+class AuditFigures:
+    """The Audits page's figures, read from the store on the operator layer's thread."""
+
+    lifetime: audit.Totals
+    since: audit.Totals
+    cleared: str | None
+
+    @classmethod
+    def read(cls, store: Any) -> AuditFigures:
+        return cls(books.totals(store), books.totals(store, since_reset=True), books.cleared(store))
 
 
 class DefaultGameScene:

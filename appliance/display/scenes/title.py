@@ -17,7 +17,7 @@ from appliance.match import Match
 from appliance.rules.ruleset import compose
 
 from ..captions import Caption, Line, caption
-from ..coins import credit_words, insert_coin_words, may_play
+from ..coins import books_words, credit_words, insert_coin_words, may_play
 from ..compositor import Canvas
 from ..events import EventReader
 from ..i18n import _
@@ -90,10 +90,9 @@ class TitleScene:
         return None
 
     def _has_high_scores(self) -> bool:
-        from appliance import high_scores
+        from ..coins import office
 
-        path = self.ctx.config_path
-        return path is not None and bool(high_scores.load(high_scores.high_scores_path(path)).entries)
+        return bool(office(self.ctx).high_scores("sprint"))
 
     def rules_lines(self) -> list[str]:
         """The chosen game in one line, and its rules' lines, one at a time (a new one every few
@@ -127,6 +126,9 @@ class TitleScene:
         # the credits there are
         bottom = [*cabinet_legend(self.ctx.keymap, not self.ctx.settings.free_play), credit_words(self.ctx)]
         out.append(caption("panel", None, Line("   ".join(bottom), 0.11, SOFT), backdrop=0))
+        trouble = books_words(self.ctx)  # a coin or a game not written yet (the card full): said, never only on stderr
+        if trouble is not None:
+            out.append(caption("panel", None, Line(trouble, 0.1, RED), backdrop=0))
         return out
 
     def play_line(self) -> Line:

@@ -1,0 +1,426 @@
+"""The one store: the operator's money, games, audits, high scores and adjustments in one SQLite file.
+
+    store, problems = Store.open(path)         # never raises: a damaged file is kept aside, said
+    store.add_coin(Stamp(boot, seq, ...), "gpio", credited=True)   # one transaction a coin
+    store.spend(stamp, 2, "game")
+    store.add_game(stamp, GameRow(...))
+    store.credits()  /  store.totals(since_reset=True)  /  store.high_scores("sprint")
+
+`store.sqlite` on the state partition (beside the settings: /var/lib/spit-arcade/ on the cabinet),
+in WAL mode with `synchronous=FULL`: a transaction committed is on the card, a power cut leaves the
+store before it or after it. The schema has a version (`PRAGMA user_version`) and `MIGRATIONS` take
+an older file up to it, each in one transaction.
+
+Order and counting never depend on the wall clock: every row carries the boot it was made in (a
+counter kept here, one more at every start) and a sequence number in that boot (`Stamp`); the wall
+clock is written beside them for the operator's reading (earnings by day), and never decides order.
+A row is inserted once: (boot, seq) is unique and a second insert of it changes nothing, so a write
+retried after a failure counts once.
+
+What can go wrong, each said in `problems` (the service menu and the screen show them):
+- a file that is not a database, or a damaged one: renamed aside (`store.sqlite.damaged-1`, never
+  overwritten), a new store made, and every row that can still be read from the old one copied in;
+- a file from a newer version (a rollback after an update): opened read-only, read, never changed;
+- a state partition that cannot be written (read-only, full): the store is read as far as it can be,
+  and writes fail with OSError for the caller (the writer) to hold and retry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import fsyncs
+
+FILE = "store.sqlite"
+MAX_CREDITS = 99  # the arcade's two digits: a coin beyond that is counted (the money is in the box), no credit
+
+# Each entry takes the store from version n to n + 1, in one transaction.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE boots (boot INTEGER PRIMARY KEY, wall TEXT NOT NULL, version TEXT NOT NULL);
+    CREATE TABLE credits (id INTEGER PRIMARY KEY CHECK (id = 1), credits INTEGER NOT NULL,
+                          boot INTEGER NOT NULL, seq INTEGER NOT NULL, wall REAL NOT NULL);
+    INSERT INTO credits VALUES (1, 0, 0, 0, 0);
+    CREATE TABLE coins (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                        mono_ns INTEGER NOT NULL, wall REAL NOT NULL, source TEXT NOT NULL,
+                        credited INTEGER NOT NULL, UNIQUE (boot, seq));
+    CREATE TABLE spends (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                         mono_ns INTEGER NOT NULL, wall REAL NOT NULL, credits INTEGER NOT NULL,
+                         reason TEXT NOT NULL, UNIQUE (boot, seq));
+    CREATE TABLE games (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                        mono_ns INTEGER NOT NULL, wall REAL NOT NULL, variant TEXT NOT NULL,
+                        seats INTEGER NOT NULL, length_s REAL NOT NULL, winner INTEGER,
+                        abandoned INTEGER NOT NULL, margins TEXT NOT NULL, sprints TEXT NOT NULL,
+                        controls TEXT NOT NULL, seed INTEGER, UNIQUE (boot, seq));
+    CREATE TABLE high_scores (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                              wall REAL NOT NULL, kind TEXT NOT NULL, initials TEXT NOT NULL,
+                              ms REAL NOT NULL, team INTEGER NOT NULL, runner INTEGER NOT NULL,
+                              date TEXT NOT NULL, UNIQUE (boot, seq));
+    CREATE TABLE adjustments (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                              wall REAL NOT NULL, key TEXT NOT NULL, old TEXT, new TEXT,
+                              UNIQUE (boot, seq));
+    CREATE TABLE audit_resets (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                               wall REAL NOT NULL, games_through INTEGER NOT NULL,
+                               coins_through INTEGER NOT NULL, UNIQUE (boot, seq));
+    CREATE TABLE carried (scope TEXT PRIMARY KEY, totals TEXT NOT NULL);
+    CREATE TABLE updates (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                          wall REAL NOT NULL, from_version TEXT NOT NULL, to_version TEXT NOT NULL,
+                          outcome TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '', UNIQUE (boot, seq));
+    CREATE TABLE rollbacks (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+                            wall REAL NOT NULL, from_version TEXT NOT NULL, to_version TEXT NOT NULL,
+                            reason TEXT NOT NULL, UNIQUE (boot, seq));
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+TABLES = ("meta", "boots", "credits", "coins", "spends", "games", "high_scores", "adjustments", "audit_resets",
+          "carried", "updates", "rollbacks")  # fmt: skip
+
+
+def store_path(config_path: Path) -> Path:
+    """Where the store is kept for a settings file: `store.sqlite` beside it."""
+    return config_path.parent / FILE
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """When a row was made: the boot and the sequence number in it (the order), the monotonic clock
+    and the wall clock (for the operator's reading only)."""
+
+    boot: int
+    seq: int
+    mono_ns: int = 0
+    wall: float = 0.0
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the audits count it."""
+
+    variant: str
+    seats: int
+    length_s: float
+    winner: int | None  # the seat that won (None: abandoned, or a game with no winner)
+    abandoned: bool
+    margins_ms: tuple[float, ...] = ()  # every race decided: by how much
+    sprints_ms: tuple[float, ...] = ()  # Running Spit: every sprint
+    controls: tuple[tuple[int, str], ...] = ()  # (player, control) of every control pressed (switch health)
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Score:
+    kind: str  # "sprint" (Running Spit's fastest sprints) or "reaction" (the fastest race won)
+    initials: str
+    ms: float
+    team: int = 0
+    runner: int = 0
+    date: str = ""
+
+
+class StoreError(OSError):
+    """A write the store could not make (the caller holds it and tries again)."""
+
+
+@dataclass
+class Store:
+    path: Path | None  # None: in memory (tests, a desktop without a settings file)
+    connection: sqlite3.Connection
+    read_only: bool = False
+    problems: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # one user of the connection at a time
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, path: Path | None) -> Store:
+        """The store at `path` (made if missing), up to the current schema. Never raises: what was
+        wrong is in `problems`, and the store is then new, read-only or in memory as it must be."""
+        if path is None:
+            return cls.in_memory([])
+        problems: list[str] = []
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as error:  # (ValueError: a name with a NUL in it)
+            problems.append(f"{path.parent}: cannot make it ({error})")
+        try:
+            connection = _connect(str(path), False)
+            version = _version(connection)
+        except sqlite3.DatabaseError as error:
+            with contextlib.suppress(Exception):
+                connection.close()
+            return cls._damaged(path, error, problems)
+        except (sqlite3.Error, ValueError) as error:  # cannot be opened at all (no such directory, no permission)
+            problems.append(f"{path}: cannot open it ({error}); the books are kept in memory for this run")
+            return cls.in_memory(problems)
+        if version > SCHEMA_VERSION:
+            connection.close()
+            problems.append(f"{path}: made by a newer version of spit-arcade (schema {version}, this one knows "
+                            f"{SCHEMA_VERSION}): read, never changed; new coins and games are kept in memory")
+            return cls(path, _connect(f"file:{path}?mode=ro", True), read_only=True, problems=problems)
+        store = cls(path, connection, problems=problems)
+        try:
+            store._migrate(version)
+            store._check()
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            return cls._damaged(path, error, problems)
+        except sqlite3.Error as error:  # read-only partition, full partition: read what there is
+            problems.append(f"{path}: cannot be written ({error}); read as it is")
+            store.read_only = True
+        return store
+
+    @classmethod
+    def in_memory(cls, problems: list[str]) -> Store:
+        """A store kept for this run only (no settings file; or the card cannot hold one)."""
+        store = cls(None, _connect(":memory:", False), problems=problems)
+        store._migrate(0)
+        return store
+
+    @classmethod
+    def _damaged(cls, path: Path, error: Exception, problems: list[str]) -> Store:
+        """A damaged file: kept aside under a new name, a new store made, what can be read copied in."""
+        aside = set_aside(path)
+        if aside is None:
+            problems.append(f"{path}: damaged ({error}) and cannot be moved aside; the books are kept in memory")
+            return cls.in_memory(problems)
+        store = cls.open(path)
+        store.problems[:0] = problems
+        recovered = store.recover_from(aside)
+        store.problems.append(f"{path}: damaged ({error}); kept as {aside.name}, a new store made"
+                              f" ({recovered} rows recovered from it)")
+        return store
+
+    def recover_from(self, old: Path) -> int:
+        """Copy every row that can still be read from a damaged store at `old`; how many."""
+        copied = 0
+        try:
+            source = _connect(f"file:{old}?mode=ro", True)
+        except sqlite3.Error:
+            return 0
+        with source, self.transaction() as db:
+            for table in TABLES:
+                if table in ("meta", "boots"):
+                    continue
+                try:
+                    rows = source.execute(f"SELECT * FROM {table}").fetchall()
+                except sqlite3.Error:
+                    continue
+                for row in rows:
+                    marks = ",".join("?" * len(row))
+                    try:
+                        cursor = db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", tuple(row))
+                    except sqlite3.Error:
+                        continue
+                    copied += cursor.rowcount
+            with contextlib.suppress(sqlite3.Error):
+                boots = source.execute("SELECT MAX(boot) FROM boots").fetchone()[0] or 0
+                db.execute("INSERT OR IGNORE INTO boots VALUES (?, ?, ?)", (boots, "recovered", "?"))
+        return copied
+
+    def _migrate(self, version: int) -> None:
+        for number in range(version, SCHEMA_VERSION):
+            with self.transaction() as db:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+
+    def _check(self) -> None:
+        found = self.connection.execute("PRAGMA quick_check").fetchone()[0]
+        if found != "ok":
+            raise sqlite3.DatabaseError(str(found))
+
+    def close(self) -> None:
+        with self.lock:
+            self.connection.close()
+
+    # ------------------------------------------------------------------ writing
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed (and synced: WAL, synchronous=FULL) or rolled back whole.
+        StoreError if it cannot be written."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: the store is read-only")
+        with self.lock:
+            db = self.connection
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                yield db
+                db.execute("COMMIT")
+            except sqlite3.Error as error:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise StoreError(f"{self.path or 'the store'}: {error}") from error
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        fsyncs.committed()
+
+    def new_boot(self, version: str = "") -> int:
+        """The next boot's number (one more than any boot the store has seen), kept."""
+        with self.transaction() as db:
+            boot = int(db.execute("SELECT COALESCE(MAX(boot), 0) + 1 FROM boots").fetchone()[0])
+            db.execute("INSERT INTO boots VALUES (?, ?, ?)", (boot, time.strftime("%Y-%m-%d %H:%M:%S"), version))
+        return boot
+
+    def add_boot(self, boot: int, version: str = "") -> bool:
+        """A boot whose start could not be written then (the card was full), written now."""
+        with self.transaction() as db:
+            cursor = db.execute("INSERT OR IGNORE INTO boots VALUES (?, ?, ?)",
+                                (boot, time.strftime("%Y-%m-%d %H:%M:%S"), version))
+            return bool(cursor.rowcount)
+
+    def last_boot(self) -> int:
+        with self.lock:
+            return int(self.connection.execute("SELECT COALESCE(MAX(boot), 0) FROM boots").fetchone()[0])
+
+    def add_coin(self, stamp: Stamp, source: str, credited: bool) -> bool:
+        """One coin, and its credit if `credited`, in one transaction; False if it was kept already."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO coins (boot, seq, mono_ns, wall, source, credited) VALUES (?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.mono_ns, stamp.wall, source, int(credited)))
+            if cursor.rowcount and credited:
+                self._move_credits(db, stamp, 1)
+            return bool(cursor.rowcount)
+
+    def spend(self, stamp: Stamp, credits: int, reason: str) -> bool:
+        """Credits taken (a game paid for, credits expired while the cabinet was off)."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO spends (boot, seq, mono_ns, wall, credits, reason) VALUES (?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.mono_ns, stamp.wall, credits, reason))
+            if cursor.rowcount:
+                self._move_credits(db, stamp, -credits)
+            return bool(cursor.rowcount)
+
+    @staticmethod
+    def _move_credits(db: sqlite3.Connection, stamp: Stamp, by: int) -> None:
+        db.execute("UPDATE credits SET credits = MAX(0, MIN(?, credits + ?)), boot = ?, seq = ?, wall = ?"
+                   " WHERE id = 1", (MAX_CREDITS, by, stamp.boot, stamp.seq, stamp.wall))
+
+    def add_game(self, stamp: Stamp, game: GameRow) -> bool:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO games (boot, seq, mono_ns, wall, variant, seats, length_s, winner, abandoned,"
+                " margins, sprints, controls, seed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.mono_ns, stamp.wall, game.variant, game.seats, round(game.length_s, 3),
+                 game.winner, int(game.abandoned), json.dumps(list(game.margins_ms)),
+                 json.dumps(list(game.sprints_ms)), json.dumps([f"{p} {c}" for p, c in game.controls]), game.seed))
+            return bool(cursor.rowcount)
+
+    def add_score(self, stamp: Stamp, score: Score) -> bool:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO high_scores (boot, seq, wall, kind, initials, ms, team, runner, date)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.wall, score.kind, score.initials, score.ms, score.team, score.runner,
+                 score.date))
+            return bool(cursor.rowcount)
+
+    def add_adjustment(self, stamp: Stamp, key: str, old: Any, new: Any) -> bool:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO adjustments (boot, seq, wall, key, old, new) VALUES (?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.wall, key, json.dumps(old), json.dumps(new)))
+            return bool(cursor.rowcount)
+
+    def reset_audits(self, stamp: Stamp) -> bool:
+        """The resettable audits start again from here (the lifetime ones stay)."""
+        with self.transaction() as db:
+            games = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+            coins = db.execute("SELECT COALESCE(MAX(id), 0) FROM coins").fetchone()[0]
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO audit_resets (boot, seq, wall, games_through, coins_through)"
+                " VALUES (?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.wall, games, coins))
+            if cursor.rowcount:
+                db.execute("DELETE FROM carried WHERE scope = 'since'")
+            return bool(cursor.rowcount)
+
+    def add_update(self, stamp: Stamp, from_version: str, to_version: str, outcome: str, detail: str = "") -> bool:
+        """An update installed or refused (the updates unit fills this)."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO updates (boot, seq, wall, from_version, to_version, outcome, detail)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.wall, from_version, to_version, outcome, detail))
+            return bool(cursor.rowcount)
+
+    def add_rollback(self, stamp: Stamp, from_version: str, to_version: str, reason: str) -> bool:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO rollbacks (boot, seq, wall, from_version, to_version, reason)"
+                " VALUES (?,?,?,?,?,?)",
+                (stamp.boot, stamp.seq, stamp.wall, from_version, to_version, reason))
+            return bool(cursor.rowcount)
+
+    def get_meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------------ reading
+
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self.lock:
+            return [tuple(row) for row in self.connection.execute(sql, args).fetchall()]
+
+    def credits(self) -> tuple[int, float]:
+        """The credits there are, and when (wall clock) they last changed."""
+        found = self.rows("SELECT credits, wall FROM credits WHERE id = 1")
+        return (int(found[0][0]), float(found[0][1])) if found else (0, 0.0)
+
+    def count(self, table: str) -> int:
+        assert table in TABLES
+        return int(self.rows(f"SELECT COUNT(*) FROM {table}")[0][0])
+
+    def high_scores(self, kind: str, size: int = 10) -> list[Score]:
+        """The table of `kind`, fastest first; equal times: the one set first on top."""
+        found = self.rows("SELECT kind, initials, ms, team, runner, date FROM high_scores WHERE kind = ?"
+                          " ORDER BY ms, boot, seq LIMIT ?", (kind, size))
+        return [Score(str(k), str(i), float(ms), int(t), int(r), str(d)) for k, i, ms, t, r, d in found]
+
+
+def _connect(target: str, read_only: bool) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are begun by hand), WAL, synchronous=FULL."""
+    connection = sqlite3.connect(target, uri=target.startswith("file:"), isolation_level=None,
+                                 check_same_thread=False, timeout=5.0)
+    if not read_only and target != ":memory:":
+        connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    return connection
+
+
+def _version(connection: sqlite3.Connection) -> int:
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # a file that is not a database fails here
+    return version
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename a damaged file (and its WAL and shared-memory files) to `NAME.damaged-N`, N the first
+    number not taken: never over an older one. The new name, or None if it cannot be renamed."""
+    n = 1
+    while path.with_name(f"{path.name}.damaged-{n}").exists():
+        n += 1
+    aside = path.with_name(f"{path.name}.damaged-{n}")
+    try:
+        path.rename(aside)
+    except (OSError, ValueError):
+        return None
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + suffix).rename(aside.with_name(aside.name + suffix))
+    return aside
