@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pad-emulator": ("appliance.inputs.pad_emulator:main", "play a remote slap pad over a pseudo-terminal"),
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
+    "settings": ("appliance.settings_cli:main", "the operator's settings: list, get KEY, set KEY VALUE"),
     "cabinet-test": ("appliance.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
 }
 

@@ -1,6 +1,6 @@
 """The settings file on disk (config.toml): read, with its last good copy behind it, and changed in
 place by `adjust`, the one function where an adjustment is made (the service menu's, the game menu's
-choice of game and house rules).
+choice of game and house rules, `spit-arcade settings set`).
 
 The file is the operator's own: a change is made with tomlkit, a style-preserving TOML editor, so only
 the value set changes and every other key, comment, quote, blank line and table stays as written (a
@@ -98,9 +98,11 @@ def read_settings_text(path: Path) -> SettingsText:
         why = f"cannot read it ({error})"
     else:
         try:
-            data = _parse(text)
-        except ValueError as error:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
             why = f"not valid TOML ({error})"
+        except RecursionError:
+            why = "not TOML this program reads (nested too deeply)"
         else:
             why = _cut_short(text, good)
             if not why:

@@ -19,8 +19,8 @@ picks another. A missing file means the defaults.
 A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
 wrong (for the whole file where it cannot be read as TOML: its last good copy's settings where the
 game kept one, config_file.py) and lists every problem, with its file and key, in `Settings.warnings`
-(`spit-arcade check-config` prints them; the screen may show them). The service menu and the game
-menu change settings through config_file.py's `adjust`, the one writer.
+(`spit-arcade check-config` prints them; the screen may show them). The service menu, the game
+menu and `spit-arcade settings set` change settings through config_file.py's `adjust`, the one writer.
 """
 
 from __future__ import annotations
