@@ -64,7 +64,7 @@ def replay_main(argv: list[str]) -> int:
 
 
 def usage() -> str:
-    lines = ["usage: spit-arcade COMMAND [ARGS...]", "", "commands:"]
+    lines = ["usage: spit-arcade COMMAND [ARGS...]   (options alone, e.g. --config FILE: play)", "", "commands:"]
     lines += [f"  {name:<13} {help_text}" for name, (_, help_text) in COMMANDS.items()]
     lines += ["", "Run `spit-arcade COMMAND --help` for a command's options."]
     return "\n".join(lines)
@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         print(usage())
         return 0
     command, rest = args[0], args[1:]
+    if command.startswith("-"):  # `./spit --config FILE`, `--fullscreen`: play's options, as the README has it
+        command, rest = "play", args
     if command not in COMMANDS:
         near = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
         hint = f" (did you mean {near[0]!r}?)" if near else ""
