@@ -120,6 +120,8 @@ def set_main(path: Path, key: str, text: str) -> int:
     table, _, name = key.partition(".")
     if not problems and table == "keys":
         problems = [Problem(str(path), key, "the key map is changed in the [keys] table by hand")]
+    elif not problems and key == HOUSE_RULES:
+        problems = [Problem(str(path), key, f"set one house rule at a time: {HOUSE_RULES}.NAME VALUE")]
     if problems:
         for problem in problems:
             print(refused(problem), file=sys.stderr)

@@ -108,6 +108,9 @@ def test_a_setting_the_file_holds_as_a_table_is_named_not_clobbered(
 def test_the_key_map_and_parts_of_a_setting_are_not_set_here(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(["set", "--config", str(config), "keys.q", '"1 pile2"'], capsys)
     assert (status, err) == (2, f"{config}: keys.q: the key map is changed in the [keys] table by hand; not changed\n")
+    status, _, err = run(["set", "--config", str(config), "house_rules", "{refill = true}"], capsys)
+    assert (status, err) == (2, f"{config}: house_rules: set one house rule at a time: house_rules.NAME VALUE; "
+                                "not changed\n")
     status, _, err = run(["set", "--config", str(config), "volume.x", "1"], capsys)
     assert (status, err) == (2, f"{config}: volume.x: no setting has parts; not changed\n")
     assert config.read_text() == MINE
