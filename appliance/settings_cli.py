@@ -135,7 +135,7 @@ def set_main(path: Path, key: str, text: str) -> int:
     if done.aside is not None:
         print(f"{path}: the damaged file is kept as {done.aside}; written again from its last good copy")
     for why in done.refused:
-        print(f"{path}: {why}", file=sys.stderr)
+        print(f"{path}: {why}; not changed (fix it by hand)", file=sys.stderr)
     if done.error:
         print(f"{path}: not changed: {done.error}", file=sys.stderr)
         return 1

@@ -441,3 +441,25 @@ def test_the_settings_languages_are_the_screens() -> None:
     from appliance.shared.settings import LANGUAGE_CODES
 
     assert LANGUAGE_CODES == LANGUAGES
+
+
+def test_a_setting_the_file_holds_as_a_table_is_said_to_be_no_number_and_the_rest_is_kept(tmp_path: Path) -> None:
+    """Issue 24: `volume.x = 1` and the service menu sets the volume: the file still reads, every other
+    setting keeps its value, and the menu says why the volume was not saved."""
+    text = "volume.x = 1\nfree_play = false\ncredits_per_game = 2\n"
+    h = menu(tmp_path, text)
+    go(h, 2, 5)  # adjustments, volume: a step
+    line = "changed for now; not saved: volume is a table in the file, not a number"
+    assert line in seen(h)
+    # the page fits its panel as the same page does with "saved" under it (the longer line costs no size)
+    (tmp_path / "other").mkdir()
+    saved = menu(tmp_path / "other", "free_play = false\n")
+    go(saved, 2, 5)
+    assert "saved" in seen(saved)
+    size = {d.words[0]: d.px for d in overlay_texts(saved) if d.place == "panel"}  # type: ignore[attr-defined]
+    panels = [d for d in overlay_texts(h) if line in d.words]  # type: ignore[attr-defined]
+    assert panels and all(d.box.contains(d.rect) and d.px == size[d.words[0]] for d in panels), (panels, size)
+    config = tmp_path / "config.toml"
+    assert config.read_text() == text
+    settings = load_settings(config)
+    assert (settings.free_play, settings.credits_per_game) == (False, 2)

@@ -101,7 +101,7 @@ def test_a_setting_the_file_holds_as_a_table_is_named_not_clobbered(
     config.write_text("volume.x = 1\nfree_play = false\n")
     status, out, err = run(["set", "--config", str(config), "volume", "0.5"], capsys)
     assert (status, out) == (2, "")
-    assert err == f"{config}: volume is a table in the file, not a number: not changed (fix it by hand)\n"
+    assert err == f"{config}: volume is a table in the file, not a number; not changed (fix it by hand)\n"
     assert config.read_text() == "volume.x = 1\nfree_play = false\n"
 
 

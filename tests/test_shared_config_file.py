@@ -56,7 +56,7 @@ def test_a_dotted_key_is_not_overwritten_and_is_named_as_no_number(tmp_path: Pat
     text = "volume.x = 1\n" + PAID
     path = config(tmp_path, text)
     why = write_settings(path, {"volume": 0.5})
-    assert why == "volume is a table in the file, not a number: not changed (fix it by hand)"
+    assert why == "volume is a table in the file, not a number"
     assert path.read_text() == text  # nothing else to change: the file is left alone
     assert_paid(path, volume=0.6)
     assert [(p.key, p.message) for p in load_settings(path).warnings] == [
@@ -143,8 +143,7 @@ def test_house_rules_written_any_way_toml_allows_are_changed(tmp_path: Path, tex
 
 def test_house_rules_that_are_no_table_are_named_not_clobbered(tmp_path: Path) -> None:
     path = config(tmp_path, "house_rules = 3\n" + PAID)
-    assert remember_game(path, "speed", {"decks": 2}) == "house_rules is 3 in the file, not a table: not changed " \
-                                                         "(fix it by hand)"
+    assert remember_game(path, "speed", {"decks": 2}) == "house_rules is 3 in the file, not a table"
     assert tomllib.loads(path.read_text())["house_rules"] == 3
     assert load_settings(path).game == "speed"  # what could be written was
 

@@ -156,7 +156,7 @@ class Change:
 class Edited:
     text: str
     changes: list[Change] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)  # why a value was not written
+    refused: list[str] = field(default_factory=list)  # why a value was not written (the file's own form)
 
 
 def _plain(value: Any) -> Any:
@@ -216,8 +216,7 @@ def with_values(text: str, values: Mapping[str, Any], house_rules: Mapping[str, 
     for key, raw in values.items():
         value = _plain(raw)
         if key == HOUSE_RULES or _is_table(before.get(key)):
-            edited.refused.append(f"{key_name(key)} is a table in the file, not {_kind(value)}: not changed "
-                                  "(fix it by hand)")
+            edited.refused.append(f"{key_name(key)} is a table in the file, not {_kind(value)}")
         elif key not in before or before[key] != value or type(before[key]) is not type(value):
             settled[key] = expected[key] = value
             edited.changes.append(Change(key, before.get(key), value))
@@ -226,8 +225,7 @@ def with_values(text: str, values: Mapping[str, Any], house_rules: Mapping[str, 
         have = before.get(HOUSE_RULES, {})
         wanted = {name: _plain(value) for name, value in house_rules.items()}
         if not isinstance(have, dict):
-            edited.refused.append(f"{HOUSE_RULES} is {shown(have)} in the file, not a table: not changed "
-                                  "(fix it by hand)")
+            edited.refused.append(f"{HOUSE_RULES} is {shown(have)} in the file, not a table")
         elif wanted != have:
             rules = wanted
             for name in [*have, *(name for name in wanted if name not in have)]:
