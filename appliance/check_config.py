@@ -5,7 +5,8 @@
     spit-arcade check-config --config FILE --inputs FILE
 
 Names every unknown key (with the nearest known one), wrong type and value out of range, each with
-its file and key; exit status 0 when both files are right, 2 when anything is wrong.
+its file and key, and the files it checked; exit status 0 when both files are right, 2 when anything
+is wrong.
 
 `play` runs the same checks and never stops for a mistake: it prints each problem, keeps it in
 `Settings.warnings` for the screen to show, and uses the built-in default for each key that is wrong
@@ -36,6 +37,18 @@ def check_files(config: Path | None, inputs: Path | None, *, settings: bool = Tr
     return problems + load_config(inputs, strict=False).problems
 
 
+def files_checked(config: Path | None, inputs: Path | None, *, settings: bool = True) -> str:
+    """The files `check_files` reads, in words: "<settings file> and <inputs file>"."""
+    import os
+
+    from appliance.shared.settings import default_config_path
+
+    config = config if config is not None else default_config_path()
+    said = str(config) if settings and config.exists() else f"the built-in settings (no file at {config})"
+    chosen = inputs if inputs is not None else os.environ.get("SPIT_INPUTS") or None
+    return f"{said} and " + (str(chosen) if chosen is not None else "the packaged inputs configuration")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="spit-arcade check-config",
@@ -55,10 +68,12 @@ def main(argv: list[str]) -> int:
             config = CABINET_CONFIG
             settings = config.exists()  # none: the kiosk runs with the built-in settings
     problems = check_files(config, inputs, settings=settings)
+    checked = files_checked(config, inputs, settings=settings)
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s); `spit-arcade play` uses the built-in default for each", file=sys.stderr)
+        print(f"{len(problems)} problem(s); checked {checked}; `spit-arcade play` uses the built-in default for "
+              "each", file=sys.stderr)
         return 2
-    print("no problems")
+    print(f"no problems: checked {checked}")
     return 0

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
     "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
+    "settings": ("appliance.settings_cli:main", "the operator's settings: list, get KEY, set KEY VALUE"),
 }
 
 # Where a clone's lab keeps its command table; looked up by name, here only, and only beside this package.
@@ -65,7 +66,7 @@ def replay_main(argv: list[str]) -> int:
 
 
 def usage() -> str:
-    lines = ["usage: spit-arcade COMMAND [ARGS...]", "", "commands:"]
+    lines = ["usage: spit-arcade COMMAND [ARGS...]   (options alone, e.g. --config FILE: play)", "", "commands:"]
     lines += [f"  {name:<13} {help_text}" for name, (_, help_text) in COMMANDS.items()]
     lab = lab_commands()
     if lab:
@@ -81,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         print(usage())
         return 0
     command, rest = args[0], args[1:]
+    if command.startswith("-"):  # `./spit --config FILE`, `--fullscreen`: play's options, as the README has it
+        command, rest = "play", args
     lab = lab_commands()
     commands = {**COMMANDS, **lab}
     if command not in commands:

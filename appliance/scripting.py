@@ -214,7 +214,13 @@ def load_script(path: str, prog: str, journal: bool) -> Script | int:
             lines, torn = data.decode("utf-8").splitlines(), False
         script = parse_script(lines)
     except ScriptError as error:
-        print(f"{prog}: {path}: {error}", file=sys.stderr)
+        first = next((n for n, text in enumerate(lines, start=1) if text.strip()), 1)
+        if journal and error.line == first:  # a settings file, a picture, a log: say what a journal is
+            print(f"{prog}: {path}: not a journal ({error}): a journal's first line is its game's setup, "
+                  "as `play` writes them (in ~/.local/share/spit-arcade/journals/ unless set otherwise)",
+                  file=sys.stderr)
+        else:
+            print(f"{prog}: {path}: {error}", file=sys.stderr)
         return 2
     except (OSError, UnicodeDecodeError) as error:
         print(f"{prog}: {path}: cannot read: {error}", file=sys.stderr)
@@ -229,16 +235,29 @@ def _write(lines: Iterable[str], out: TextIO) -> None:
     out.write("".join(line + "\n" for line in lines))
 
 
-def play_and_check(script: Script, prog: str, words: bool = False) -> int:
+def replay_verdict(matched: bool | None) -> str:
+    """Whether a replay matched the live game, in words (None: the journal recorded no end)."""
+    if matched is None:
+        return ("no closing state line (the game was not finished, or was cut off): played to its last press, "
+                "nothing to check it against")
+    if matched:
+        return "matched: the replay ends in the state the live game had"
+    return "did NOT match: the game does not end in the state its closing line recorded"
+
+
+def play_and_check(script: Script, prog: str, words: bool = False, verdict: str | None = None) -> int:
     """Play a script, print what happened (`words`: each reject with its words too); exit 1 if it
-    ends in another state than its closing line."""
+    ends in another state than its closing line. `verdict` (a replay's file): the last line on
+    standard error says whether the replay matched the live game, whatever it was."""
     said: dict[int, str] | None = {} if words else None
     events, game = run(script, said)
     _write(output_lines(events, game, said), sys.stdout)
-    if script.final_state is not None and script.final_state != game.state():
+    matched = None if script.final_state is None else script.final_state == game.state()
+    if verdict is not None:
+        print(f"{prog}: {verdict}: {replay_verdict(matched)}", file=sys.stderr)
+    elif matched is False:
         print(f"{prog}: the game does not end in the state its closing line recorded", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if matched is False else 0
 
 
 WORDS_HELP = ("each reject also says in words why the press did nothing and what to do instead "
@@ -280,4 +299,4 @@ def replay_main(argv: list[str], show: Callable[[list[str]], int] | None = None)
     script = load_script(args.file, "spit-arcade replay", journal=True)
     if isinstance(script, int):
         return script
-    return play_and_check(script, "spit-arcade replay", args.words)
+    return play_and_check(script, "spit-arcade replay", args.words, verdict=args.file)

@@ -1,6 +1,7 @@
 """`spit-arcade variants`: the presets and house rules the cabinet plays, one line each.
 
     spit-arcade variants            # a table to read
+    spit-arcade variants --sources  # each house rule with the rule of the sources it comes from (V4, S5)
     spit-arcade variants --json     # {"presets": {NAME: {options}}, "options": {NAME: {...}}}
 
 A preset's object is the full set of options it plays by (what a setup line's `options` may change);
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any
 
 from .rules import OPTIONS, PRESETS, Options, read_options
@@ -32,10 +34,21 @@ def catalogue() -> dict[str, Any]:
     return {"presets": presets, "options": options}
 
 
+# a rule's code in the sources (seeds/README.md): rule 2, V1-V3, S5, TD1
+SOURCE_CODE = re.compile(r",? *\b(?:rule \d+|(?:TD|V|S)\d+(?:-(?:TD|V|S)?\d+)?)\b")
+
+
+def without_codes(text: str) -> str:
+    """`text` without the sources' codes, for a reader who has not read the sources."""
+    return SOURCE_CODE.sub("", text).replace("()", "").replace(" )", ")").replace("( ", "(").strip()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade variants", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--sources", action="store_true",
+                        help="name the rule of the sources each house rule comes from (V4, S5: seeds/README.md)")
     args = parser.parse_args(argv)
     if args.json:
         print(json.dumps(catalogue()))
@@ -47,5 +60,8 @@ def main(argv: list[str]) -> int:
     print("\nHouse rules (a setup's \"options\", on top of the preset):")
     for name, spec in OPTIONS.items():
         games = "" if spec.games == frozenset({"spit"}) else f" [{', '.join(sorted(spec.games))}]"
-        print(f"  {name:<{width}}{spec.explain} ({spec.rule}; {spec.values}){games}")
+        if args.sources:
+            print(f"  {name:<{width}}{spec.explain} ({spec.rule}; {spec.values}){games}")
+        else:
+            print(f"  {name:<{width}}{without_codes(spec.explain)} ({spec.values}){games}")
     return 0

@@ -39,7 +39,24 @@ def test_right_files_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     config = tmp_path / "config.toml"
     config.write_text(GOOD_CONFIG)
     status, out, _ = run(["--config", str(config)], capsys)  # inputs: the packaged default
-    assert status == 0 and out == "no problems\n"
+    assert status == 0 and out == f"no problems: checked {config} and the packaged inputs configuration\n"
+
+
+def test_the_files_checked_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    inputs = tmp_path / "inputs.toml"
+    inputs.write_text("[gpio]\nlatency_ms = inf\n")
+    monkeypatch.setenv("SPIT_INPUTS", str(inputs))
+    default = tmp_path / "spit-arcade" / "config.toml"
+    status, _, err = run([], capsys)
+    assert status == 2 and err == (f"1 problem(s); checked the built-in settings (no file at {default}) and {inputs}; "
+                                   "`spit-arcade play` uses the built-in default for each\n")
+    default.parent.mkdir()
+    default.write_text(GOOD_CONFIG)
+    inputs.write_text("")
+    assert run([], capsys)[:2] == (0, f"no problems: checked {default} and {inputs}\n")
 
 
 def test_every_problem_is_printed_with_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -350,4 +367,5 @@ def test_the_coin_and_credit_keys_are_checked(tmp_path: Path, capsys: pytest.Cap
     ]
     config.write_text('free_play = false\ncredits_per_game = 2\n[keys]\n5 = "0 coin"\n')
     inputs.write_text("[debounce]\ncoin_ms = 80\n[gpio.cabinet]\ncoin = { pin = 18, stuck_s = 1 }\n")
-    assert run(["--config", str(config), "--inputs", str(inputs)], capsys)[:2] == (0, "no problems\n")
+    assert run(["--config", str(config), "--inputs", str(inputs)], capsys)[:2] == (
+        0, f"no problems: checked {config} and {inputs}\n")

@@ -72,6 +72,19 @@ def test_a_bad_config_file_is_named_and_the_game_plays_on_its_defaults(tmp_path:
     assert "layout: must be one of" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_play_keeps_the_last_good_settings_and_plays_a_truncated_file_on_them(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    text = 'free_play = false\ncredits_per_game = 3\nlayout = "tabletop"\n'
+    config.write_text(text)
+    result = play(["--config", str(config), "--frames", "1"], {"SDL_VIDEODRIVER": "dummy"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "config.toml.last-good").read_text() == text
+    config.write_text(text[:30])  # cut mid-line: `credits_per_game` and the layout lost
+    result = play(["--config", str(config), "--frames", "1"], {"SDL_VIDEODRIVER": "dummy"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"using its last good copy, {config}.last-good" in result.stderr, result.stderr
+
+
 def test_a_closed_window_is_a_clean_exit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")

@@ -14,12 +14,13 @@ from positions import position
 from appliance.display.captions import Caption, Line, draw_captions
 from appliance.display.compositor import Canvas
 from appliance.display.hints import HINT_AFTER_S, TOLD, Told, reject_words, tell
-from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
+from appliance.display.i18n import LANGUAGES, LOCALE_DIR, _, read_po, set_language
 from appliance.display.keys import key_label
 from appliance.display.layout import table_layout
 from appliance.display.scenes.play import PlayScene
 from appliance.display.table_view import RED, owned_lines
 from appliance.rules import PHASES, REJECT_REASONS, game_from_state
+from appliance.rules.player_words import misfit_words
 
 SIZE = (1280, 720)
 PRESSES = ("pile1", "pile6", "left", "right", "far_left", "spit", "slap")
@@ -82,6 +83,8 @@ def test_every_reject_and_every_move_told_fits_its_place_at_a_readable_size(lang
     texts = {reject_words(reason, press, phase) for reason, press, phase in contexts()}
     texts |= {reject_words("wrong_phase", "spit", "playing", move) for move in longest}
     texts |= {move.words() for move in told}
+    # a card that fits no spit pile: the longest a pile's top, what it needs, and the piles named make
+    texts |= {misfit_words("TS", "QD", fitting, 4, _) for fitting in ((), ("9C",), ("9C", "JH"), ("9C", "JH", "9H"))}
     for text in sorted(texts):
         for place in ("reject", "prompt"):
             canvas = Canvas(pygame.Surface(SIZE))
@@ -173,3 +176,26 @@ def test_the_words_of_this_module_are_in_the_catalogues() -> None:
     for language in ("de", "eo"):
         catalogue = read_po(LOCALE_DIR / language / "LC_MESSAGES" / "spit_arcade.po")
         assert sorted(m for m in found if not catalogue.get(m)) == []
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "A♦ needs K or 2: no spit pile takes 6♠"),
+    ("de", "auf A♦ passt K oder 2: 6♠ passt auf keinen Spit-Stapel"),
+    ("eo", "A♦ bezonas K aŭ 2: neniu spit-stako prenas 6♠"),
+])  # fmt: skip
+def test_a_card_that_fits_neither_spit_pile_is_told_what_would_fit_not_to_try_the_other(
+    language: str, said: str
+) -> None:
+    # issue 25: German, tabletop, 6♠ onto A♦ with K♣ beside it
+    state = position(["6S", "KH", "KS", "2D QD", ""], ["4S", "JH", "JS", "JD", "3C"], spit=("AD", "KC"),
+                     p1_spit="AC", p2_spit="8D")
+    h = Harness(SIZE, "tabletop")
+    set_language(language)
+    _play_from(h, state)
+    scene = h.scene
+    assert isinstance(scene, PlayScene)
+    h.press(1, "pile1")
+    h.press(1, "left" if scene.match.game.table.spit_pile_for(1, "left") == 0 else "right")
+    h.frame()
+    (shown,) = [[line.words for line in c.lines] for c in scene.captions() if c.place == "reject" and c.seat == 1]
+    assert shown == [said]

@@ -56,6 +56,25 @@ def test_the_end_says_whether_the_replay_matches_the_journal() -> None:
     assert h3.runner.status == 1
 
 
+def test_the_result_stays_until_escape_which_says_whether_it_matched() -> None:
+    from appliance.display.scenes.base import BACK, MenuKey
+
+    script = parse_script(journal_lines())
+    h = Harness((480, 270), scene=lambda ctx: ReplayScene(ctx, script, speed=4.0))  # the command's default
+    h.advance(0.6)
+    final = h.scene.game.state()  # type: ignore[attr-defined]
+    for state, status in ((final, 0), ({**final, "round": 9}, 1)):
+        scripted = parse_script(journal_lines(state))
+        h = Harness((480, 270), scene=lambda ctx, s=scripted: ReplayScene(ctx, s, speed=4.0))
+        h.advance(60.0)  # a minute after the end: still on the result
+        scene = h.scene
+        assert isinstance(scene, ReplayScene) and scene.ended_ns is not None and h.runner.status is None
+        assert "End of the replay" in [line.words for c in scene.captions() for line in c.lines]
+        h.runner.send(MenuKey(0, BACK, True, h.now_ns))
+        h.frame()
+        assert h.runner.status == status
+
+
 def test_command_line(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(journal_lines()) + "\n")
@@ -83,6 +102,8 @@ def test_command_line(tmp_path: Path) -> None:
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == f"spit-arcade replay: {path}: no closing state line (the game was " \
+        "not finished, or was cut off): played to its last press, nothing to check it against"
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"setup": {"seed": 1}}\n{"t": 1, "player": 3, "press": "spit"}\n')
     assert main([str(bad)]) == 2

@@ -236,7 +236,8 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     assert settings.warnings == []
     assert (settings.volume, settings.language, settings.idle_timeout_s, settings.free_play) == (0.7, "de", 120, False)
     left = sorted(p.name for p in tmp_path.iterdir() if p.is_file() and not p.name.startswith("store.sqlite"))
-    assert left == ["config.toml"]  # no temporary left (beside the operator's store)
+    # no temporary left; beside it the last good copy (what a damaged file's settings are read from)
+    assert left == ["config.toml", "config.toml.last-good"]
 
 
 def test_a_new_language_confirms_in_itself(tmp_path: Path) -> None:
@@ -304,7 +305,8 @@ def test_factory_settings_put_every_adjustment_back_after_a_second_press(
     write = config_file.write_atomically
     monkeypatch.setattr(config_file, "write_atomically", lambda path, text: (writes.append(text), write(path, text)))
     go(h, 0)
-    assert len(writes) == 1 and "[house_rules]" not in writes[0]  # all at once: a power cut keeps all or none
+    # all at once: a power cut keeps all or none (then the last good copy, the same text)
+    assert len(writes) == 2 and writes[0] == writes[1] and "[house_rules]" not in writes[0]
     settings = load_settings(tmp_path / "config.toml")
     d = Settings()
     assert (settings.volume, settings.attract, settings.language, settings.game) == (d.volume, True, "en", "classic")
@@ -457,3 +459,25 @@ def test_the_settings_languages_are_the_screens() -> None:
     from appliance.shared.settings import LANGUAGE_CODES
 
     assert LANGUAGE_CODES == LANGUAGES
+
+
+def test_a_setting_the_file_holds_as_a_table_is_said_to_be_no_number_and_the_rest_is_kept(tmp_path: Path) -> None:
+    """Issue 24: `volume.x = 1` and the service menu sets the volume: the file still reads, every other
+    setting keeps its value, and the menu says why the volume was not saved."""
+    text = "volume.x = 1\nfree_play = false\ncredits_per_game = 2\n"
+    h = menu(tmp_path, text)
+    go(h, 2, 5)  # adjustments, volume: a step
+    line = "changed for now; not saved: volume is a table in the file, not a number"
+    assert line in seen(h)
+    # the page fits its panel as the same page does with "saved" under it (the longer line costs no size)
+    (tmp_path / "other").mkdir()
+    saved = menu(tmp_path / "other", "free_play = false\n")
+    go(saved, 2, 5)
+    assert "saved" in seen(saved)
+    size = {d.words[0]: d.px for d in overlay_texts(saved) if d.place == "panel"}  # type: ignore[attr-defined]
+    panels = [d for d in overlay_texts(h) if line in d.words]  # type: ignore[attr-defined]
+    assert panels and all(d.box.contains(d.rect) and d.px == size[d.words[0]] for d in panels), (panels, size)
+    config = tmp_path / "config.toml"
+    assert config.read_text() == text
+    settings = load_settings(config)
+    assert (settings.free_play, settings.credits_per_game) == (False, 2)

@@ -147,6 +147,16 @@ def test_a_reject_is_told_to_its_seat_in_speeds_words() -> None:
     assert own(scene.captions(), 1, "reject") == []
 
 
+def test_a_card_that_fits_neither_spit_pile_is_told_what_would_fit() -> None:
+    # issue 25: 4♠ onto 6♦ with 9♥ beside it; the 8♣ keeps the game in play
+    h = harness("tabletop", speed_setup("4S 2C - - -", "8C - - - -", tops=("6D", "9H")))
+    scene = play_scene(h)
+    game: Any = scene.match.game
+    h.press(1, "pile1")
+    h.press(1, "left" if game.table.spit_pile_for(1, "left") == 0 else "right")
+    assert own(scene.captions(), 1, "reject") == ["6♦ needs 5 or 7: no spit pile takes 4♠"]
+
+
 @pytest.mark.parametrize(("layout", "player"), [("tabletop", 1), ("tabletop", 2), ("desktop", 1)])
 def test_a_played_card_slides_to_its_pile_never_changing_hand_and_middle_in_one_frame(
     layout: str, player: int

@@ -82,3 +82,62 @@ def test_speed_says_a_hand_where_spit_says_stock_piles() -> None:
     assert reject_words("nothing_selected", speed=True) == "pick a card from your hand first"
     assert reject_words("nothing_selected") == "pick a card first: a stock pile, then a spit pile"
     assert reject_words("not_adjacent", speed=True) == reject_words("not_adjacent")
+
+
+def misfits(game: object, *steps: tuple[float, int, str]) -> list[str]:
+    """The words of each `not_adjacent` reject the presses bring, as `script --words` says them."""
+    from appliance.rules.player_words import game_reject_words
+
+    said = []
+    for t, player, control in steps:
+        for event in game.press(t, player, control):  # type: ignore[attr-defined]
+            if event.kind == "reject":
+                assert event.reason == "not_adjacent", event
+                said.append(game_reject_words(game, event, getattr(game, "variant", "") == "speed"))
+    return said
+
+
+def test_a_card_that_fits_neither_spit_pile_says_what_would_fit_and_that_none_takes_it() -> None:
+    from test_rules_speed import speed_game
+
+    from appliance.rules import game_from_state
+
+    # issue 25's Speed: 4♠ onto 6♦ with 9♥ beside it
+    speed = speed_game("4S 2C - - -", "8C - - - -", spit=("6D", "9H"))
+    assert misfits(speed, (1.0, 1, "pile1"), (1.1, 1, "left"), (1.2, 1, "right")) == [
+        "6♦ needs 5 or 7: no spit pile takes 4♠", "9♥ needs 8 or 10: no spit pile takes 4♠"]
+    speed = speed_game("4S 2C - - -", "8C - - - -", spit=("6D", "5H"))
+    assert misfits(speed, (1.0, 1, "pile1"), (1.1, 1, "left")) == ["6♦ needs 5 or 7: try the other spit pile"]
+    # issue 25's classic: 6♠ onto A♦ with K♣ (the ace between the king and the two)
+    classic = position(["6S", "KH", "KS", "2D QD", ""], ["4S", "JH", "JS", "JD", "3C"], spit=("AD", "KC"),
+                       p1_spit="AC", p2_spit="8D")
+    assert misfits(game_from_state(classic), (1.0, 1, "pile1"), (1.1, 1, "left")) == [
+        "A♦ needs K or 2: no spit pile takes 6♠"]
+    classic = position(["6S", "KH", "KS", "2D QD", ""], ["4S", "JH", "JS", "JD", "3C"], spit=("AD", "5C"),
+                       p1_spit="AC", p2_spit="8D")
+    assert misfits(game_from_state(classic), (1.0, 1, "pile1"), (1.1, 1, "left")) == [
+        "A♦ needs K or 2: try the other spit pile"]
+
+
+@pytest.mark.parametrize(("spit", "said"), [
+    (["4D", "TC JH", "3C 8H 9H"], "4♦ needs 3 or 5: no spit pile takes 6♠"),
+    (["4D", "TC JH", "3C 8H 7H"], "4♦ needs 3 or 5: 6♠ fits on 7♥"),
+    (["4D", "TC 7H", "3C 8H 7C"], "4♦ needs 3 or 5: 6♠ fits on 7♥ or 7♣"),
+])  # fmt: skip
+def test_at_three_seats_the_piles_that_would_take_the_card_are_named_by_their_tops(spit: list[str], said: str) -> None:
+    from test_rules_seats import table
+
+    game = table([["5H", "", ""], ["9C", "KS", ""], ["6S", "JD", "2S"]], spit, ["2D", "3D", "4C"])
+    assert misfits(game, (1.0, 3, "pile1"), (1.1, 3, "right")) == [said]  # player 3's right: pile 0, the 4♦
+
+
+def test_at_four_seats_too_and_a_two_deck_card_is_named_without_its_deck() -> None:
+    from test_rules_seats import table
+
+    from appliance.rules.player_words import card_words, misfit_words
+
+    game = table([["4H", "", ""], ["9C", "KS", ""], ["2S", "JD", ""], ["8C", "QD", ""]],
+                 ["8D", "TC", "3C", "7S"], ["2D", "3D", "4C", "5C"])
+    assert misfits(game, (1.0, 2, "pile1"), (1.1, 2, "far_right")) == ["7♠ needs 6 or 8: 9♣ fits on 8♦ or 10♣"]
+    assert [card_words(c) for c in ("TD2", "QS1", "AH")] == ["10♦", "Q♠", "A♥"]
+    assert misfit_words("9C", "KS", ["8D", "TC", "TH"], 4) == "K♠ needs Q or A: 9♣ fits on 8♦, 10♣ or 10♥"

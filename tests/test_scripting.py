@@ -123,13 +123,38 @@ def test_replay_of_a_journal_ends_in_the_recorded_state(tmp_path: Path, capsys: 
     code, out, err = run_cli(capsys, "replay", str(path))
     assert code == 0, err
     assert json.loads(out[-1]) == {"state": game.state()}
+    said = f"spit-arcade replay: {path}: matched: the replay ends in the state the live game had"
+    assert err.splitlines()[-1] == said
 
 
 def test_replay_says_so_when_the_recorded_state_differs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, SETUP, '{"t": 0.1, "player": 1, "press": "spit"}',
                  json.dumps({"state": {"phase": "over"}}))
     code, _, err = run_cli(capsys, "replay", path)
-    assert code == 1 and "does not end in the state" in err
+    assert code == 1 and err.splitlines()[-1] == (
+        f"spit-arcade replay: {path}: did NOT match: the game does not end in the state its closing line recorded")
+
+
+def test_replay_of_an_unfinished_journal_says_there_is_nothing_to_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SETUP, '{"t": 0.1, "player": 1, "press": "spit"}')
+    code, _, err = run_cli(capsys, "replay", path)
+    assert code == 0 and err.splitlines()[-1].startswith(f"spit-arcade replay: {path}: no closing state line")
+    assert run_cli(capsys, "script", path)[2] == ""  # a script is no replay: nothing said
+
+
+@pytest.mark.parametrize("text", ['volume = 0.3\n[keys]\nz = "1 pile1"\n', "\n\n# a comment\nlayout = 1\n",
+                                  '{"state": {}}\n', '{"t": 1, "player": 1, "press": "spit"}\n', "[1, 2]\n"])
+def test_replay_of_a_file_that_is_not_a_journal_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert (code, out) == (2, [])
+    [line] = err.splitlines()
+    assert line.startswith(f"spit-arcade replay: {path}: not a journal (line ")
+    assert line.endswith("a journal's first line is its game's setup, as `play` writes them "
+                         "(in ~/.local/share/spit-arcade/journals/ unless set otherwise)")
 
 
 def test_a_finished_journal_runs_as_a_script_and_its_closing_line_is_checked(

@@ -29,3 +29,17 @@ def test_variants_says_one_line_for_each(capsys: pytest.CaptureFixture[str]) -> 
         lines = section.splitlines()
         for name in names:
             assert sum(1 for line in lines if line.split()[:1] == [name]) == 1, name
+
+
+def test_variants_names_the_sources_codes_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    codes = re.compile(r"\b(?:TD|V|S)\d+\b|\brule \d+\b")
+    assert main(["variants"]) == 0
+    plain = capsys.readouterr().out
+    assert codes.findall(plain) == [] and "()" not in plain
+    assert "decks               how many decks are shuffled together (two: cards carry their deck) (1 or 2)\n" in plain
+    assert main(["variants", "--sources"]) == 0
+    sourced = capsys.readouterr().out
+    assert "(two: cards carry their deck, TD1) (V4; 1 or 2)" in sourced
+    assert {"V4", "S5", "TD1"} <= set(codes.findall(sourced))

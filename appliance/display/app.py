@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     # each problem is printed, kept in settings.warnings for the screen, and left at its default. An
     # inputs file named on a desktop's command line is the one exception: its mistakes end `play`
     # there with exit 2, as `inputs --config` does (under --kiosk they are notices, as config.toml's).
-    settings = load_settings(args.config)
+    settings = load_settings(args.config, keep_good_copy=True)  # a damaged file's settings come from it
     if args.inputs is not None or args.sources is not None:
         from appliance.inputs.config import load_config
 

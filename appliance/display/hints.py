@@ -14,14 +14,15 @@ it) and never a table slap (the players do the arithmetic).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from appliance.rules.player_words import TOLD as TOLD  # the kinds told, in this order
+from appliance.rules.player_words import misfit_words as rules_misfit_words
 from appliance.rules.player_words import reject_words as rules_reject_words
+from appliance.rules.player_words import takers, told_words
 from appliance.rules.player_words import tell as rules_tell
-from appliance.rules.player_words import told_words
 
 from .events import detail, kind
 from .i18n import _
@@ -100,3 +101,15 @@ def reject_words(reason: str, press: str = "", phase: str = "", instead: Told | 
     phase) say which "not now" it was; `instead`: the move that is there (`tell`), for a "Spit!"
     called while the player can still do something."""
     return rules_reject_words(reason, press, phase, None if instead is None else instead.words(), _)
+
+
+def misfit(game: Any, event: Any) -> Callable[[], str] | None:
+    """For a card that fits no spit pile it was pressed onto (`not_adjacent`): its words, said when
+    drawn (what that pile needs, and which piles would take the card, as the table stands at the
+    reject: `player_words.misfit_words`, translated); None for any other reject."""
+    card, onto, pile = detail(event, "card"), detail(event, "onto"), detail(event, "spit_pile")
+    if detail(event, "reason") != "not_adjacent" or not card or not onto or pile is None or game is None:
+        return None
+    fitting = tuple(takers(game, int(detail(event, "player", 0)), int(pile)))
+    piles = len(game.spit_piles)
+    return lambda: rules_misfit_words(str(card), str(onto), fitting, piles, _)

@@ -6,8 +6,9 @@ are its time lines (`{"t": ...}`: passing time decided something, a Mod Spit ver
 slow slap takes), so what time decided shows when it was decided, not at the next press.
 The arrow keys, shown on screen, fast-forward and seek: Right and Left jump `SEEK_S` seconds on or
 back (back: the game is played again from the start up to there, silently), Up and Down double or
-halve the speed (x1/8 to x64). Escape or closing the window ends it; so does the end of the
-journal, after a few seconds.
+halve the speed (x1/8 to x64). At the end of the journal it stays on the result (who won, whether
+the replay matched the live game) until Escape or the window is closed (`--hold S`: it closes S
+seconds after the end); the same verdict is then the last line on standard error.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .scenes.base import BACK, Context, Input, MenuKey, Quit, Transition
 from .speed_view import SpeedTable
 from .table_view import GOLD, SOFT, WHITE, TableView, seat_name
 
-END_HOLD_S = 4.0
+END_HOLD_S: float | None = None  # stay on the result until Escape
 SEEK_S = 10.0  # Left / Right: this many seconds of the game back / on
 SPEEDS = (0.125, 64.0)  # Down / Up halve / double the speed, within these
 
@@ -75,7 +76,7 @@ class ReplayScene:
         if not press.pressed:
             return None
         if press.control == BACK:
-            return Quit(0)
+            return Quit(1 if self.ended_ns is not None and self.matches() is False else 0)
         if not isinstance(press, MenuKey) or press.player != 0:
             return None  # the players' keys: nobody plays a replay
         if press.control == "right":
@@ -176,7 +177,7 @@ def keys_words() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from appliance.scripting import load_script
+    from appliance.scripting import load_script, replay_verdict
     from appliance.shared.settings import LAYOUTS, SettingsError, load_settings
 
     from .app import DisplayError, open_screen, size_from
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         "--hold",
         type=float,
         default=END_HOLD_S,
-        help=f"seconds to show the end before closing (default {END_HOLD_S:g})",
+        help="close this many seconds after the end (default: stay on the result until Escape)",
     )
     parser.add_argument("--layout", choices=LAYOUTS)
     parser.add_argument("--size", help="window size WxH (default 1280x720)")
@@ -231,8 +232,15 @@ def main(argv: list[str] | None = None) -> int:
         if settings.layout == "desktop":
             keymap = for_desktop(keymap)
         ctx = Context(settings, screen.get_size(), keymap, Sound.open(settings.volume), None)
-        scene = ReplayScene(ctx, script, args.speed, max(0.0, args.hold), name=Path(args.file).name)
-        return Runner(ctx, scene, screen).run()
+        hold = None if args.hold is None else max(0.0, args.hold)
+        scene = ReplayScene(ctx, script, args.speed, hold, name=Path(args.file).name)
+        status = Runner(ctx, scene, screen).run()
+        if scene.ended_ns is None:
+            print(f"{prog}: {args.file}: left at {scene.position:.1f} s of {scene.end_t:.1f} s, before the end",
+                  file=sys.stderr)
+        else:
+            print(f"{prog}: {args.file}: {replay_verdict(scene.matches())}", file=sys.stderr)
+        return status
     except KeyboardInterrupt:
         return 130
     except pygame.error as error:

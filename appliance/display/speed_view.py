@@ -38,6 +38,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas, painted
 from .events import detail, kind, side_for
+from .hints import misfit
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
@@ -192,7 +193,8 @@ class SpeedTable:
                     winner = int(detail(event, "winner", 0))
                     words = partial(race_words, winner, float(detail(event, "by_ms", 0)), self.computer)
                     self.race = Flash(words, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
-                self.messages[player] = Flash(partial(speed_reject_words, reason), until, RED)
+                why = misfit(game, event) or partial(speed_reject_words, reason)
+                self.messages[player] = Flash(why, until, RED)
             elif what in ("select", "deselect", "play", "draw", "call"):
                 self.messages.pop(player, None)
 

@@ -36,7 +36,7 @@ from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas, painted
 from .events import detail, kind, side_for
-from .hints import reject_words, tell
+from .hints import misfit, reject_words, tell
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
@@ -291,8 +291,8 @@ class TableView:
                 instead = None
                 if reason == "wrong_phase" and press == "spit" and game.phase == "playing":
                     instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
-                words = partial(reject_words, reason, press, game.phase, instead)
-                self.messages[player] = Flash(words, now_ns + int(MESSAGE_S * 1e9), RED)
+                why = misfit(game, event) or partial(reject_words, reason, press, game.phase, instead)
+                self.messages[player] = Flash(why, now_ns + int(MESSAGE_S * 1e9), RED)
             elif what == "flip":
                 self.flips[(player, int(detail(event, "pile", 0)))] = now_ns
                 self.messages.pop(player, None)

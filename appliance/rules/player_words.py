@@ -15,10 +15,14 @@ card, choosing a pile. Never a play (the race is the game) and never a table sla
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from .cards import RANKS, Card
+
 Say = Callable[[str], str]
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 TOLD = ("call", "flip", "draw", "move", "stack", "pick_up", "lift", "choose")  # the kinds told, in this order
 
@@ -90,7 +94,7 @@ def reject_words(reason: str, press: str = "", phase: str = "", instead: str | N
 def reason_words(reason: str, say: Say = english) -> str | None:
     """A reason's words where they do not hang on the press or the phase (None: not a reason)."""
     words = {
-        "not_adjacent": say("that card does not fit there: try the other spit pile"),
+        "not_adjacent": say("that card does not fit on that spit pile: one rank up or down"),
         "too_late": say("too late: someone was faster. Find another card"),
         "no_card": say("no card there: press a pile with a card"),
         "no_pile": say("no spit pile there: play onto one with cards"),
@@ -117,6 +121,42 @@ def reason_words(reason: str, say: Say = english) -> str | None:
         "not_stuck": say("somebody can still play: the side stacks turn only when nobody can"),
     }
     return words.get(reason)
+
+
+def card_words(card: Card) -> str:
+    """A card as the players read it on the table: 10♦, Q♠ (a two-deck game's deck left out)."""
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SIGNS.get(card[1:2], card[1:2])
+
+
+def takers(game: Any, player: int, pressed: int) -> list[Card]:
+    """The tops of the other spit piles that would take the card `player` holds, with one press now:
+    the plays `legal_actions` offers (the one source of what can be played), as `presses_for` says."""
+    targets = sorted({action.target for action in game.legal_actions(player)
+                      if action.kind == "play" and action.target != pressed
+                      and len(game.presses_for(player, action)) == 1})
+    return [game.spit_piles[i][-1] for i in targets if game.spit_piles[i]]
+
+
+def misfit_words(card: Card, onto: Card, fitting: Sequence[Card], piles: int, say: Say = english) -> str:
+    """A card that does not fit the spit pile it was pressed onto: what that pile needs, then where
+    the card fits (`fitting`: the tops of the other spit piles that take it), or that none does.
+    With two spit piles "the other" is where; with three or four the piles are named by their tops."""
+    rank = RANKS.index(onto[0])
+    low, high = (("10" if r == "T" else r) for r in (RANKS[rank - 1], RANKS[(rank + 1) % len(RANKS)]))
+    needs = say("{top} needs {low} or {high}").format(top=card_words(onto), low=low, high=high)
+    tops = [card_words(top) for top in fitting]
+    if not tops:
+        then = say("no spit pile takes {card}").format(card=card_words(card))
+    elif piles <= 2:
+        then = say("try the other spit pile")
+    elif len(tops) == 1:
+        then = say("{card} fits on {top}").format(card=card_words(card), top=tops[0])
+    elif len(tops) == 2:
+        then = say("{card} fits on {first} or {second}").format(card=card_words(card), first=tops[0], second=tops[1])
+    else:
+        then = say("{card} fits on {first}, {second} or {third}").format(
+            card=card_words(card), first=tops[0], second=tops[1], third=tops[2])
+    return f"{needs}: {then}"
 
 
 def speed_words(reason: str, say: Say = english) -> str | None:
@@ -156,6 +196,9 @@ def game_reject_words(game: Any, event: Any, speed: bool = False) -> str:
     phase then; the move that is there named by its controls, `pile4`, `left`, `spit`); `speed`:
     the game is Speed."""
     press, reason = str(event.press), str(event.reason)
+    if reason == "not_adjacent" and event.card and event.onto and event.spit_pile is not None:
+        fitting = takers(game, int(event.player), int(event.spit_pile))
+        return misfit_words(event.card, event.onto, fitting, len(game.spit_piles))
     instead = None
     if reason == "wrong_phase" and press == "spit" and game.phase == "playing":
         told = tell(game, int(event.player))

@@ -18,21 +18,22 @@ picks another. A missing file means the defaults.
     z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
 
 A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
-wrong (for the whole file where it cannot be read as TOML) and lists every problem, with its file and
-key, in `Settings.warnings` (`spit-arcade check-config` prints them; the screen may show them).
-The service menu and the game menu write settings back through config_file.py, the file's one rewriter.
+wrong (for the whole file where it cannot be read as TOML: its last good copy's settings where the
+game kept one, config_file.py) and lists every problem, with its file and key, in `Settings.warnings`
+(`spit-arcade check-config` prints them; the screen may show them). The service menu, the game
+menu and `spit-arcade settings set` change settings through config_file.py's `adjust`, the one writer.
 """
 
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .bindings import CABINET_PLAYER, START_KEY, key_name_problem, parse_binding
 from .checks import Checker, Problem, key_name, shown
+from .config_file import read_settings_file
 
 LAYOUTS = ("desktop", "tabletop")
 IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
@@ -60,7 +61,7 @@ class Settings:
     warnings: list[Problem] = field(default_factory=list, compare=False)
     game: str = "classic"  # the game chosen in the game menu: a preset (spit-arcade variants)
     house_rules: dict[str, Any] = field(default_factory=dict)  # option -> value, on top of the preset
-    # The operator's adjustments (the service menu writes them: `write_settings`).
+    # The operator's adjustments (the service menu writes them: config_file.adjust).
     language: str = "en"  # the players' language (appliance/display/i18n.LANGUAGES)
     computer_level: str = "3"  # the level the players' menu recommends (appliance.bots.LEVELS)
     attract: bool = True  # the computer plays itself behind the title
@@ -176,26 +177,13 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
     )
 
 
-def load_settings(path: Path | None = None) -> Settings:
+def load_settings(path: Path | None = None, *, keep_good_copy: bool = False) -> Settings:
     """The settings in `path` (default location if None): the defaults where the file is missing,
-    and for each value that is wrong; never raises. `warnings` lists what was wrong."""
+    and for each value that is wrong; the last good copy's where the file is damaged (config_file.py);
+    never raises. `warnings` lists what was wrong. `keep_good_copy` (`play`): a file read whole
+    becomes the last good copy."""
     explicit = path is not None
     path = path if path is not None else default_config_path()
     check = Checker(str(path))
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        if explicit:
-            check.problem("", "no such config file; using the built-in settings")
-        return Settings(warnings=check.problems)
-    except tomllib.TOMLDecodeError as error:
-        check.problem("", f"not valid TOML ({error}); using the built-in settings")
-        return Settings(warnings=check.problems)
-    except RecursionError:
-        check.problem("", "not TOML this program reads (nested too deeply); using the built-in settings")
-        return Settings(warnings=check.problems)
-    except (OSError, ValueError) as error:  # unreadable, a directory, not UTF-8
-        check.problem("", f"cannot read it ({error}); using the built-in settings")
-        return Settings(warnings=check.problems)
+    data = read_settings_file(path, check, explicit=explicit, keep_good_copy=keep_good_copy)
     return check_settings(data, check)

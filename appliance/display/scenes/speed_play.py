@@ -73,7 +73,7 @@ class SpeedPlayScene(AtTable):
 
     def notice(self, events: list[Any]) -> None:
         self.watch.notice(events, self.now_ns)
-        self.table.notice(events, self.now_ns)
+        self.table.notice(events, self.now_ns, self.game)  # (the game: what a misfit card would fit)
 
     def seat_numbers(self) -> Collection[int]:
         return self.table.layout.seats
