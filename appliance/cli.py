@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("appliance.bots.simulate:main", "computer-vs-computer games in virtual time, JSON summary"),
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
     "cabinet-test": ("appliance.cabinet.main:main", "boot the cabinet's image under QEMU, play it from outside"),
+    "uplink": ("appliance.venue.uplink:main", "the cabinet's link to its venue's broker (its own unit)"),
+    "venue": ("appliance.venue.view:main", "venue init DIR: certificates; venue --broker: the operator's page"),
 }
 
 BENCHES: dict[str, str] = {
