@@ -138,14 +138,15 @@ def broker_config(directory: Path, port: int = 8883, bind: str = "", log: str = 
     return text.replace(f"listener {port} \n", f"listener {port}\n")
 
 
-def cabinet_config(name: str, broker: str, port: int, directory: str = "/etc/spit-arcade/venue") -> str:
-    return (f"# The venue uplink's settings (spit-arcade uplink), made by spit-arcade venue init.\n"
+def cabinet_config(name: str, broker: str, port: int) -> str:
+    return ("# The venue uplink's settings (spit-arcade uplink), made by spit-arcade venue init.\n"
+            "# ca, cert and key: beside this file (/etc/spit-arcade/venue/ on the cabinet).\n"
             f"[venue]\nbroker = \"{broker}\"\nport = {port}\ncabinet = \"{name}\"\n"
-            f"ca = \"{directory}/ca.crt\"\ncert = \"{directory}/cabinet.crt\"\nkey = \"{directory}/cabinet.key\"\n")
+            "ca = \"ca.crt\"\ncert = \"cabinet.crt\"\nkey = \"cabinet.key\"\n")
 
 
 def init(directory: Path, cabinets: list[str], hosts: list[str], port: int = 8883, bind: str = "",
-         log: str = "syslog", persistence: bool = True, user: str = "mosquitto") -> list[str]:
+         log: str = "syslog", persistence: bool = True, user: str = "mosquitto", at: Path | None = None) -> list[str]:
     """Make (or add to) a venue in `directory`; what was made, one line each."""
     _need_cryptography()
     for name in cabinets:
@@ -166,7 +167,7 @@ def init(directory: Path, cabinets: list[str], hosts: list[str], port: int = 888
         _write(directory / "broker.key", key_pem(key), 0o600)
         _write(directory / "broker.crt", cert_pem(cert))
         made.append(f"{directory / 'broker.crt'}: the broker's certificate for {', '.join(hosts)}")
-    _write(directory / "mosquitto.conf", broker_config(directory, port, bind, log, persistence, user).encode())
+    _write(directory / "mosquitto.conf", broker_config(at or directory, port, bind, log, persistence, user).encode())
     _write(directory / "acl", (TEMPLATES / "acl").read_bytes())
     (directory / "data").mkdir(exist_ok=True)
     made.append(f"{directory / 'mosquitto.conf'}, {directory / 'acl'}: the broker's configuration")
@@ -192,9 +193,13 @@ def main(argv: list[str]) -> int:
                         help="a name or address the cabinets reach the broker at (first: the one they use); "
                              "default: venue.local")
     parser.add_argument("--port", type=int, default=8883)
+    parser.add_argument("--broker-dir", type=Path, default=None, metavar="DIR",
+                        help="where the broker's host keeps these files (mosquitto.conf names them there; "
+                             "default: DIRECTORY itself), e.g. /etc/mosquitto/venue")
     args = parser.parse_args(argv)
     try:
-        for line in init(args.directory, args.cabinet, args.host or ["venue.local"], args.port):
+        for line in init(args.directory, args.cabinet, args.host or ["venue.local"], args.port,
+                         at=args.broker_dir):
             print(line)
     except ValueError as error:
         print(f"spit-arcade venue init: {error}")
