@@ -53,7 +53,7 @@ def settings(broker: Broker, name: str) -> VenueSettings:
 def cabinet(tmp_path: Path, broker: Broker, name: str, coins: int = 0, sprints: list[float] = ()) -> Uplink:
     state = tmp_path / name
     write_state(state, coins, sprints)
-    uplink = Uplink(settings(broker, name), state, state / "venue", today=lambda: "2026-11-25")
+    uplink = Uplink(settings(broker, name), state, state / "venue")
     return uplink
 
 
