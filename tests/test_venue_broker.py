@@ -248,3 +248,13 @@ def test_the_outbox_survives_a_broker_restart_nothing_lost_nothing_twice(tmp_pat
     assert again.outbox.boot == 2
     until(lambda: any(i.startswith("table-1:2:") for i in view.fresh), again, what="the second boot's messages")
     again.close()
+
+
+def test_two_cabinets_with_one_name_are_told(tmp_path, broker, capsys):
+    first = cabinet(tmp_path, broker, "table-1")
+    until(lambda: first.connected, first, what="the first table-1 connected")
+    second = Uplink(settings(broker, "table-1"), tmp_path / "table-1", tmp_path / "the-other-one")
+    until(lambda: first.taken_over > 0, first, second, what="the first told it was taken over")
+    assert "another client connected as 'table-1': two cabinets with one name" in capsys.readouterr().out
+    first.close()
+    second.close()

@@ -44,6 +44,7 @@ READ_S = 5.0  # how often the cabinet's figures are read
 WINDOW = 20  # messages sent and not yet acknowledged (Mosquitto's max_inflight_messages is 20)
 SESSION_S = 7 * 24 * 3600
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # the waits between tries to reach the broker
+FLAP_S, FLAPS = 10.0, 3  # three connections in a row lost within 10 s: someone else has our name
 CONNACK_S = 15.0  # a connection whose CONNACK has not come by then is tried again
 
 
@@ -143,7 +144,9 @@ class Uplink:
         self.in_flight: dict[int, int] = {}  # paho's mid -> the outbox's row
         self.handed = 0  # the last outbox row handed to paho
         self.refused_by_broker = 0
-        self.taken_over = 0
+        self.taken_over = 0  # times another client took our name's session
+        self.flaps = 0  # connections lost in a row, each within FLAP_S of opening
+        self.connected_at = 0.0
         self.next_try = 0.0
         self.tries = 0
         self.next_read = 0.0
@@ -174,6 +177,9 @@ class Uplink:
             if dropped:
                 faults.append("outbox full while the broker was away: dropped " +
                               ", ".join(f"{n} {kind}" for kind, n in dropped.items()))
+            if self.taken_over:
+                faults.append(f"another client connected as {self.settings.cabinet} {self.taken_over} time(s): "
+                              "two cabinets with one name?")
             if self.refused_by_broker:
                 faults.append(f"the broker refused {self.refused_by_broker} message(s): not authorized")
             self.outbox.put("health", {"version": __version__, "uptime_s": round(uptime_s(), 1),
@@ -213,6 +219,7 @@ class Uplink:
             say(f"the broker at {self.settings.broker}:{self.settings.port} refused the connection: {reason}")
             return
         self.connected = True
+        self.connected_at = self.clock()
         self.tries = 0
         say(f"connected to {self.settings.broker}:{self.settings.port} as {self.settings.cabinet} "
             f"(session {'kept' if getattr(flags, 'session_present', False) else 'new'}, "
@@ -221,11 +228,16 @@ class Uplink:
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self.connected:
-            if getattr(reason, "value", None) == 0x8E:  # session taken over
+            # Mosquitto closes the older of two connections with one client id: with an MQTT v5
+            # DISCONNECT "session taken over" (0x8E), or (2.0.11) by closing it. Either way, a
+            # connection lost soon after it opened, again and again, is another cabinet with our name.
+            quick = self.clock() - self.connected_at < FLAP_S
+            self.flaps = self.flaps + 1 if quick else 0
+            if getattr(reason, "value", None) == 0x8E or self.flaps == FLAPS:
                 self.taken_over += 1
                 say(f"another client connected as {self.settings.cabinet!r}: two cabinets with one name "
                     "(or one credential)? Give each its own with spit-arcade venue init")
-            else:
+            elif self.flaps < FLAPS:
                 say(f"lost the broker ({reason}); the outbox keeps every message")
         self.connected = self.linked = False
 

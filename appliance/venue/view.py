@@ -44,12 +44,14 @@ class Cabinet:
     best_sprint: dict[str, Any] | None = None
     clock_off_s: float = 0.0  # its clock against ours, from its last message
     messages: int = 0
+    clash: bool = False  # messages of two boots interleave: two cabinets with one name
 
     def summary(self, now: float, today: str) -> dict[str, Any]:
         week = [(dt.date.fromisoformat(today) - dt.timedelta(days=n)).isoformat() for n in range(7)]
         return {
             "name": self.name, "last_seen": self.last_seen, "away": now - self.last_seen > SILENT_S,
-            "version": self.version, "uptime_s": self.uptime_s, "faults": self.faults,
+            "version": self.version, "uptime_s": self.uptime_s,
+            "faults": self.faults + (["two cabinets send as " + self.name] if self.clash else []),
             "coins_today": self.days.get(today, {}).get("coins", 0),
             "coins_week": sum(self.days.get(d, {}).get("coins", 0) for d in week),
             "games_today": self.days.get(today, {}).get("games", 0),
@@ -83,8 +85,11 @@ class Venue:
                     self._said = self.clock()
                     print(f"spit-arcade venue: refused a message ({refused})", flush=True)
                 return None
+            last = self.seen.last.get(message.cabinet)
             if not self.seen.fresh(message):
                 self.duplicates += 1
+                if last is not None and message.boot < last[0]:  # an older boot, live: another sender
+                    self.cabinets[message.cabinet].clash = True
                 return None
             self._apply(message)
             self.changes += 1
