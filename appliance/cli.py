@@ -32,6 +32,7 @@ BENCHES: dict[str, str] = {
     "render": "appliance.benchmarks.render:main",
     "resume": "appliance.benchmarks.resume:main",
     "ties": "appliance.benchmarks.ties:main",
+    "venue": "appliance.benchmarks.venue:main",
 }
 
 

@@ -43,6 +43,7 @@ HEARTBEAT_S = 60.0
 READ_S = 5.0  # how often the cabinet's figures are read
 WINDOW = 20  # messages sent and not yet acknowledged (Mosquitto's max_inflight_messages is 20)
 SESSION_S = 7 * 24 * 3600
+KEEPALIVE_S = 30  # a link that died silently is noticed after one and a half of these
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # the waits between tries to reach the broker
 FLAP_S, FLAPS = 10.0, 3  # three connections in a row lost within 10 s: someone else has our name
 CONNACK_S = 15.0  # a connection whose CONNACK has not come by then is tried again
@@ -125,8 +126,10 @@ def uptime_s() -> float:
 
 class Uplink:
     def __init__(self, settings: VenueSettings, state: Path, venue_dir: Path,
-                 clock: Callable[[], float] = time.monotonic, today: Callable[[], str] | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, today: Callable[[], str] | None = None,
+                 keepalive: int = KEEPALIVE_S) -> None:
         self.settings = settings
+        self.keepalive = keepalive
         self.state = state
         self.clock = clock
         self.today = today or (lambda: time.strftime("%Y-%m-%d"))
@@ -152,6 +155,7 @@ class Uplink:
         self.next_read = 0.0
         self.next_heartbeat = 0.0
         self.started = clock()
+        self.on_board: Callable[[messages.Message], None] | None = None  # told of each board taken
 
     # -- what goes out -------------------------------------------------------------------------
 
@@ -224,7 +228,8 @@ class Uplink:
         say(f"connected to {self.settings.broker}:{self.settings.port} as {self.settings.cabinet} "
             f"(session {'kept' if getattr(flags, 'session_present', False) else 'new'}, "
             f"{len(self.outbox)} message(s) waiting)")
-        client.subscribe(messages.board_topics(), qos=1)
+        if not getattr(flags, "session_present", False):  # a kept session keeps its subscription
+            client.subscribe(messages.board_topics(), qos=1)
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self.connected:
@@ -251,6 +256,8 @@ class Uplink:
             say(f"refused a message ({refused})")
             return
         self.board.take(got.cabinet, got.boot, got.seq, got.body)
+        if self.on_board is not None:
+            self.on_board(got)
 
     def connect_when_due(self, now: float) -> None:
         if self.connected or now < self.next_try:
@@ -263,8 +270,8 @@ class Uplink:
             if self.ever_linked:
                 self.client.reconnect()
             else:
-                self.client.connect(self.settings.broker, self.settings.port, keepalive=30, clean_start=False,
-                                    properties=session_properties())
+                self.client.connect(self.settings.broker, self.settings.port, keepalive=self.keepalive,
+                                    clean_start=False, properties=session_properties())
             self.linked, self.ever_linked, self.linked_at = True, True, now
         except (OSError, ssl.SSLError) as error:
             self.linked = False
