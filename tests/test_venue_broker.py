@@ -220,7 +220,8 @@ def test_malformed_oversized_and_foreign_boards_are_refused_and_counted(tmp_path
     until(lambda: sum(one.board.refused().values()) == 3, one, what="three refused on table-1")
     assert one.board.refused() == {"foreign": 1, "malformed": 1, "oversized": 1}
     said = capsys.readouterr().out
-    assert "refused a message (oversized: 20002 bytes on spit/venue/table-2/board" in said
+    assert "refused a message (oversized: 20002 bytes on spit/venue/table-2/board (at most 16384)); 2 refused so far" \
+        in said
     assert read_board(board_path(tmp_path / "table-1" / "config.toml")) == []
     other.disconnect()
     one.close()
@@ -258,3 +259,27 @@ def test_two_cabinets_with_one_name_are_told(tmp_path, broker, capsys):
     assert "another client connected as 'table-1': two cabinets with one name" in capsys.readouterr().out
     first.close()
     second.close()
+
+
+def test_a_flood_of_boards_from_one_cabinet_is_refused_past_its_rate(tmp_path, broker, capsys):
+    one = cabinet(tmp_path, broker, "table-1")
+    until(lambda: one.connected, one, what="table-1 connected")
+    cred = broker.credential("table-2")
+    flooder = raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-2")
+    flooder.max_inflight_messages_set(0)  # no window: all at once
+    assert connects(flooder, broker) == "connected"
+    flooder.reconnect()
+    for seq in range(1, 301):
+        board = {"v": 1, "id": f"table-2:1:{seq}", "cabinet": "table-2", "boot": 1, "seq": seq, "kind": "board",
+                 "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": [{"initials": "FLD", "sprint_ms": seq}]}}
+        flooder.publish("spit/venue/table-2/board", json.dumps(board).encode(), qos=1)
+    taken: list[int] = []
+    one.on_board = lambda message: taken.append(message.seq)
+    deadline = time.monotonic() + BOUND_S
+    while len(taken) + one.board.refused().get("flood", 0) < 300 and time.monotonic() < deadline:
+        flooder.loop(timeout=0.01)
+        one.step(0.01)
+    flooder.disconnect()
+    assert 20 <= len(taken) < 300 and one.board.refused()["flood"] == 300 - len(taken)
+    assert "table-2 sent more than 20 boards at once" in capsys.readouterr().out
+    one.close()

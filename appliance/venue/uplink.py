@@ -47,6 +47,7 @@ KEEPALIVE_S = 30  # a link that died silently is noticed after one and a half of
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # the waits between tries to reach the broker
 FLAP_S, FLAPS = 10.0, 3  # three connections in a row lost within 10 s: someone else has our name
 CONNACK_S = 15.0  # a connection whose CONNACK has not come by then is tried again
+BOARD_BURST, BOARD_RATE = 20, 1.0  # boards taken from one cabinet: 20 at once, then one a second
 
 
 def say(text: str) -> None:
@@ -156,6 +157,7 @@ class Uplink:
         self.next_heartbeat = 0.0
         self.started = clock()
         self.on_board: Callable[[messages.Message], None] | None = None  # told of each board taken
+        self.buckets: dict[str, tuple[float, float]] = {}  # cabinet -> (boards it may still send, when)
 
     # -- what goes out -------------------------------------------------------------------------
 
@@ -251,13 +253,26 @@ class Uplink:
             got = messages.decode(message.topic, message.payload)
             if got.kind != "board":
                 raise messages.Refused("foreign", f"{got.kind} on the board's subscription")
+            if not self._within_rate(got.cabinet):
+                raise messages.Refused("flood", f"{got.cabinet} sent more than {BOARD_BURST} boards at once")
         except messages.Refused as refused:
             self.board.refuse(refused.reason)
-            say(f"refused a message ({refused})")
+            count = sum(self.board.refused().values())
+            if count <= 10 or count % 100 == 0:  # a flood is said now and then, and counted always
+                say(f"refused a message ({refused}); {count} refused so far")
             return
         self.board.take(got.cabinet, got.boot, got.seq, got.body)
         if self.on_board is not None:
             self.on_board(got)
+
+    def _within_rate(self, cabinet: str) -> bool:
+        """A cabinet's boards, at most BOARD_BURST at once and BOARD_RATE a second after that (a token
+        bucket): a flood from one client costs the cabinet no more than that."""
+        now = self.clock()
+        tokens, then = self.buckets.get(cabinet, (float(BOARD_BURST), now))
+        tokens = min(float(BOARD_BURST), tokens + (now - then) * BOARD_RATE)
+        self.buckets[cabinet] = (tokens - 1, now) if tokens >= 1 else (tokens, now)
+        return tokens >= 1
 
     def connect_when_due(self, now: float) -> None:
         if self.connected or now < self.next_try:

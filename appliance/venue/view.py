@@ -254,7 +254,8 @@ def watch(venue: Venue, feed: Feed, broker: str, port: int, credential: Path, cl
         if getattr(reason, "is_failure", False):
             print(f"spit-arcade venue: the broker refused the view: {reason}", flush=True)
             return
-        c.subscribe(f"{messages.ROOT}/#", qos=1)
+        if not getattr(flags, "session_present", False):  # a kept session keeps its subscription
+            c.subscribe(f"{messages.ROOT}/#", qos=1)
 
     def on_message(c: Any, userdata: Any, message: Any) -> None:
         if venue.receive(message.topic, message.payload) is not None:
