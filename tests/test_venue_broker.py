@@ -206,13 +206,21 @@ def test_a_cabinet_cannot_post_on_another_cabinets_topics_nor_read_them(tmp_path
     two.close()
 
 
-def test_malformed_oversized_and_foreign_boards_are_refused_and_counted(tmp_path, broker, capsys):
+def table_1_and_table_2s_own_client(tmp_path: Path, broker: Broker, window: int = 20) -> tuple[Uplink, mqtt.Client]:
+    """table-1's uplink, connected; and a client of table-2's credential, connected (to post on
+    table-2's own topics what no uplink would)."""
     one = cabinet(tmp_path, broker, "table-1")
     until(lambda: one.connected, one, what="table-1 connected")
     cred = broker.credential("table-2")
     other = raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-2")
+    other.max_inflight_messages_set(window)
     assert connects(other, broker) == "connected"
     other.reconnect()
+    return one, other
+
+
+def test_malformed_oversized_and_foreign_boards_are_refused_and_counted(tmp_path, broker, capsys):
+    one, other = table_1_and_table_2s_own_client(tmp_path, broker)
     lie = {"v": 1, "id": "table-3:1:1", "cabinet": "table-3", "boot": 1, "seq": 1, "kind": "board",
            "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": []}}
     for payload in (b"{garbage", b"{" + b" " * 20000 + b"}", json.dumps(lie).encode()):
@@ -262,13 +270,7 @@ def test_two_cabinets_with_one_name_are_told(tmp_path, broker, capsys):
 
 
 def test_a_flood_of_boards_from_one_cabinet_is_refused_past_its_rate(tmp_path, broker, capsys):
-    one = cabinet(tmp_path, broker, "table-1")
-    until(lambda: one.connected, one, what="table-1 connected")
-    cred = broker.credential("table-2")
-    flooder = raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-2")
-    flooder.max_inflight_messages_set(0)  # no window: all at once
-    assert connects(flooder, broker) == "connected"
-    flooder.reconnect()
+    one, flooder = table_1_and_table_2s_own_client(tmp_path, broker, window=0)  # no window: all at once
     for seq in range(1, 301):
         board = {"v": 1, "id": f"table-2:1:{seq}", "cabinet": "table-2", "boot": 1, "seq": seq, "kind": "board",
                  "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": [{"initials": "FLD", "sprint_ms": seq}]}}
