@@ -7,7 +7,9 @@ A venue is made (`venue init`: a CA, a certificate per cabinet) and its broker s
 are real uplinks (appliance/venue/uplink.py, each with its own SQLite outbox and board file), run
 `--cabinets / --workers` to a worker process. Each puts an `audits` message every `--period` s
 while the broker is restarted `--restarts` times and the link cut `--cuts` times; a few of them set
-a score now and then (a `board` message stamped with the time it was set). An observer (the
+a score now and then (a `board` message stamped with the time it was set). After the storms, once
+every cabinet is connected again, they go on for CALM_S seconds, then wait until every outbox is
+empty. An observer (the
 operator's view's own `Venue`, with a persistent session) records every message it takes.
 
 Link cuts, where this runs as root with `ip` (iproute2): the broker runs in a network namespace of
@@ -19,7 +21,8 @@ namespaces cannot be made, everything runs on loopback and `link_cuts` is 0, wit
 Figures: `messages` put into the outboxes, `lost` (put, never seen by the observer), `duplicated`
 (seen twice after the observer dropped what it had by (boot, seq); `resent_dropped`: what it
 dropped), `board_p99_s` (a score set on one cabinet to its arrival on another's board, over every
-pair), the broker's CPU seconds and peak memory, and one uplink's (a worker with one cabinet).
+pair, in the calm `CALM_S` after the storms; `board_p99_storm_s`: set during them), the broker's
+CPU seconds and peak memory, and one uplink's (a worker with one cabinet).
 The simulated cabinets keep their outboxes and boards on /dev/shm (each real cabinet syncs its
 own card; here they would all wait on one disk).
 """
@@ -45,6 +48,7 @@ from .figures import print_figures
 
 ADDRESSES = ("169.254.77.1", "169.254.77.2")  # the broker's end and the cabinets' end of the veth pair
 DRAIN_BOUND_S = 300.0
+CALM_S = 20.0  # after the storms: the cabinets go on for this long with nothing cut or restarted
 
 
 def _proc_figures(pid: int) -> tuple[float, float]:
@@ -191,7 +195,6 @@ def run(cabinets: int, workers: int, restarts: int, cuts: int, period_s: float, 
         groups = [names[w::workers] for w in range(workers)]
         setters = set(names[:: max(1, cabinets // 10)])  # about ten cabinets set scores
         specs: list[dict[str, Any]] = []
-        emit_s = (restarts * 3.0 + cuts * (cut_s + 3.0)) + 6.0
         for w, group in enumerate([*groups, []]):
             single = w == len(groups)
             if single:
@@ -201,7 +204,9 @@ def run(cabinets: int, workers: int, restarts: int, cuts: int, period_s: float, 
                                 user="root" if os.geteuid() == 0 else os.environ.get("USER", "nobody"))
             behind_cut = bool(nets) and w % 2 == 0 and not single
             spec: dict[str, Any] = {"host": host, "port": port, "venue": str(work / "venue"), "cabinets": group,
-                    "state": str(work / f"worker-{w}"), "emit_s": emit_s, "period_s": period_s,
+                    "state": str(work / f"worker-{w}"), "calm": str(work / "calm"), "calm_s": CALM_S,
+                    "period_s": period_s, "settled": str(work / f"settled-{w}"),
+                    "all_settled": [str(work / f"settled-{n}") for n in range(len(groups) + 1)],
                     "setters": sorted(setters & set(group)), "finish": str(work / "finish"),
                     "drained": str(work / f"drained-{w}.json"), "result": str(work / f"result-{w}.json"),
                     "keepalive": keepalive, "seed": w}
@@ -231,6 +236,7 @@ def run(cabinets: int, workers: int, restarts: int, cuts: int, period_s: float, 
                 nets.mend()
                 done_cuts += 1
                 time.sleep(3.0)
+        (work / "calm").write_text("")  # the storms are over: the cabinets go on for CALM_S, then drain
         # drained: every worker's outboxes empty; then the observer has everything, or the bound
         deadline = time.monotonic() + DRAIN_BOUND_S
         while time.monotonic() < deadline and not all(Path(s["drained"]).exists() for s in specs):
@@ -272,15 +278,17 @@ def run(cabinets: int, workers: int, restarts: int, cuts: int, period_s: float, 
         return int(boot), int(seq)
 
     out_of_order = sum(1 for ids in fresh.values() for a, b in itertools.pairwise(ids) if order(b) < order(a))
-    latencies = sorted(x for r in results for x in r["board_s"])
+    latencies = sorted(x for r in results for x in r["calm_s"])
+    stormy = sorted(x for r in results for x in r["storm_s"])
     alone: dict[str, Any] = next((r for r in results if r["cabinets"] == ["cab-alone"]), {})
     figures: dict[str, Any] = {
         "cabinets": cabinets + 1, "messages": total, "lost": lost, "duplicated": duplicated,
         "out_of_order": out_of_order, "resent_dropped": seen["duplicates"],
         "broker_restarts": done_restarts, "link_cuts": done_cuts,
-        "board_deliveries": len(latencies),
-        "board_p50_s": round(latencies[len(latencies) // 2], 3) if latencies else None,
-        "board_p99_s": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 3) if latencies else None,
+        "board_deliveries": len(latencies), "board_p50_s": _quantile(latencies, 0.5),
+        "board_p99_s": _quantile(latencies, 0.99),
+        "board_deliveries_storm": len(stormy), "board_p50_storm_s": _quantile(stormy, 0.5),
+        "board_p99_storm_s": _quantile(stormy, 0.99),
         "broker_cpu_s": round(broker.cpu_s, 1) if broker else None,
         "broker_peak_mb": round(broker.peak_mb, 1) if broker else None,
         "uplink_cpu_s": alone.get("cpu_s"), "uplink_peak_mb": alone.get("peak_mb"),
@@ -293,6 +301,10 @@ def run(cabinets: int, workers: int, restarts: int, cuts: int, period_s: float, 
     else:
         shutil.rmtree(work, ignore_errors=True)
     return figures
+
+
+def _quantile(values: list[float], q: float) -> float | None:
+    return round(values[min(len(values) - 1, int(len(values) * q))], 3) if values else None
 
 
 def _free_port() -> int:
@@ -313,7 +325,8 @@ def worker(spec: dict[str, Any]) -> None:
     rng = random.Random(spec["seed"])
     uplinks: list[Uplink] = []
     put: dict[str, list[str]] = {}
-    board_s: list[float] = []
+    calm_s: list[float] = []  # a score's way to another cabinet's board: with nothing cut or restarted
+    storm_s: list[float] = []  # while the broker restarts and links are cut
 
     firsts: set[tuple[str, str]] = set()
 
@@ -321,7 +334,7 @@ def worker(spec: dict[str, Any]) -> None:
         set_at = message.body.get("set_at")
         if message.cabinet != name and isinstance(set_at, float) and (name, message.id) not in firsts:
             firsts.add((name, message.id))  # its first arrival (a retained board comes again on a new subscription)
-            board_s.append(time.time() - set_at)
+            (calm_s if message.body.get("calm") else storm_s).append(time.time() - set_at)
 
     for name in spec["cabinets"]:
         cred = venue / "cabinets" / name
@@ -344,8 +357,15 @@ def worker(spec: dict[str, Any]) -> None:
     start = time.monotonic()
     next_put = {u.settings.cabinet: start + rng.uniform(0, spec["period_s"]) for u in uplinks}
     count = 0
-    while time.monotonic() - start < spec["emit_s"]:
+    # Calm: the storms are over, and every worker's cabinets are connected again (each says so in
+    # its own file); only then does a score count as set in calm.
+    calm_file, settled, calm_since = Path(spec["calm"]), Path(spec["settled"]), 0.0
+    while not calm_since or time.monotonic() - calm_since < spec["calm_s"]:
         now = time.monotonic()
+        if not settled.exists() and calm_file.exists() and all(u.connected for u in uplinks):
+            settled.write_text("")
+        if not calm_since and all(Path(p).exists() for p in spec["all_settled"]):
+            calm_since = now
         for uplink in uplinks:
             name = uplink.settings.cabinet
             if now >= next_put[name]:
@@ -354,7 +374,8 @@ def worker(spec: dict[str, Any]) -> None:
                 uplink.outbox.put("audits", {"day": "bench", "today": {"coins": count}})
                 if name in spec["setters"] and rng.random() < 0.2:
                     entry = {"initials": "BEN", "sprint_ms": round(rng.uniform(3000, 9000), 1)}
-                    uplink.outbox.put("board", {"fastest_sprints": [entry], "set_at": time.time()}, retain=True)
+                    uplink.outbox.put("board", {"fastest_sprints": [entry], "set_at": time.time(),
+                                                "calm": bool(calm_since)}, retain=True)
             uplink.step(0.0)
         time.sleep(0.002)  # the worker's pace between rounds
     for uplink in uplinks:
@@ -370,7 +391,8 @@ def worker(spec: dict[str, Any]) -> None:
     for uplink in uplinks:
         uplink.close()
     Path(spec["result"]).write_text(json.dumps({
-        "cabinets": spec["cabinets"], "board_s": board_s, "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "cabinets": spec["cabinets"], "calm_s": calm_s, "storm_s": storm_s,
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_mb": round(usage.ru_maxrss / 1024, 1)}))
 
 
