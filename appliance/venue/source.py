@@ -1,7 +1,8 @@
 """What the uplink reads of the cabinet: the one reader of the game's own files.
 
 Today the game keeps its figures in small JSON files on the state partition (appliance/audits.py:
-`audits/audits.json`; appliance/high_scores.py: `high_scores.json`); when the operator's store
+`audits/audits.json`; appliance/credits.py: `credits.json`, the coins the box has taken, which the
+audits count now and then; appliance/high_scores.py: `high_scores.json`); when the operator's store
 lands, this module is the one to point at it. It only reads (the uplink's unit cannot write the
 game's state), and never raises: a file missing or unreadable is an empty figure and a fault.
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appliance import audits, high_scores
+from appliance import audits, credits, high_scores
 
 
 @dataclass
@@ -45,6 +46,21 @@ def _readable(path: Path, what: str, faults: list[str]) -> None:
         faults.append(f"{what} unreadable ({path.name}: not what the game writes)")
 
 
+def _count_new_coins(book: audits.Audits, path: Path, faults: list[str]) -> None:
+    """Add the coins the coin box has taken since the audits last counted (the game counts them into
+    its audits file now and then; the money is in the box at once), in memory only."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, RecursionError) as error:
+        faults.append(f"the coin box unreadable ({path.name}: {error})")
+        return
+    box, coins = (data.get("box"), data.get("coins")) if isinstance(data, dict) else (None, None)
+    if isinstance(box, str) and isinstance(coins, int) and not isinstance(coins, bool) and coins >= 0:
+        audits.count_coins(book, box, coins)
+
+
 def read(state: Path) -> Figures:
     """The cabinet's figures in its state directory (where config.toml is)."""
     config = state / "config.toml"
@@ -54,5 +70,6 @@ def read(state: Path) -> Figures:
     _readable(audits_file, "the audits", faults)
     _readable(scores_file, "the high scores", faults)
     book = audits.load_audits(audits_file)
+    _count_new_coins(book, credits.credits_path(config), faults)
     table = high_scores.load(scores_file)
     return Figures(book.lifetime, book.since, book.cleared, list(table.entries), faults)
