@@ -8,8 +8,9 @@ are real uplinks (appliance/venue/uplink.py, each with its own SQLite outbox and
 `--cabinets / --workers` to a worker process. Each puts an `audits` message every `--period` s
 while the broker is restarted `--restarts` times and the link cut `--cuts` times; a few of them set
 a score now and then (a `board` message stamped with the time it was set). After the storms, once
-every cabinet is connected again, they go on for CALM_S seconds, then wait until every outbox is
-empty. An observer (the
+every cabinet is connected again and has sent what waited, they go on for CALM_S seconds, then wait
+until every outbox is empty. (A simulated cabinet shares its worker's one thread, whose connects
+block: many cabinets to a worker slow each other's reconnects, which a real cabinet never sees.) An observer (the
 operator's view's own `Venue`, with a persistent session) records every message it takes.
 
 Link cuts, where this runs as root with `ip` (iproute2): the broker runs in a network namespace of
@@ -357,12 +358,12 @@ def worker(spec: dict[str, Any]) -> None:
     start = time.monotonic()
     next_put = {u.settings.cabinet: start + rng.uniform(0, spec["period_s"]) for u in uplinks}
     count = 0
-    # Calm: the storms are over, and every worker's cabinets are connected again (each says so in
-    # its own file); only then does a score count as set in calm.
+    # Calm: the storms are over, and every worker's cabinets are connected again with what waited
+    # sent (each worker says so in its own file); only then does a score count as set in calm.
     calm_file, settled, calm_since = Path(spec["calm"]), Path(spec["settled"]), 0.0
     while not calm_since or time.monotonic() - calm_since < spec["calm_s"]:
         now = time.monotonic()
-        if not settled.exists() and calm_file.exists() and all(u.connected for u in uplinks):
+        if not settled.exists() and calm_file.exists() and all(u.connected and not len(u.outbox) for u in uplinks):
             settled.write_text("")
         if not calm_since and all(Path(p).exists() for p in spec["all_settled"]):
             calm_since = now
@@ -449,12 +450,12 @@ def observer(spec: dict[str, Any]) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade bench venue", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cabinets", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=10, help="processes the cabinets are shared among")
     parser.add_argument("--restarts", type=int, default=10)
     parser.add_argument("--cuts", type=int, default=10)
     parser.add_argument("--period", type=float, default=2.0, help="seconds between a cabinet's messages")
-    parser.add_argument("--cut-s", type=float, default=8.0, help="how long each link cut lasts")
-    parser.add_argument("--keepalive", type=int, default=4, help="the uplinks' MQTT keep-alive (s)")
+    parser.add_argument("--cut-s", type=float, default=10.0, help="how long each link cut lasts")
+    parser.add_argument("--keepalive", type=int, default=5, help="the uplinks' MQTT keep-alive (s)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--observer", type=Path, help=argparse.SUPPRESS)
