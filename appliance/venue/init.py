@@ -149,6 +149,9 @@ def init(directory: Path, cabinets: list[str], hosts: list[str], port: int = 888
          log: str = "syslog", persistence: bool = True, user: str = "mosquitto", at: Path | None = None) -> list[str]:
     """Make (or add to) a venue in `directory`; what was made, one line each."""
     _need_cryptography()
+    if not (TEMPLATES / "mosquitto.conf.in").exists():
+        raise ValueError(f"the broker's templates are not at {TEMPLATES}: run venue init from a clone of the "
+                         "repository")
     for name in cabinets:
         check_name(name)
         if name == VIEW:
