@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-config": ("appliance.check_config:main", "check config.toml and inputs.toml: exit 0 right, 2 wrong"),
     "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
     "settings": ("appliance.settings_cli:main", "the operator's settings: list, get KEY, set KEY VALUE"),
+    "uplink": ("appliance.venue.uplink:main", "the cabinet's link to its venue's broker (its own unit)"),
+    "venue": ("appliance.venue.view:main", "venue init DIR: certificates; venue --broker: the operator's page"),
 }
 
 # Where a clone's lab keeps its command table; looked up by name, here only, and only beside this package.

@@ -15,6 +15,7 @@ BENCHES: dict[str, str] = {
     "resume": "lab.benchmarks.resume:main",
     "ties": "lab.benchmarks.ties:main",
     "store": "lab.benchmarks.store:main",
+    "venue": "lab.benchmarks.venue:main",
 }
 
 # command -> ("module:function", help); each function takes the remaining argv and returns an exit status.

@@ -91,6 +91,19 @@ install -d -m 0755 /etc/spit-arcade
 # --- the units
 install -m 0644 "$here/systemd/spit-arcade.service" /etc/systemd/system/spit-arcade.service
 install -m 0644 "$here/systemd/spit-arcade-fallback.service" /etc/systemd/system/spit-arcade-fallback.service
+# The venue uplink: its own user (in the game's group, to read the game's state), its unit enabled
+# only where the operator put a [venue] in /etc/spit-arcade/venue/ (spit-arcade venue init).
+id spit-uplink >/dev/null 2>&1 ||
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin spit-uplink
+usermod -aG spit spit-uplink
+install -m 0644 "$here/systemd/spit-arcade-uplink.service" /etc/systemd/system/spit-arcade-uplink.service
+if [ -f /etc/spit-arcade/venue/venue.toml ]; then
+  chown -R root:spit-uplink /etc/spit-arcade/venue && chmod 0750 /etc/spit-arcade/venue
+  chmod 0640 /etc/spit-arcade/venue/*
+  systemctl enable spit-arcade-uplink.service
+else
+  systemctl disable spit-arcade-uplink.service 2>/dev/null || true
+fi
 install -D -m 0755 "$here/systemd/fallback.sh" /usr/local/libexec/spit-arcade-fallback
 install -D -m 0755 "$here/systemd/backoff.sh" /usr/local/libexec/spit-arcade-backoff
 # The drivers of what may be plugged in later (a USB sound card, a pad's serial adapter), loaded at

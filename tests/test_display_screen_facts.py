@@ -97,6 +97,17 @@ def to_language_saved(h: Harness, tmp: Path | None = None) -> None:
     h.frame()
 
 
+def to_scores_with_venue(h: Harness) -> None:
+    """Running Spit's full table of ten, and the venue's board under it (appliance/venue/board.py)."""
+    from appliance import high_scores
+    from appliance.venue.board import Place
+
+    scene: Any = make("running_scores", h.ctx)
+    scene.table = high_scores.HighScores([high_scores.Entry("WWW", 10_000.0 + n, 1 + n % 2) for n in range(10)])
+    scene.venue = [Place("MMM", 59_999.9 - n, f"the-long-table-{n}") for n in range(5)]
+    h.runner.apply_scene(scene)
+
+
 def to_replay(h: Harness) -> None:
     from appliance.display.replay_show import ReplayScene
     from appliance.scripting import parse_script
@@ -127,6 +138,7 @@ SCENES.update(
         "service_switch_test": (to_service((0, 0)), False),
         "service_notices": (to_service((0, 3)), False),
         "replay": (to_replay, False),
+        "scores_with_venue": (to_scores_with_venue, False),
     }
 )
 # what can be up over a scene at once: nothing; the start's notices; the notices with the service

@@ -2,7 +2,9 @@
 
 Registered as "running_scores", made with the places to light (just entered) or none. Shown for
 `SHOW_S`, then the title; START or SPIT! goes to the title at once. The title's attract cycle can
-show it between its demo games: `make("running_scores", ctx)`.
+show it between its demo games: `make("running_scores", ctx)`. Where the cabinet is in a venue, the
+venue's best sprints follow, each with its cabinet's name (the board the uplink keeps, read-only:
+appliance/venue/board.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import pygame
 
 from appliance import high_scores
 from appliance.running_stats import runner_name
+from appliance.venue.board import Place, board_path, read_board
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
@@ -21,6 +24,7 @@ from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_pres
 
 SHOW_S = 12.0
 MIN_S = 0.5
+VENUE_PLACES = 5  # the venue's best, under the cabinet's own ten
 
 
 def sprint_table(ctx: Context) -> high_scores.HighScores:
@@ -44,11 +48,24 @@ def table_lines(table: high_scores.HighScores, lit: tuple[int, ...] = ()) -> lis
     return lines
 
 
+def venue_lines(places: list[Place]) -> list[Line]:
+    """The venue's board (none: no lines, a lone cabinet shows its own table only)."""
+    if not places:
+        return []
+    lines = [Line(_("THE VENUE — FASTEST SPRINTS"), 0.15, GOLD)]
+    for number, place in enumerate(places, start=1):
+        words = f"{number:>2}. {place.initials}  {split_words(place.sprint_ms)}  {place.cabinet}"
+        lines.append(Line(words, 0.12, WHITE))
+    return lines
+
+
 class RunningScoresScene:
     def __init__(self, ctx: Context, lit: tuple[int, ...] = ()) -> None:
         self.ctx = ctx
         self.lit = tuple(lit)
         self.table = sprint_table(ctx)
+        path = ctx.config_path
+        self.venue = read_board(board_path(path), VENUE_PLACES) if path is not None else []
         self.start_ns = ctx.clock()
         self._leave = False
 
@@ -68,7 +85,8 @@ class RunningScoresScene:
 
     def captions(self) -> list[Caption]:
         head = caption("panel", None, Line(_("RUNNING SPIT — FASTEST SPRINTS"), 0.2, GOLD), shade=200)
-        return [head, Caption("panel", None, tuple(table_lines(self.table, self.lit)), 200)]
+        lines = table_lines(self.table, self.lit) + venue_lines(self.venue)
+        return [head, Caption("panel", None, tuple(lines), 200)]
 
     def draw(self, canvas: Canvas) -> None:
         draw_scene(canvas, self.ctx, self.captions())

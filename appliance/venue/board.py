@@ -1,0 +1,89 @@
+"""The venue's board: every cabinet's best sprints, as the uplink received them.
+
+The uplink writes it (`BoardFile`) into its own SQLite file on the state partition
+(/var/lib/spit-arcade/venue/board.sqlite, beside the settings' directory as `venue/board.sqlite`);
+the game only reads it (`read_board`: opened read-only, never raises, empty when there is none).
+It also counts what the uplink refused (malformed, oversized, foreign messages), by reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from appliance import high_scores
+
+FILE = "board.sqlite"
+SIZE = 10  # places on the venue's board
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sprints (
+    cabinet TEXT NOT NULL, place INTEGER NOT NULL, initials TEXT NOT NULL, sprint_ms REAL NOT NULL,
+    date TEXT NOT NULL, PRIMARY KEY (cabinet, place));
+CREATE TABLE IF NOT EXISTS cabinets (cabinet TEXT PRIMARY KEY, boot INTEGER, seq INTEGER, received REAL);
+CREATE TABLE IF NOT EXISTS refused (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
+"""
+
+
+def board_path(config_path: Path) -> Path:
+    """Where the board is for a settings file: `venue/board.sqlite` beside it."""
+    return config_path.parent / "venue" / FILE
+
+
+@dataclass(frozen=True)
+class Place:
+    initials: str
+    sprint_ms: float
+    cabinet: str
+
+
+class BoardFile:
+    """The uplink's side: the one writer."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=DELETE")  # a reader needs no write access (no -shm file)
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def take(self, cabinet: str, boot: int, seq: int, body: dict[str, Any]) -> int:
+        """A cabinet's board (its whole table, replacing the last one); the entries kept."""
+        rows = body.get("fastest_sprints")
+        entries = [e for e in (high_scores.Entry.from_json(r) for r in rows) if e is not None] \
+            if isinstance(rows, list) else []
+        entries = sorted(entries, key=lambda e: e.sprint_ms)[:SIZE]
+        with self.db:
+            self.db.execute("DELETE FROM sprints WHERE cabinet = ?", (cabinet,))
+            self.db.executemany("INSERT INTO sprints VALUES (?, ?, ?, ?, ?)",
+                                [(cabinet, n, e.initials, e.sprint_ms, e.date) for n, e in enumerate(entries)])
+            self.db.execute("INSERT OR REPLACE INTO cabinets VALUES (?, ?, ?, ?)", (cabinet, boot, seq, time.time()))
+        return len(entries)
+
+    def refuse(self, reason: str) -> None:
+        with self.db:
+            self.db.execute("INSERT INTO refused VALUES (?, 1) ON CONFLICT (reason) DO UPDATE SET count = count + 1",
+                            (reason,))
+
+    def refused(self) -> dict[str, int]:
+        return {str(r): int(n) for r, n in self.db.execute("SELECT reason, count FROM refused ORDER BY reason")}
+
+
+def read_board(path: Path, size: int = SIZE) -> list[Place]:
+    """The venue's best sprints, fastest first (equal times: the cabinet's name decides); [] when
+    there is no board or it cannot be read."""
+    if not path.exists():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)) as db:
+            rows = db.execute("SELECT initials, sprint_ms, cabinet FROM sprints ORDER BY sprint_ms, cabinet, place "
+                              "LIMIT ?", (size,)).fetchall()
+    except sqlite3.Error:
+        return []
+    return [Place(str(i), float(ms), str(c)) for i, ms, c in rows]

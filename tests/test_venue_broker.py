@@ -1,0 +1,287 @@
+"""The venue against a real Mosquitto (TLS, client certificates, the ACLs from venue init): a
+cabinet's uplink publishes and the operator's view sees it; strangers are refused; a cabinet cannot
+post as another; the outbox survives a broker restart with nothing lost and nothing twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import ssl
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from venue_broker import Broker, make_venue
+
+from appliance.venue import init as venue_init
+from appliance.venue.board import board_path, read_board
+from appliance.venue.uplink import Uplink, VenueSettings
+from appliance.venue.view import Feed, Venue, watch
+
+BOUND_S = 30.0  # the most any wait below may take before the test fails
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    venue = make_venue(tmp_path / "venue", ["table-1", "table-2"])
+    venue.start()
+    try:
+        yield venue
+    finally:
+        venue.stop()
+
+
+def until(condition: Callable[[], bool], *uplinks: Uplink, what: str) -> None:
+    """Run the uplinks' loops until `condition` holds; fail after BOUND_S."""
+    deadline = time.monotonic() + BOUND_S
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {BOUND_S} s: {what}")
+        for uplink in uplinks:
+            uplink.step(0.02)
+        if not uplinks:
+            time.sleep(0.02)  # the view's own paho thread does the work; this only polls it, bounded
+
+
+def settings(broker: Broker, name: str) -> VenueSettings:
+    cred = broker.credential(name)
+    return VenueSettings("localhost", broker.port, name, cred / "ca.crt", cred / "cabinet.crt", cred / "cabinet.key")
+
+
+def cabinet(tmp_path: Path, broker: Broker, name: str, coins: int = 0, sprints: list[float] = ()) -> Uplink:
+    state = tmp_path / name
+    write_state(state, coins, sprints)
+    uplink = Uplink(settings(broker, name), state, state / "venue")
+    return uplink
+
+
+def write_state(state: Path, coins: int, sprints: list[float] = ()) -> None:
+    (state / "audits").mkdir(parents=True, exist_ok=True)
+    totals = {"games": coins, "coins": coins, "variants": {"classic": coins}}
+    (state / "audits" / "audits.json").write_text(json.dumps({"lifetime": totals, "since": totals}))
+    rows = [{"initials": "ANN", "sprint_ms": ms, "team": 1, "runner": 0, "date": "2026-11-25"} for ms in sprints]
+    (state / "high_scores.json").write_text(json.dumps({"fastest_sprints": rows}))
+
+
+class View:
+    """The operator's view (appliance/venue/view.py) on the broker, recording each fresh message."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.venue = Venue()
+        self.fresh: list[str] = []
+        receive = self.venue.receive
+
+        def recording(topic: str, payload: bytes):
+            message = receive(topic, payload)
+            if message is not None:
+                self.fresh.append(message.id)
+            return message
+
+        self.venue.receive = recording  # type: ignore[method-assign]
+        self.client = watch(self.venue, Feed(), "localhost", broker.port, broker.credential("venue"))
+
+    def cabinet(self, name: str) -> dict:
+        return next((c for c in self.venue.state()["cabinets"] if c["name"] == name), {})
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def view(broker: Broker) -> Iterator[View]:
+    v = View(broker)
+    try:
+        yield v
+    finally:
+        v.close()
+
+
+def test_a_cabinet_publishes_and_the_venue_view_sees_it(tmp_path, broker, view):
+    table = cabinet(tmp_path, broker, "table-1", coins=5, sprints=[4210.0])
+    until(lambda: view.cabinet("table-1").get("version"), table, what="table-1's heartbeat in the view")
+    write_state(tmp_path / "table-1", coins=8, sprints=[4210.0])
+    table.next_read = 0.0
+    until(lambda: view.cabinet("table-1").get("coins_today") == 3, table, what="three coins today in the view")
+    seen = view.cabinet("table-1")
+    assert (seen["coins_lifetime"], seen["games_today"], seen["faults"]) == (8, 3, [])
+    assert seen["best_sprint"]["sprint_ms"] == 4210.0
+    table.close()
+
+
+def test_one_cabinets_board_reaches_the_others(tmp_path, broker):
+    one = cabinet(tmp_path, broker, "table-1", sprints=[5100.0])
+    two = cabinet(tmp_path, broker, "table-2", sprints=[3900.5, 4400.0])
+    board = board_path(tmp_path / "table-1" / "config.toml")
+    until(lambda: len(read_board(board)) == 3, one, two, what="both boards on table-1's board file")
+    assert [(p.initials, p.sprint_ms, p.cabinet) for p in read_board(board)] == \
+        [("ANN", 3900.5, "table-2"), ("ANN", 4400.0, "table-2"), ("ANN", 5100.0, "table-1")]
+    one.close()
+    two.close()
+
+
+def raw_client(broker: Broker, cert: Path | None, key: Path | None, name: str = "raw") -> mqtt.Client:
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
+    context = ssl.create_default_context(cafile=str(broker.directory / "ca.crt"))
+    if cert is not None and key is not None:
+        context.load_cert_chain(str(cert), str(key))
+    client.tls_set_context(context)
+    return client
+
+
+def connects(client: mqtt.Client, broker: Broker) -> str:
+    """'connected', or how the broker refused the client (the TLS handshake, or the CONNACK)."""
+    outcome: list[str] = []
+    client.on_connect = lambda c, u, f, reason, p: outcome.append("refused: " + str(reason) if reason.is_failure
+                                                                    else "connected")
+    client.on_disconnect = lambda c, u, f, reason, p: outcome.append(f"refused: closed by the broker ({reason})")
+    try:
+        client.connect("localhost", broker.port)
+    except (OSError, ssl.SSLError) as error:
+        return f"refused: {error}"
+    deadline = time.monotonic() + BOUND_S
+    while not outcome and time.monotonic() < deadline:
+        if client.loop(timeout=0.05) not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_AGAIN):
+            outcome.append("refused: the connection was closed")
+    client.disconnect()
+    return outcome[0] if outcome else "no answer"
+
+
+def test_a_cabinets_own_credential_connects(broker):
+    cred = broker.credential("table-1")
+    assert connects(raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-1"), broker) == "connected"
+
+
+def test_anonymous_is_refused(broker):
+    assert connects(raw_client(broker, None, None), broker).startswith("refused")
+    assert "certificate" in broker.log_text()
+
+
+def test_a_certificate_of_another_ca_is_refused(tmp_path, broker):
+    ca_key, ca_cert = venue_init.make_ca("a stranger's CA")
+    key, cert = venue_init.issue(ca_key, ca_cert, "table-1")  # even with a cabinet's name
+    (tmp_path / "s.crt").write_bytes(venue_init.cert_pem(cert))
+    (tmp_path / "s.key").write_bytes(venue_init.key_pem(key))
+    assert connects(raw_client(broker, tmp_path / "s.crt", tmp_path / "s.key"), broker).startswith("refused")
+
+
+def test_an_expired_certificate_is_refused(tmp_path, broker):
+    ca_key, ca_cert = venue_init.load_ca(broker.directory)
+    now = dt.datetime.now(dt.UTC)
+    key, cert = venue_init.issue(ca_key, ca_cert, "table-1", not_before=now - dt.timedelta(days=400),
+                                 not_after=now - dt.timedelta(days=1))
+    (tmp_path / "old.crt").write_bytes(venue_init.cert_pem(cert))
+    (tmp_path / "old.key").write_bytes(venue_init.key_pem(key))
+    assert connects(raw_client(broker, tmp_path / "old.crt", tmp_path / "old.key"), broker).startswith("refused")
+    assert "certificate verify failed" in broker.log_text()  # (a valid one of the same CA connects: above)
+
+
+def test_a_cabinet_cannot_post_on_another_cabinets_topics_nor_read_them(tmp_path, broker, view):
+    cred = broker.credential("table-1")
+    forger = raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-1")
+    acks: dict[int, str] = {}
+    got: list[str] = []
+    forger.on_publish = lambda c, u, mid, reason, p: acks.__setitem__(mid, str(reason))
+    forger.on_message = lambda c, u, m: got.append(m.topic)
+    assert connects(forger, broker) == "connected"
+    forger.reconnect()
+    forger.subscribe("spit/venue/#", qos=1)  # every topic asked for: the ACL lets only the boards through
+    forged = {"v": 1, "id": "table-2:1:1", "cabinet": "table-2", "boot": 1, "seq": 1, "kind": "audits",
+              "sent": "2026-11-25T20:00:00Z", "body": {"day": "2026-11-25", "today": {"coins": 500}}}
+    bad = forger.publish("spit/venue/table-2/audits", json.dumps(forged).encode(), qos=1).mid
+    two = cabinet(tmp_path, broker, "table-2", coins=1, sprints=[4000.0])
+    deadline = time.monotonic() + BOUND_S
+    while (bad not in acks or "spit/venue/table-2/board" not in got or "table-2" not in view.venue.cabinets) \
+            and time.monotonic() < deadline:
+        forger.loop(timeout=0.02)
+        two.step(0.02)
+    assert acks[bad] == "Not authorized"
+    assert got == ["spit/venue/table-2/board"]  # table-2's board, none of its audits or heartbeats
+    until(lambda: view.cabinet("table-2").get("coins_lifetime") == 1, two, what="table-2's own audits")
+    assert view.cabinet("table-2")["coins_today"] == 0  # not the forged 500
+    assert all(i.startswith("table-2:") for i in view.fresh)
+    forger.disconnect()
+    two.close()
+
+
+def table_1_and_table_2s_own_client(tmp_path: Path, broker: Broker, window: int = 20) -> tuple[Uplink, mqtt.Client]:
+    """table-1's uplink, connected; and a client of table-2's credential, connected (to post on
+    table-2's own topics what no uplink would)."""
+    one = cabinet(tmp_path, broker, "table-1")
+    until(lambda: one.connected, one, what="table-1 connected")
+    cred = broker.credential("table-2")
+    other = raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", "table-2")
+    other.max_inflight_messages_set(window)
+    assert connects(other, broker) == "connected"
+    other.reconnect()
+    return one, other
+
+
+def test_malformed_oversized_and_foreign_boards_are_refused_and_counted(tmp_path, broker, capsys):
+    one, other = table_1_and_table_2s_own_client(tmp_path, broker)
+    lie = {"v": 1, "id": "table-3:1:1", "cabinet": "table-3", "boot": 1, "seq": 1, "kind": "board",
+           "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": []}}
+    for payload in (b"{garbage", b"{" + b" " * 20000 + b"}", json.dumps(lie).encode()):
+        other.publish("spit/venue/table-2/board", payload, qos=1)
+    until(lambda: sum(one.board.refused().values()) == 3, one, what="three refused on table-1")
+    assert one.board.refused() == {"foreign": 1, "malformed": 1, "oversized": 1}
+    said = capsys.readouterr().out
+    assert "refused a message (oversized: 20002 bytes on spit/venue/table-2/board (at most 16384)); 2 refused so far" \
+        in said
+    assert read_board(board_path(tmp_path / "table-1" / "config.toml")) == []
+    other.disconnect()
+    one.close()
+
+
+def test_the_outbox_survives_a_broker_restart_nothing_lost_nothing_twice(tmp_path, broker, view):
+    table = cabinet(tmp_path, broker, "table-1")
+    until(lambda: table.outbox.pending(0, 1) == [] and table.connected, table, what="the first messages sent")
+    ids = []
+    for n in range(40):
+        ids.append(table.outbox.put("audits", {"day": "2026-11-25", "today": {"coins": n}}).id)
+        if n == 15:
+            until(lambda: len(table.in_flight) == 0 and len(table.outbox) == 0, table, what="half sent")
+            broker.stop()
+            until(lambda: not table.connected, table, what="the uplink notices")
+    assert len(table.outbox) == 24  # kept while the broker is away
+    broker.start()
+    until(lambda: len(table.outbox) == 0, table, what="the outbox empties after the restart")
+    until(lambda: ids[-1] in view.fresh, what="the last message in the view")
+    sent = [i for i in view.fresh if i in ids]
+    assert sent == ids  # every one, once, in order
+    table.close()
+    # A restart of the uplink itself: what was waiting is sent under its old id, new ones under the next boot.
+    again = cabinet(tmp_path, broker, "table-1")
+    assert again.outbox.boot == 2
+    until(lambda: any(i.startswith("table-1:2:") for i in view.fresh), again, what="the second boot's messages")
+    again.close()
+
+
+def test_two_cabinets_with_one_name_are_told(tmp_path, broker, capsys):
+    first = cabinet(tmp_path, broker, "table-1")
+    until(lambda: first.connected, first, what="the first table-1 connected")
+    second = Uplink(settings(broker, "table-1"), tmp_path / "table-1", tmp_path / "the-other-one")
+    until(lambda: first.taken_over > 0, first, second, what="the first told it was taken over")
+    assert "another client connected as 'table-1': two cabinets with one name" in capsys.readouterr().out
+    first.close()
+    second.close()
+
+
+def test_a_flood_of_boards_from_one_cabinet_is_refused_past_its_rate(tmp_path, broker, capsys):
+    one, flooder = table_1_and_table_2s_own_client(tmp_path, broker, window=0)  # no window: all at once
+    for seq in range(1, 301):
+        board = {"v": 1, "id": f"table-2:1:{seq}", "cabinet": "table-2", "boot": 1, "seq": seq, "kind": "board",
+                 "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": [{"initials": "FLD", "sprint_ms": seq}]}}
+        flooder.publish("spit/venue/table-2/board", json.dumps(board).encode(), qos=1)
+    taken: list[int] = []
+    one.on_board = lambda message: taken.append(message.seq)
+    deadline = time.monotonic() + BOUND_S
+    while len(taken) + one.board.refused().get("flood", 0) < 300 and time.monotonic() < deadline:
+        flooder.loop(timeout=0.01)
+        one.step(0.01)
+    flooder.disconnect()
+    assert 20 <= len(taken) < 300 and one.board.refused()["flood"] == 300 - len(taken)
+    assert "table-2 sent more than 20 boards at once" in capsys.readouterr().out
+    one.close()
