@@ -615,6 +615,7 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
     presses = rollbacks = late = 0
     depths: list[int] = []
     busy_ns = 0
+    rolled_ns: list[int] = []  # each press that rolled the game back: what it cost
     second = 1_000_000_000
     for game_number in range(games):
         log = PressLog()
@@ -634,9 +635,12 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
             while next_frame <= arrival:
                 match.tick(next_frame)
                 next_frame += second // 60
-            before = time.perf_counter_ns()
+            before, rolled = time.perf_counter_ns(), match.rollbacks
             match.press(edge, player, control, "pad")
-            busy_ns += time.perf_counter_ns() - before
+            took = time.perf_counter_ns() - before
+            busy_ns += took
+            if match.rollbacks > rolled:
+                rolled_ns.append(took)
         presses += match.presses
         rollbacks += match.rollbacks
         late += match.late_presses
@@ -650,6 +654,8 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
         "depth_max": max(depths, default=None),
         "late_presses": late,
         "press_us_mean": round(busy_ns / presses / 1000, 2) if presses else None,
+        "rollback_us_mean": round(sum(rolled_ns) / len(rolled_ns) / 1000, 1) if rolled_ns else None,
+        "rollback_us_p99": round(pct([float(n) for n in rolled_ns], 0.99) / 1000, 1) if rolled_ns else None,
         "pad_delay_max_ms": pad_delay_ms,
         "variant": variant,
     }

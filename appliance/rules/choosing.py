@@ -9,8 +9,8 @@ state is the rule's, never the engine's fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from .events import Call, Choose, Event, Slap
 from .moves import Action
@@ -48,6 +48,11 @@ class SlapForIt:
     chooser: int | None = None
     chooser_t: float = 0.0
     settled: SlapRace | None = None
+
+    def copy(self) -> Self:
+        """This rule's state in an object of its own (for `Game.copy`)."""
+        settled = self.settled
+        return replace(self, settled=None if settled is None else replace(settled, taken=dict(settled.taken)))
 
     def start(self, game: Engine, reason: str, player: int | None) -> None:
         """Phase `choosing` begins: who may choose."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .actions import CALL, Action
@@ -64,6 +64,14 @@ CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "s
 _CONTROL_SET = frozenset(CONTROLS)
 SNAPSHOT_VERSION = 1  # of `Game.snapshot` (state.restore reads it back)
 R = TypeVar("R")  # `control in CONTROLS`, asked at every press, in one look-up
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """A generator of its own that draws what `rng` would draw next (made without seeding it first:
+    `Random()` reads the OS's entropy, three times the cost of the copy itself)."""
+    twin = random.Random.__new__(random.Random)
+    twin.setstate(rng.getstate())
+    return twin
 
 
 def _uncovered(pile: StockPile) -> bool:
@@ -143,6 +151,23 @@ class Game:
             if isinstance(rule, kind):
                 return rule
         return None
+
+    def copy(self) -> Game:
+        """A game of its own that goes on exactly as this one would, played on without changing this
+        one (as python-chess's `Board.copy`): every field carried over, and each thing a press changes
+        (seats, spit piles, the RNG, the policies' and house rules' state) copied. The ruleset, the
+        cards (strings) and the races (values) are shared. It cannot fail: nothing is checked or
+        parsed, unlike `state.restore` of a snapshot, so a rollback starts from it."""
+        return replace(
+            self,
+            players=[seat.copy() for seat in self.players],
+            spit_piles=[list(pile) for pile in self.spit_piles],
+            rng=copy_rng(self.rng),
+            races=list(self.races),
+            choosing=self.choosing.copy(),
+            round_end=self.round_end.copy(),
+            house=tuple(rule.copy() for rule in self.house),
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """Everything this game holds, JSON-ready: `state.restore` gives back a game that goes on

@@ -16,8 +16,8 @@ and the race for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card
 from .events import Event, GhostLaid, GhostTaken
@@ -43,6 +43,9 @@ class GhostCard:
     said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its races decided
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         pass

@@ -14,9 +14,10 @@ from .cards import Card
 from .events import Reject
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Race:
-    """The last play onto a spit pile, so a card that fitted the covered top is told it was late."""
+    """The last play onto a spit pile, so a card that fitted the covered top is told it was late (a
+    value: a new play makes a new one, so copies of a game share it)."""
 
     t: float
     player: int

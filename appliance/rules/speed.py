@@ -23,7 +23,7 @@ slot `pile`), `call`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Card, deck, next_in_rank
@@ -44,7 +44,7 @@ from .events import (
     Stalemate,
     TurnUp,
 )
-from .game import CONTROLS, SNAPSHOT_VERSION
+from .game import CONTROLS, SNAPSHOT_VERSION, copy_rng
 from .moves import Action
 from .options import CARDS_PER_DECK, Options
 from .race import Race, clock, misfit
@@ -149,6 +149,12 @@ class SpeedGame:
             "players": [{"hand": list(p.hand), "stock": list(p.stock), "score": p.score,
                          "selected": p.selected, "called": p.called} for p in self.players],
         }
+
+    def copy(self) -> SpeedGame:
+        """A game of its own that goes on exactly as this one would (see `Game.copy`): the seats, the
+        middle row, the RNG and the races list copied; the options, cards and races shared."""
+        return replace(self, players=[seat.copy() for seat in self.players], middle=self.middle.copy(),
+                       rng=copy_rng(self.rng), races=list(self.races))
 
     def snapshot(self) -> dict[str, Any]:
         """Everything this game holds, JSON-ready: `speed_state.restore` gives back a game that goes

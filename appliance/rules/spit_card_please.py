@@ -25,8 +25,8 @@ its holder played out.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
@@ -63,6 +63,9 @@ class SpitCardPlease:
         return self.since is not None
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         pass

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
@@ -73,7 +73,7 @@ RULE_DECK: tuple[SlapRule, ...] = (
 MOD7 = RULE_DECK[0]
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableHit:
     """A table slap waiting to be judged."""
 
@@ -120,6 +120,9 @@ class TableSlap:
                 and all(hit.player != player for hit in self.hits))
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, hits=list(self.hits), said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         """A new game: the modulus and the rule (V19 draws them from a shuffled deck)."""
