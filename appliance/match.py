@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from appliance.bots import LEVELS, make_bot
-from appliance.rules import CONTROLS, Event, FamilyGame, Game, new_game
+from appliance.rules import CONTROLS, Event, FamilyGame, Game, Phase, new_game
+from appliance.rules.events import RoundOver
 
 __all__ = [
     "ROLLBACK_HORIZON_S",
@@ -157,7 +158,7 @@ class Match:
         self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
         self._held_since_ns = 0
         self.presses = 0  # presses applied (the journal's press lines, resumed ones included)
-        self.finished = self.game.phase == "over"
+        self.finished = self.game.phase == Phase.OVER
         self.rollback = rollback
         self.horizon_s = ROLLBACK_HORIZON_S if rollback else 0.0
         self.snapshot_every = SNAPSHOT_EVERY
@@ -335,7 +336,7 @@ class Match:
         if first < len(old):
             self.corrections += 1
             self.rewritten_from.append(first)
-        self._happened([], round_over=any(e.kind == "round_over" for e in events[first:]))
+        self._happened([], round_over=any(isinstance(e, RoundOver) for e in events[first:]))
         return events[first:]
 
     def _checkpoint_before(self, place: int, t: float) -> _Checkpoint | None:
@@ -349,14 +350,14 @@ class Match:
         self.events += events
         if self.journal is not None:
             try:
-                if self.game.phase == "over":
+                if self.game.phase == Phase.OVER:
                     self.journal.finish(self.game.state())
                     self.journal = None
-                elif round_over or any(e.kind == "round_over" for e in events):
+                elif round_over or any(isinstance(e, RoundOver) for e in events):
                     self.journal.sync()
             except OSError as error:
                 self._journal_failed(error)
-        if self.game.phase == "over":
+        if self.game.phase == Phase.OVER:
             self.finished = True
 
     def _journal_failed(self, error: OSError) -> None:

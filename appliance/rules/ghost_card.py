@@ -25,6 +25,7 @@ from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import card as read_card
 from .setup_values import seat_number
+from .terms import Phase, Reason
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -80,11 +81,11 @@ class GhostCard:
     def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
         if self.race is None:
             if control == "slap":  # the slap is the ghost card's, and only in its race
-                game.reject(events, t, player, control, "wrong_phase")
+                game.reject(events, t, player, control, Reason.WRONG_PHASE)
                 return True
             return False
         if control != "slap":
-            game.reject(events, t, player, control, "ghost_first")
+            game.reject(events, t, player, control, Reason.GHOST_FIRST)
             return True
         card = self.card
         opened, out = self.race
@@ -134,7 +135,7 @@ class GhostCard:
             out = self.race[1]
             return Prompt("slap_ghost_to_win", urgent=True) if player == out else \
                 Prompt("slap_before", out, urgent=True)
-        if self.card is not None and game.phase == "playing":
+        if self.card is not None and game.phase == Phase.PLAYING:
             return Prompt("ghost_out")
         return None
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from .events import Event, Out, RoundOver, Take
 from .seat import Seat
+from .terms import Phase
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -56,7 +57,7 @@ class FirstOutEndsTheRound:
     def round_over(self, game: Engine, events: list[Event], t: float, reason: str, player: int | None) -> None:
         game.close_round(events, t, reason, player)
         if player is not None and game.race_held(player, t):
-            game.phase = "choosing"  # the piles wait for a house rule's race (V13's lent card, V14's ghost)
+            game.phase = Phase.CHOOSING  # the piles wait for a house rule's race (V13's lent card, V14's ghost)
             return
         self.settle(game, events, t, reason, player)
 
