@@ -40,3 +40,18 @@ def test_a_reject_writes_its_reason_as_plain_text() -> None:
     line = json.dumps(events[0].to_json())
     assert '"reason": "' in line and "Reason." not in line
     assert game.phase is Phase.READY
+
+
+def test_every_event_about_a_seat_is_read_as_one_by_the_screen() -> None:
+    """The screen's `seat_of` matches events by type: every event type with a `player` is among them."""
+    import dataclasses
+
+    from appliance.display.events import SEAT_EVENTS, seat_of
+    from appliance.rules.events import EVENT_KINDS, Deal
+
+    with_a_player = {cls for cls in EVENT_KINDS.values() if "player" in {f.name for f in dataclasses.fields(cls)}}
+    assert with_a_player == set(SEAT_EVENTS)
+    game, events = new_game("classic", 1)
+    assert isinstance(events[0], Deal) and seat_of(events[0]) is None
+    assert seat_of(game.press(0.1, 2, "spit")[0]) == 2
+    assert seat_of(Reject(0.2, "nobody", "spit", Reason.UNKNOWN_PRESS)) is None
