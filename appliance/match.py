@@ -10,12 +10,13 @@ presses that are due and lets time pass (`game.advance`): where passing time dec
 moment. What happened is appended to `events`; screens read what is new since they last looked.
 
 Presses are applied in edge order whatever their delivery delay (rollback, as netcode does): the
-match keeps the presses and time lines it applied, with their edge times, and a snapshot of the game
-every `SNAPSHOT_EVERY` of them. A press stamped before the game's clock (a sprinting runner's pad on
-a long or noisy link, later than the merger's window) but within `ROLLBACK_HORIZON_S` of it rolls the
-game back to the newest snapshot before it, and the presses from there are applied again with it in
-its place (equal times: the order they were journalled). `events` is rewritten from the first event
-that changed (`corrections` counts the rewrites; `rewritten_from` says where each began) and screens
+match keeps the presses and time lines it applied, with their edge times, and a copy of the game
+(`game.copy()`, which cannot fail: no snapshot to parse or check) every `SNAPSHOT_EVERY` of them. A
+press stamped before the game's clock (a sprinting runner's pad on a long or noisy link, later than
+the merger's window) but within `ROLLBACK_HORIZON_S` of it rolls the game back to a copy of the
+newest checkpoint before it, and the presses from there are applied again with it in its place
+(equal times: the order they were journalled). `events` is rewritten from the first event that
+changed (`corrections` counts the rewrites; `rewritten_from` says where each began) and screens
 resync (`display.events.EventReader`). The journal writes the press with its own edge time, so a
 replay, which applies lines in order of `t`, is the corrected game. A press older than the horizon
 is applied late, at the game's clock, as the core does (`late_presses` counts them).
@@ -40,7 +41,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from appliance.bots import LEVELS, make_bot
-from appliance.rules import CONTROLS, Event, FamilyGame, Game, SetupError, new_game, restore
+from appliance.rules import CONTROLS, Event, FamilyGame, Game, Phase, new_game
+from appliance.rules.events import RoundOver
 
 __all__ = [
     "ROLLBACK_HORIZON_S",
@@ -56,7 +58,7 @@ __all__ = [
 ]
 
 ROLLBACK_HORIZON_S = 0.25  # a press stamped this much before the game's clock is still put in its place
-SNAPSHOT_EVERY = 32  # presses and time lines between the snapshots a rollback starts from
+SNAPSHOT_EVERY = 32  # presses and time lines between the checkpoints a rollback starts from
 # A game takes this many presses at most (a long game has a few thousand): a chattering pad or a
 # mashed, stuck button never grows its memory (~1 KB a press) or its journal (~66 bytes) without
 # bound. Presses beyond it are not applied and are nobody at the table: the idle timeout ends it.
@@ -127,7 +129,7 @@ class _Checkpoint:
     index: int  # entries of the log applied before it
     events: int  # len(events) at it
     now: float  # the game's clock at it
-    snap: dict[str, Any]
+    game: FamilyGame  # a copy of the game at it, never played on (a rollback plays on a copy of it)
 
 
 class Match:
@@ -166,7 +168,7 @@ class Match:
         self.over_limit = 0  # presses not applied: the game had taken `max_presses`
         self.pressed: set[tuple[int, str]] = set()  # (player, control) people pressed: the switch-health audit
         self.ended: Any = None  # called once with (match, abandoned) when the game is over or left
-        self.finished = self.game.phase == "over"
+        self.finished = self.game.phase == Phase.OVER
         self.rollback = rollback
         self.horizon_s = ROLLBACK_HORIZON_S if rollback else 0.0
         self.snapshot_every = SNAPSHOT_EVERY
@@ -175,7 +177,6 @@ class Match:
         self.rollbacks = 0  # presses put back in their place (a correction or not)
         self.rollback_depths: list[int] = []  # for each, the presses and time lines applied after its place
         self.late_presses = 0  # presses older than the horizon, applied late at the game's clock
-        self.unrestorable = 0  # snapshots `rules.restore` refused (the rollback started from an older one)
         self._log: list[Applied] = []  # what was applied since the oldest checkpoint, in the order applied
         self._times: list[float] = []  # their `t`, for bisecting
         self._seq = 0
@@ -297,12 +298,9 @@ class Match:
             self._checkpoint()
 
     def _checkpoint(self) -> None:
-        """A snapshot of the game now; checkpoints (and log entries) no press within the horizon can
-        need any more are let go. (Every snapshot restores: the family tests check it for every
-        preset; a rollback that still meets one that does not starts from an older one, and applies
-        its press late only where none is left.)"""
-        snap = self.game.snapshot()
-        self._checkpoints.append(_Checkpoint(len(self._log), len(self.events), self.game.now, snap))
+        """A copy of the game now; checkpoints (and log entries) no press within the horizon can
+        need any more are let go."""
+        self._checkpoints.append(_Checkpoint(len(self._log), len(self.events), self.game.now, self.game.copy()))
         oldest = self.game.now - self.horizon_s
         keep = 0
         for n, checkpoint in enumerate(self._checkpoints):
@@ -314,20 +312,20 @@ class Match:
             del self._log[:drop]
             del self._times[:drop]
             self._checkpoints = [
-                _Checkpoint(c.index - drop, c.events, c.now, c.snap) for c in self._checkpoints]
+                _Checkpoint(c.index - drop, c.events, c.now, c.game) for c in self._checkpoints]
 
     def _insert(self, t: float, player: int, control: str, source: str) -> list[Event] | None:
         """A press stamped before presses already applied: journalled with its own edge time, put in
-        its place in edge order, and the game played again from the newest checkpoint before it.
-        None (nothing done: it is applied late) if it is older than the horizon or than every
-        checkpoint that can be restored."""
+        its place in edge order, and the game played again from (a copy of) the newest checkpoint
+        before it. None (nothing done: it is applied late) if it is older than the horizon or than
+        every checkpoint."""
         if self.game.now - t > self.horizon_s + 1e-9:
             return None
         place = bisect.bisect_right(self._times, t)
-        restored = self._restore_before(place, t)
-        if restored is None:
+        base = self._checkpoint_before(place, t)
+        if base is None:
             return None
-        base, game = restored
+        game = base.game.copy()
         if self.journal is not None:
             try:
                 self.journal.record(t, player, control, source=source, exact=True)
@@ -343,7 +341,7 @@ class Match:
         checkpoints = [c for c in self._checkpoints if c.index <= base.index]
         for index in range(base.index, len(self._log)):
             if index - checkpoints[-1].index >= self.snapshot_every:
-                checkpoints.append(_Checkpoint(index, len(events), game.now, game.snapshot()))
+                checkpoints.append(_Checkpoint(index, len(events), game.now, game.copy()))
             events += self._log[index].apply(game)
         self.game = game
         self._checkpoints = checkpoints
@@ -355,34 +353,28 @@ class Match:
         if first < len(old):
             self.corrections += 1
             self.rewritten_from.append(first)
-        self._happened([], round_over=any(e.kind == "round_over" for e in events[first:]))
+        self._happened([], round_over=any(isinstance(e, RoundOver) for e in events[first:]))
         return events[first:]
 
-    def _restore_before(self, place: int, t: float) -> tuple[_Checkpoint, FamilyGame] | None:
-        """The newest checkpoint before log entry `place` and time `t` that restores, with its game;
-        an older one where a newer one will not (its press is still put in its place: a rollback
-        from further back gives the same game). None if none does."""
+    def _checkpoint_before(self, place: int, t: float) -> _Checkpoint | None:
+        """The newest checkpoint before log entry `place` and time `t`; None if none is."""
         for base in reversed(self._checkpoints):
-            if base.index > place or base.now > t:
-                continue
-            try:
-                return base, restore(base.snap)
-            except SetupError:
-                self.unrestorable += 1
+            if base.index <= place and base.now <= t:
+                return base
         return None
 
     def _happened(self, events: list[Event], round_over: bool = False) -> None:
         self.events += events
         if self.journal is not None:
             try:
-                if self.game.phase == "over":
+                if self.game.phase == Phase.OVER:
                     self.journal.finish(self.game.state())
                     self.journal = None
-                elif round_over or any(e.kind == "round_over" for e in events):
+                elif round_over or any(isinstance(e, RoundOver) for e in events):
                     self.journal.sync()
             except OSError as error:
                 self._journal_failed(error)
-        if self.game.phase == "over" and not self.finished:
+        if self.game.phase == Phase.OVER and not self.finished:
             self.finished = True
             self._end(abandoned=False)
 

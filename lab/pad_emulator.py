@@ -9,7 +9,7 @@ inputs configuration at the same name (`--help` shows how, and the keys it reads
 the protocol is protocol.PadLink, the very code the firmware runs.
 
 In code (tests and the bench), `PadEmulator` does the same with methods: plug(), unplug(), press(),
-freeze(), thaw(), noise(), babble(), close(). Its clock is the host's monotonic clock, shifted by
+freeze(), thaw(), noise(), babble(), flood(), close(). Its clock is the host's monotonic clock, shifted by
 `offset_us` and stretched by `drift_ppm`, so the truth is known; `to_pad_delay`/`to_host_delay` add
 (asymmetric) delays to the link. A long cable's faults: `corrupt_to_host`/`corrupt_to_pad` spoil that
 share of frames at a random byte, and `transport="uart"` delivers bytes at the baud rate, a few at a time
@@ -23,6 +23,7 @@ import contextlib
 import os
 import random
 import select
+import subprocess
 import sys
 import threading
 import time
@@ -31,6 +32,23 @@ from collections import deque
 from collections.abc import Callable
 
 from appliance.inputs import protocol as p
+
+# The flood's own process: random bytes (fresh every 64 KiB block) onto the pty's master, which is
+# non-blocking (shared with the emulator: a full buffer waits for room, it never blocks the pad).
+FLOODER = """
+import os, select, sys
+fd = int(sys.argv[1])
+while True:
+    block = os.urandom(65536)
+    view = memoryview(block)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            select.select([], [fd], [], 0.01)
+        except OSError:
+            sys.exit(0)
+"""
 
 HEARTBEAT_NS = 100_000_000
 TAP_NS = 60_000_000
@@ -97,6 +115,7 @@ class PadEmulator:
         self._slave: int | None = None
         self._frozen = False
         self._babbling = False
+        self._flood: subprocess.Popen[bytes] | None = None
         self._closing = threading.Event()
         self.pad = p.PadLink(self.boot_id, pad_id, inputs, keep)
         self.decoder = p.FrameDecoder()
@@ -140,6 +159,7 @@ class PadEmulator:
 
     def unplug(self) -> None:
         """Pull the cable: the pty goes away (the host's reads fail) and so does the stable name."""
+        self.flood(False)
         with self._lock:
             if self._master is None:
                 return
@@ -163,12 +183,26 @@ class PadEmulator:
         """The line carries nothing but noise (no 0x00 delimiters): frozen, and random bytes instead."""
         self._babbling = on
 
+    def flood(self, on: bool = True) -> None:
+        """Random bytes onto the line to the host as fast as it takes them (a runaway device at line
+        rate), from a process of their own, as a device's bytes cost this process nothing; the pad's
+        own frames go on among them. `flood(False)` stops it."""
+        with self._lock:
+            if self._flood is not None:
+                self._flood.kill()
+                self._flood.wait()
+                self._flood = None
+            if on and self._master is not None:
+                self._flood = subprocess.Popen(
+                    [sys.executable, "-c", FLOODER, str(self._master)], pass_fds=(self._master,))
+
     def noise(self, count: int) -> None:
         """`count` random bytes with no 0x00 among them onto the line to the host (they spoil the next frame)."""
         with self._lock:
             self._write(bytes(self.rng.randrange(1, 256) for _ in range(count)), spoil=False)
 
     def close(self) -> None:
+        self.flood(False)
         self._closing.set()
         with self._wire_ready:
             self._wire_ready.notify_all()

@@ -10,7 +10,7 @@ import pygame
 import pytest
 from headless import Harness, to_play
 
-from appliance.display.events import detail, kind
+from appliance.display.events import kind, seat_of
 from appliance.display.scenes.base import BACK, MenuKey, Push
 from appliance.display.scenes.game_over import GameOverScene
 from appliance.display.scenes.play import PlayScene
@@ -156,7 +156,7 @@ def test_cabinet_sources_reach_the_scenes_in_edge_time_order_with_the_keyboard()
     pad.inject(1, "spit", True, t + 1)
     h.advance(0.05)
     calls = [e for e in h.scene.match.events if kind(e) == "call"]  # type: ignore[attr-defined]
-    assert [detail(c, "player") for c in calls] == [1, 2]
+    assert [seat_of(c) for c in calls] == [1, 2]
     assert game.phase in ("playing", "stalemate")
 
 

@@ -11,12 +11,12 @@ from slides import band, heights_until_landed
 
 from appliance.display.card_art import CardArt
 from appliance.display.compositor import Canvas
-from appliance.display.events import detail, kind, side_for
+from appliance.display.events import side_for
 from appliance.display.keys import default_keymap
 from appliance.display.layout import table_layout
 from appliance.display.table_view import SLIDE_S, TableView
 from appliance.rules import Game
-from appliance.rules.events import Flip, from_json
+from appliance.rules.events import Flip, Play, from_json
 
 SIZE = (960, 540)
 MS = 1_000_000
@@ -66,13 +66,13 @@ def test_a_play_changes_the_pixels_where_the_spit_pile_is_drawn() -> None:
     before = render(view, game, 0)
     game.press(1.0, 1, f"pile{pile}")
     events = game.press(1.01, 1, side_for(1, spit_pile))
-    assert kind(events[0]) == "play"
+    assert isinstance(events[0], Play)
     view.notice(events, 10 * MS, game)
     assert view.busy(20 * MS)
     sliding = render(view, game, 10 * MS)
     landed = render(view, game, 10 * MS + int(SLIDE_S * 1e9) + MS)
     assert region(landed, rect) != region(before, rect)
-    assert region(landed, rect) == region(render_card(view, detail(events[0], "card")), pygame.Rect(0, 0, *rect.size))
+    assert region(landed, rect) == region(render_card(view, events[0].card), pygame.Rect(0, 0, *rect.size))
     # it slides for no more than 120 ms
     assert not view.busy(130 * MS)
     assert region(sliding, rect) != region(landed, rect)

@@ -4,7 +4,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from appliance.inputs import protocol as p
-from appliance.inputs.receiver import EdgeReceiver, LinkHealth
+from appliance.inputs.receiver import EdgeReceiver, FloodGuard, LinkHealth
 
 MS = 1_000_000
 
@@ -148,3 +148,21 @@ def test_link_health_is_degraded_while_frames_keep_failing():
     health.record(2000 * MS, good=1000, bad=10)
     assert not health.degraded(2000 * MS)  # 1%: a noisy line, not a degraded one
     assert 0.009 < health.bad_share(2000 * MS) < 0.011
+
+
+def test_a_flood_is_cut_to_the_allowance_of_each_window_and_counted():
+    guard = FloodGuard(limit=1000, window_ns=100 * MS)
+    assert guard.admit(0, b"x" * 600) == b"x" * 600
+    assert not guard.exhausted(10 * MS)
+    assert guard.admit(20 * MS, b"y" * 600) == b"y" * 400  # the window's last 400 bytes
+    assert (guard.dropped, guard.floods) == (200, 1)
+    assert guard.exhausted(30 * MS) and guard.active(30 * MS)
+    guard.drop(40 * MS, 5000)  # what waited in the port, dropped unread: the same flood
+    assert (guard.dropped, guard.floods) == (5200, 1)
+    assert not guard.exhausted(100 * MS)  # a new window, a new allowance
+    assert guard.admit(100 * MS, b"z" * 1000) == b"z" * 1000
+    guard.drop(150 * MS, 1)
+    assert (guard.dropped, guard.floods) == (5201, 2)
+    assert guard.active(1150 * MS) and not guard.active(1151 * MS)  # flooded for a second after the last drop
+    guard.clear()
+    assert not guard.exhausted(1200 * MS) and guard.dropped == 5201

@@ -12,7 +12,8 @@ import pytest
 from appliance.inputs import protocol as p
 from appliance.inputs.debounce import Timing
 from appliance.inputs.press import Press
-from appliance.inputs.serial_link import DEGRADED, STALE_NS, SerialSource
+from appliance.inputs.receiver import FLOOD_BYTES, FLOOD_WINDOW_NS
+from appliance.inputs.serial_link import DEGRADED, FLOODED, STALE_NS, SerialSource
 from lab.pad_emulator import TRANSPORTS, PadClock, PadEmulator
 
 WAIT = 15.0  # seconds: a bound on waiting for the link's threads (a loaded CI machine), never a sleep
@@ -354,6 +355,29 @@ def test_a_line_of_noise_only_is_degraded_then_lost_then_recovers(pad, link):
         pad.babble(False)
         assert source.wait_for(lambda s: s.link == "up", WAIT)
         pad.press("right", True)
+        assert sink.take(1) == [("right", True)]
+    finally:
+        source.stop()
+
+
+def test_a_flood_at_line_rate_is_cut_to_the_allowance_and_loses_no_press(pad, link):
+    """Random bytes as fast as the pty takes them: the reader decodes at most its allowance a window
+    (the rest is dropped unread, counted and shown), the link says it is flooded, and a press made
+    during the flood arrives once it stops (resent: the pad keeps it until it is ACKed)."""
+    source, sink = start(link, stale_ns=60 * 10**9)
+    try:
+        began = time.monotonic_ns()
+        pad.flood()
+        assert source.wait_for(lambda s: s.link.startswith("lost: flooded") or s.link == FLOODED, WAIT)
+        pad.press("right", True)
+        assert source.wait_for(lambda s: s.flood.dropped > 4 * FLOOD_BYTES, WAIT)
+        pad.flood(False)
+        windows = (time.monotonic_ns() - began) // FLOOD_WINDOW_NS + 2
+        taken = source.decoder.garbage + source.decoder.frames * p.MAX_ENCODED
+        assert taken <= windows * FLOOD_BYTES, (taken, windows)  # never more than the allowance
+        assert source.flood.floods >= 1
+        assert source.status(time.monotonic_ns()).details["flood dropped"].endswith(" floods")
+        assert source.wait_for(lambda s: s.link == "up", WAIT), source.link_events
         assert sink.take(1) == [("right", True)]
     finally:
         source.stop()

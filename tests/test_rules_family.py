@@ -3,13 +3,15 @@
 Players mashing at random (lab.random_play) through a game of each preset: no press raises,
 every card of the deck(s) is in exactly one place after every press (counted from the state object,
 whatever the game type), the same setup and presses give byte-identical output, the script of the
-game replays to the same output, and a game resumed from a snapshot taken at any point (through
-JSON, as the cabinet stores it) goes on exactly as the uninterrupted game. A new preset gets all of
-this by being registered.
+game replays to the same output, a game resumed from a snapshot taken at any point (through
+JSON, as the cabinet stores it) goes on exactly as the uninterrupted game, and so does a copy of it
+(`copy()`, a rollback's start), which shares nothing a press can change with the original and
+leaves it as it was. A new preset gets all of this by being registered.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -19,8 +21,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from appliance.rules import PRESETS, FamilyGame, OptionError, deck, is_card, new_game, read_options, restore
-from appliance.rules.options import CHOICES, GOALS
+from appliance.rules import PRESETS, Event, FamilyGame, OptionError, deck, is_card, new_game, read_options, restore
+from appliance.rules.options import CHOICES, GOALS, Options
+from appliance.rules.ruleset import Ruleset
 from appliance.scripting import output_lines, parse_script, run
 from lab.random_play import mash
 
@@ -77,6 +80,50 @@ def script_of(variant: str, options: dict[str, Any] | None, seed: int, presses: 
         json.dumps({"t": t, "player": p, "press": c}) for t, p, c in presses]
 
 
+def mutable_parts(value: Any, seen: dict[int, Any] | None = None) -> dict[int, Any]:
+    """Every object reachable from `value` that a press could change (lists, dicts, sets, the RNG,
+    objects with fields that are not frozen), by id. Frozen dataclasses and tuples are walked into,
+    as their parts may still be mutable; classes, functions, events (records, never changed once
+    made) and the ruleset (the rules, shared by every game of them: its caches are derived) are not."""
+    seen = {} if seen is None else seen
+    if id(value) in seen or callable(value) or isinstance(
+            value, (str, int, float, bool, type(None), type, Event, Ruleset, Options)):
+        return seen
+    params = getattr(type(value), "__dataclass_params__", None)
+    if not isinstance(value, (tuple, frozenset)) and not (params is not None and params.frozen):
+        seen[id(value)] = value
+    if isinstance(value, dict):
+        parts: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        parts = list(value)
+    elif isinstance(value, random.Random):
+        parts = []
+    else:
+        parts = [getattr(value, name) for name in getattr(value, "__dict__", {})]
+        parts += [getattr(value, f.name) for f in dataclasses.fields(value)] if dataclasses.is_dataclass(value) else []
+    for part in parts:
+        mutable_parts(part, seen)
+    return seen
+
+
+def check_copy(game: FamilyGame, presses: list[Press], expected: list[Any], whole: FamilyGame) -> None:
+    """A copy of `game` is equal to it, shares nothing a press changes, and played on with `presses`
+    gives `expected` and the state of `whole`, while `game` itself stays as it was."""
+    original = json.dumps(game.snapshot())
+    twin = game.copy()
+    assert type(twin) is type(game)
+    assert json.dumps(twin.snapshot()) == original, "copy = original"
+    mine, theirs = mutable_parts(game), mutable_parts(twin)
+    shared = [type(theirs[n]).__name__ for n in theirs.keys() & mine.keys()]
+    assert not shared, f"the copy shares {shared} with the original"
+    played: list[Any] = []
+    for t, p, c in presses:
+        played += twin.press(t, p, c)
+    assert [e.to_json() for e in played] == expected, "a copy goes on as the original would"
+    assert json.dumps(twin.state()) == json.dumps(whole.state())
+    assert json.dumps(game.snapshot()) == original, "playing on a copy never changes the original"
+
+
 def check_family_invariants(variant: str, options: dict[str, Any] | None, seed: int, limit: int,
                             cut: float) -> None:
     presses, live = mashed(variant, options, seed, limit)
@@ -102,6 +149,8 @@ def check_family_invariants(variant: str, options: dict[str, Any] | None, seed: 
         expected += whole.press(t, p, c)
     assert [e.to_json() for e in before + after] == [e.to_json() for e in expected]
     assert json.dumps(resumed.state()) == json.dumps(whole.state())
+    # Copy = original, and a copy played on never changes the original.
+    check_copy(first, presses[k:], [e.to_json() for e in after], whole)
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))

@@ -29,13 +29,13 @@ from typing import Any
 
 import pygame
 
-from appliance.rules import Game
+from appliance.rules import Event, Game
+from appliance.rules.events import GhostLaid, SpitCardLent
 from appliance.rules.ghost_card import GhostCard
 from appliance.rules.spit_card_please import SpitCardPlease
 
 from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
-from .events import detail, kind
 from .i18n import _
 from .table_view import GOLD, PLAYER_COLOURS, RACE_S, WHITE, Flash, TableView, seat_name
 
@@ -116,17 +116,16 @@ class GhostAndDuel:
 
     # ------------------------------------------------------------------ events
 
-    def notice(self, events: list[Any], now_ns: int) -> None:
+    def notice(self, events: list[Event], now_ns: int) -> None:
         """Events the table has just taken in: a ghost card laid, a spit card lent, told to everybody.
         (The races' verdicts are the rules' to say, and the table's to show: TableView.notice.)"""
         for event in events:
-            what = kind(event)
-            if what == "ghost_laid":
-                giver, beside = int(detail(event, "giver", 0)), int(detail(event, "player", 0))
+            if isinstance(event, GhostLaid):
+                giver, beside = event.giver, event.player
                 self.view.race = Flash(partial(ghost_laid_words, giver, beside), now_ns + int(RACE_S * 1e9),
                                        PLAYER_COLOURS.get(giver, GOLD))
-            elif what == "spit_card_lent":
-                player, giver = int(detail(event, "player", 0)), int(detail(event, "giver", 0))
+            elif isinstance(event, SpitCardLent):
+                player, giver = event.player, event.giver
                 self.view.race = Flash(partial(lent_words, player, giver, self.computer), now_ns + int(RACE_S * 1e9),
                                        PLAYER_COLOURS.get(giver, GOLD))
 

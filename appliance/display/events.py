@@ -2,9 +2,10 @@
 
 Scenes keep an `EventReader` on their match and take the events that happened since they last
 asked, each frame (after their own presses and after the computer's), instead of the match calling
-back. Everything else reads an event only through `kind` and `detail` (the core's typed events:
-`detail(event, "from")` reads the field `from_`). `side_for` asks the core's table which side of a
-seat a spit pile is on.
+back. Scenes match the core's typed events by their type (`case Play():`, `isinstance(event, Reject)`)
+and read their fields as typed values (`event.spit_pile`, `event.reason`, a `Reason`); `seat_of` says
+which seat an event is about, if any. `side_for` asks the core's table which side of a seat a spit
+pile is on.
 """
 
 from __future__ import annotations
@@ -12,7 +13,39 @@ from __future__ import annotations
 from typing import Any
 
 from appliance.rules import Event
+from appliance.rules.events import (
+    Call,
+    Choose,
+    Deselect,
+    Draw,
+    Flip,
+    GhostLaid,
+    GhostTaken,
+    Move,
+    Out,
+    PickUp,
+    Play,
+    Refill,
+    Reject,
+    Reveal,
+    RoundOver,
+    Score,
+    Select,
+    Slap,
+    SpitCardLent,
+    SpitCardLost,
+    SpitCardWon,
+    Stack,
+    TableSlap,
+    Take,
+)
 from appliance.rules.table import TWO_SEATS, Table
+
+# The events about one seat: each has a `player` (None where nobody is: a round blocked, a ghost
+# card nobody took).
+SEAT_EVENTS = (Select, Deselect, Flip, Move, Stack, Play, Refill, PickUp, Reject, Call, Reveal, Slap, Choose,
+               RoundOver, Take, GhostLaid, GhostTaken, SpitCardLent, SpitCardWon, SpitCardLost, Out, TableSlap,
+               Draw, Score)
 
 
 def kind(event: Event) -> str:
@@ -20,10 +53,12 @@ def kind(event: Event) -> str:
     return event.kind
 
 
-def detail(event: Event, name: str, default: Any = None) -> Any:
-    """One field of an event ("player", "spit_pile", "reason", ...), or `default` without it."""
-    value = getattr(event, name, getattr(event, f"{name}_", default))
-    return default if value is None else value
+def seat_of(event: Event) -> int | None:
+    """The seat an event is about (who pressed, played, slapped, went out...), or None: an event of
+    the whole table (a deal, a stalemate, a judged table slap, the game over), a race for the ghost
+    card nobody won, or a press by nobody's seat (the reject of an unknown player)."""
+    player = event.player if isinstance(event, SEAT_EVENTS) else None
+    return player if isinstance(player, int) and not isinstance(player, bool) else None
 
 
 def side_for(player: int, spit_pile: int, seats: int = 2) -> str:

@@ -18,13 +18,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.rules import Event
+from appliance.rules.events import Deal, Reject
 from appliance.rules.player_words import TOLD as TOLD  # the kinds told, in this order
 from appliance.rules.player_words import misfit_words as rules_misfit_words
 from appliance.rules.player_words import reject_words as rules_reject_words
 from appliance.rules.player_words import takers, told_words
 from appliance.rules.player_words import tell as rules_tell
 
-from .events import detail, kind
+from .events import seat_of
 from .i18n import _
 from .keys import SEAT_KEYS, Keymap, key_label
 
@@ -73,15 +75,14 @@ class StuckWatch:
     progress_ns: dict[int, int] = field(default_factory=dict)
     _told: dict[int, tuple[object, Told | None]] = field(default_factory=dict)
 
-    def notice(self, events: Iterable[Any], now_ns: int) -> None:
+    def notice(self, events: Iterable[Event], now_ns: int) -> None:
         for event in events:
-            what = kind(event)
-            if what == "deal":
+            if isinstance(event, Deal):
                 self.progress_ns.clear()
                 self.since_ns = now_ns
-            elif what != "reject":
-                player = detail(event, "player", 0)
-                if isinstance(player, int) and player:
+            elif not isinstance(event, Reject):
+                player = seat_of(event)
+                if player:
                     self.progress_ns[player] = now_ns
 
     def stuck(self, game: Any, player: int, now_ns: int, keymap: Keymap | None, key: object) -> Told | None:

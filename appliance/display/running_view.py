@@ -24,11 +24,12 @@ from typing import Any, Protocol
 import pygame
 
 from appliance.rules import Game
+from appliance.rules.events import Play
 from appliance.running_stats import SprintClock, runner_name
 
 from .captions import Caption, Drawn, Line, fit_block
 from .compositor import Canvas
-from .events import EventReader, detail, kind
+from .events import EventReader
 from .i18n import _
 from .layout import TableLayout, label_height
 from .table_view import GOLD, PLAYER_COLOURS, WHITE
@@ -249,15 +250,13 @@ class LatePadNote:
         self.corrections += 1
         self.note_until_ns = now_ns + int(LATE_NOTE_S * 1e9)
         for event in self.reader.taken_back:
-            player = detail(event, "player")
-            if kind(event) != "play" or player not in self.layout.seats:
+            if not isinstance(event, Play) or event.player not in self.layout.seats:
                 continue
-            seat = self.layout.seat(player)
-            pile = int(detail(event, "pile", 1)) - 1
-            spit = self.layout.spit_piles[int(detail(event, "spit_pile", 0))]
+            seat = self.layout.seat(event.player)
+            pile = event.pile - 1
+            spit = self.layout.spit_piles[event.spit_pile]
             if 0 <= pile < len(seat.stock):
-                self.slides.append(SlideBack(str(detail(event, "card")), spit.topleft, seat.stock[pile].topleft,
-                                             now_ns, seat.turned))
+                self.slides.append(SlideBack(event.card, spit.topleft, seat.stock[pile].topleft, now_ns, seat.turned))
 
     def captions(self, now_ns: int) -> list[Caption]:
         self.take(now_ns)

@@ -31,13 +31,15 @@ from typing import Any
 
 import pygame
 
+from appliance.rules import Event, Reason
+from appliance.rules.events import Call, Deal, Deselect, Draw, GameOver, Play, Reject, Select
 from appliance.rules.player_words import reject_words as rules_reject_words
 
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas, painted
-from .events import detail, kind, side_for
+from .events import seat_of, side_for
 from .hints import misfit
 from .i18n import _
 from .keys import Keymap, key_label
@@ -173,40 +175,38 @@ class SpeedTable:
 
     # ------------------------------------------------------------------ events
 
-    def notice(self, events: list[Any], now_ns: int, game: Any = None) -> None:
+    def notice(self, events: list[Event], now_ns: int, game: Any = None) -> None:
         until = now_ns + int(MESSAGE_S * 1e9)
         for event in events:
-            what = kind(event)
-            if what in ("deal", "game_over"):
+            if isinstance(event, (Deal, GameOver)):
                 self.messages.clear()
                 self.race = None
                 self.slides.clear()
                 continue
-            player = detail(event, "player", 0)
-            if not isinstance(player, int) or player not in self.layout.seats:
+            player = seat_of(event)
+            if player is None or player not in self.layout.seats:
                 continue
-            if what == "play":
-                self._slide(event, player)
-            if what == "reject":
-                reason = str(detail(event, "reason", ""))
-                if reason == "too_late" and detail(event, "by_ms") is not None:
-                    winner = int(detail(event, "winner", 0))
-                    words = partial(race_words, winner, float(detail(event, "by_ms", 0)), self.computer)
-                    self.race = Flash(words, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
-                why = misfit(game, event) or partial(speed_reject_words, reason)
-                self.messages[player] = Flash(why, until, RED)
-            elif what in ("select", "deselect", "play", "draw", "call"):
-                self.messages.pop(player, None)
+            match event:
+                case Reject():
+                    if event.reason == Reason.TOO_LATE and event.by_ms is not None:
+                        winner = event.winner or 0
+                        words = partial(race_words, winner, event.by_ms, self.computer)
+                        self.race = Flash(words, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
+                    why = misfit(game, event) or partial(speed_reject_words, event.reason)
+                    self.messages[player] = Flash(why, until, RED)
+                case Play():
+                    self._slide(event, player)
+                    self.messages.pop(player, None)
+                case Select() | Deselect() | Draw() | Call():
+                    self.messages.pop(player, None)
 
-    def _slide(self, event: Any, player: int) -> None:
+    def _slide(self, event: Play, player: int) -> None:
         seat = self.layout.seat(player)
-        index = int(detail(event, "spit_pile", 0))
-        slot = int(detail(event, "pile", 1))
+        index, slot = event.spit_pile, event.pile
         if not (0 <= index < len(self.layout.spit_piles) and 1 <= slot <= len(seat.stock)):
             return
         start = seat.stock[slot - 1].move(0, seat.stack_step * 3).topleft  # played lifted, as selected
-        card, under = str(detail(event, "card", "")), str(detail(event, "onto", ""))
-        self.slides[index] = Slide(card, start, index, under, seat.cards_angle == 180)
+        self.slides[index] = Slide(event.card, start, index, event.onto, seat.cards_angle == 180)
 
     def sliding(self, now_ns: int) -> dict[int, Slide]:
         """The slides on their way in the frame of `now_ns` (a new one starts in it; those landed

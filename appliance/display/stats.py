@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from .events import detail
-from .events import kind as event_kind
+from appliance.rules import Event, Reason
+from appliance.rules.events import Deal, Play, Reject, Reveal, RoundOver, Slap, Stalemate
+
+from .events import seat_of
 
 
 @dataclass
@@ -30,37 +31,35 @@ class Figures:
     rounds_won: int = 0
 
 
-def figures(events: Iterable[Any], players: int = 2) -> dict[int, Figures]:
+def figures(events: Iterable[Event], players: int = 2) -> dict[int, Figures]:
     result = {n: Figures(n) for n in range(1, players + 1)}
     last_change: float | None = None
     for event in events:
-        kind = event_kind(event)
-        player = detail(event, "player")
-        t = float(detail(event, "t", 0.0))
-        mine = result.get(player) if isinstance(player, int) else None
-        if kind == "reveal":
+        player, t = seat_of(event), event.t
+        mine = result.get(player) if player is not None else None
+        if isinstance(event, Reveal):
             last_change = t
-        elif kind == "play" and mine is not None:
+        elif isinstance(event, Play) and mine is not None:
             mine.cards_played += 1
             if last_change is not None:
                 reaction = round((t - last_change) * 1000, 1)
                 if reaction > 0 and (mine.fastest_reaction_ms is None or reaction < mine.fastest_reaction_ms):
                     mine.fastest_reaction_ms = reaction
             last_change = t
-        elif kind == "reject" and mine is not None:
+        elif isinstance(event, Reject) and mine is not None:
             mine.rejects += 1
-            if detail(event, "reason") == "too_late":
+            if event.reason == Reason.TOO_LATE:
                 mine.races_lost += 1
-                winner = result.get(detail(event, "winner", 0))
+                winner = result.get(event.winner or 0)
                 if winner is not None:
                     winner.races_won += 1
-                    by_ms = float(detail(event, "by_ms", 0.0))
+                    by_ms = event.by_ms or 0.0
                     if winner.closest_race_ms is None or by_ms < winner.closest_race_ms:
                         winner.closest_race_ms = by_ms
-        elif kind == "slap" and mine is not None:
+        elif isinstance(event, Slap) and mine is not None:
             mine.slaps += 1
-        elif kind == "round_over" and mine is not None and detail(event, "reason") == "stock_out":
+        elif isinstance(event, RoundOver) and mine is not None and event.reason == "stock_out":
             mine.rounds_won += 1
-        elif kind in ("deal", "stalemate"):
+        elif isinstance(event, (Deal, Stalemate)):
             last_change = None
     return result

@@ -24,18 +24,32 @@ import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import pygame
 
-from appliance.rules import Event, Game
+from appliance.rules import Control, Event, Game, Phase, Reason
+from appliance.rules.events import (
+    Deal,
+    Deselect,
+    Flip,
+    GameOver,
+    Move,
+    PickUp,
+    Play,
+    Refill,
+    Reject,
+    Reveal,
+    Select,
+    Stack,
+)
+from appliance.rules.events import TableSlap as TableSlapped
 from appliance.rules.house_rule import Verdict as RulesVerdict
 
 from . import fonts
 from .captions import Caption, Drawn, Line, fit_block
 from .card_art import CardArt
 from .compositor import Canvas, painted
-from .events import detail, kind, side_for
+from .events import seat_of, side_for
 from .hints import misfit, reject_words, tell
 from .i18n import _
 from .keys import Keymap, key_label
@@ -240,64 +254,59 @@ class TableView:
 
     # ------------------------------------------------------------------ feedback from events
 
-    def notice(self, events: list[Any], now_ns: int, game: Game) -> None:
+    def notice(self, events: list[Event], now_ns: int, game: Game) -> None:
         said: tuple[RulesVerdict, float] | None = None  # a house rule's verdict in these events (as the rule says it)
         for event in events:
-            what = kind(event)
-            if what in ("deal", "game_over"):
+            if isinstance(event, (Deal, GameOver)):
                 self.slides.clear()
                 self.messages.clear()
                 self.race = None
                 self.verdict = None
-                if what == "deal":
+                if isinstance(event, Deal):
                     self.deal(now_ns)
-                    if self.late is not None and float(detail(event, "t", 0.0)) > self.late.t:
+                    if self.late is not None and event.t > self.late.t:
                         self.late = None  # (a deal in the verdict's own instant is the one it dealt)
                 continue
-            verdict = game.verdict(event) if isinstance(event, Event) else None
+            verdict = game.verdict(event)
             if verdict is not None:
-                said = (verdict, float(detail(event, "t", 0.0)))  # said after the deal it may have dealt
+                said = (verdict, event.t)  # said after the deal it may have dealt
                 continue
-            player = detail(event, "player", 0)
-            if not isinstance(player, int) or player not in self.layout.seats:
+            player = seat_of(event)
+            if player is None or player not in self.layout.seats:
                 continue  # a press of nobody's seat (an unknown press): nothing to show
-            if what == "play":
-                seat = self.layout.seat(player)
-                lifted = seat.stock[int(detail(event, "pile")) - 1].move(seat.stack_dx * 3, seat.stack_step * 3)
-                onto = detail(event, "onto")
-                spit_pile = int(detail(event, "spit_pile"))
-                self._slide(str(detail(event, "card")), lifted.topleft, spit_pile, onto, seat.turned, player)
-                self.messages.pop(player, None)
-            elif what == "reveal":
-                seat = self.layout.seat(player)
-                spit_pile = int(detail(event, "spit_pile"))
-                pile = game.spit_piles[spit_pile]
-                under = pile[-2] if len(pile) >= 2 else None
-                self._slide(str(detail(event, "card")), seat.spit_cards.topleft, spit_pile, under, False)
-            elif what == "table_slap":
-                words = partial(table_slap_words, player, self.computer)
-                self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
-            elif what == "reject":
-                if detail(event, "press") == "slap" and self._late_slap(player, float(detail(event, "t", 0.0))):
-                    continue  # told as late by so many ms, not as a press that did nothing
-                self.shakes[(player, str(detail(event, "press", "")))] = now_ns
-                reason = str(detail(event, "reason", ""))
-                if reason == "too_late" and detail(event, "by_ms") is not None:
-                    by = float(detail(event, "by_ms", 0))
-                    winner = int(detail(event, "winner", 0))
-                    race = partial(race_words, winner, by, self.computer)
-                    self.race = Flash(race, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
-                press = str(detail(event, "press", ""))
-                instead = None
-                if reason == "wrong_phase" and press == "spit" and game.phase == "playing":
-                    instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
-                why = misfit(game, event) or partial(reject_words, reason, press, game.phase, instead)
-                self.messages[player] = Flash(why, now_ns + int(MESSAGE_S * 1e9), RED)
-            elif what == "flip":
-                self.flips[(player, int(detail(event, "pile", 0)))] = now_ns
-                self.messages.pop(player, None)
-            elif what in ("select", "move", "deselect", "stack", "pick_up", "refill"):
-                self.messages.pop(player, None)
+            match event:
+                case Play():
+                    seat = self.layout.seat(player)
+                    lifted = seat.stock[event.pile - 1].move(seat.stack_dx * 3, seat.stack_step * 3)
+                    self._slide(event.card, lifted.topleft, event.spit_pile, event.onto, seat.turned, player)
+                    self.messages.pop(player, None)
+                case Reveal():
+                    seat = self.layout.seat(player)
+                    pile = game.spit_piles[event.spit_pile]
+                    under = pile[-2] if len(pile) >= 2 else None
+                    self._slide(event.card, seat.spit_cards.topleft, event.spit_pile, under, False)
+                case TableSlapped():
+                    words = partial(table_slap_words, player, self.computer)
+                    self.race = Flash(words, now_ns + int(VERDICT_S * 1e9), PLAYER_COLOURS.get(player, GOLD))
+                case Reject():
+                    press, reason = str(event.press), event.reason
+                    if press == Control.SLAP and self._late_slap(player, event.t):
+                        continue  # told as late by so many ms, not as a press that did nothing
+                    self.shakes[(player, press)] = now_ns
+                    if reason == Reason.TOO_LATE and event.by_ms is not None:
+                        winner = event.winner or 0
+                        race = partial(race_words, winner, event.by_ms, self.computer)
+                        self.race = Flash(race, now_ns + int(RACE_S * 1e9), PLAYER_COLOURS.get(winner, GOLD))
+                    instead = None
+                    if reason == Reason.WRONG_PHASE and press == Control.SPIT and game.phase == Phase.PLAYING:
+                        instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
+                    words = misfit(game, event) or partial(reject_words, reason, press, game.phase, instead)
+                    self.messages[player] = Flash(words, now_ns + int(MESSAGE_S * 1e9), RED)
+                case Flip():
+                    self.flips[(player, event.pile)] = now_ns
+                    self.messages.pop(player, None)
+                case Select() | Move() | Deselect() | Stack() | PickUp() | Refill():
+                    self.messages.pop(player, None)
 
         if said is not None:
             self._say(*said, now_ns)

@@ -13,6 +13,12 @@ keeps everything after it.
 LinkHealth counts good and bad frames over the last second: a link whose frames keep failing their
 checks is degraded (and, once no frame at all passes for the silence bound, lost: serial_link.py).
 
+FloodGuard bounds the bytes the host takes off a line: `FLOOD_BYTES` in each `FLOOD_WINDOW_NS`, many
+times what a pad sends (a heartbeat every 100 ms, an edge per press: well under 1 KB/s; a 115200-baud
+UART carries 11.5 KB/s at most). What comes beyond it in a window is dropped unread and counted, and
+the link is reported flooded for a second after: a babbling device or a runaway pty costs the reader a
+bounded share of a core, not the game loop its frame.
+
 Nothing here reads a clock: every time comes in as an argument.
 """
 
@@ -31,6 +37,8 @@ MAX_PENDING = 1024  # edges held behind a gap; beyond this the gap is given up a
 HEALTH_WINDOW_NS = 1_000_000_000
 DEGRADED_RATIO = 0.05  # of the frames in the window, this share failing their checks is "degraded"
 DEGRADED_MIN_BAD = 3  # ... and at least this many (one stray bad frame is not a degraded link)
+FLOOD_WINDOW_NS = 100_000_000
+FLOOD_BYTES = 16_384  # bytes taken off the line in each window (164 KB/s); the rest is dropped unread
 
 
 class EdgeReceiver:
@@ -205,3 +213,59 @@ class LinkHealth:
     def clear(self) -> None:
         self._events.clear()
         self._good = self._bad = 0
+
+
+class FloodGuard:
+    """At most `limit` bytes taken in each `window_ns`; the rest dropped and counted (`dropped` bytes,
+    `floods`: windows that hit the limit), and the link flooded for `HEALTH_WINDOW_NS` after the last."""
+
+    def __init__(self, limit: int = FLOOD_BYTES, window_ns: int = FLOOD_WINDOW_NS) -> None:
+        self.limit = limit
+        self.window_ns = window_ns
+        self.dropped = 0
+        self.floods = 0
+        self._window_start: int | None = None
+        self._taken = 0
+        self._last_flood_ns: int | None = None
+        self._flooded_window: int | None = None  # the window the last flood was counted in
+
+    def _roll(self, now_ns: int) -> None:
+        if self._window_start is None or now_ns - self._window_start >= self.window_ns:
+            self._window_start = now_ns
+            self._taken = 0
+
+    def exhausted(self, now_ns: int) -> bool:
+        """Has this window's allowance been taken? (Then drop what is waiting, unread, and back off.)"""
+        self._roll(now_ns)
+        return self._taken >= self.limit
+
+    def admit(self, now_ns: int, data: bytes) -> bytes:
+        """The part of `data` within this window's allowance; the rest is dropped (counted)."""
+        self._roll(now_ns)
+        room = max(0, self.limit - self._taken)
+        if len(data) > room:
+            self.drop(now_ns, len(data) - room)
+            data = data[:room]
+        self._taken += len(data)
+        return data
+
+    def drop(self, now_ns: int, count: int) -> None:
+        """`count` bytes dropped unread beyond the allowance."""
+        if count <= 0:
+            return
+        self._roll(now_ns)
+        if self._flooded_window != self._window_start:
+            self.floods += 1  # the first drop in this window
+            self._flooded_window = self._window_start
+        self._taken = max(self._taken, self.limit)
+        self.dropped += count
+        self._last_flood_ns = now_ns
+
+    def active(self, now_ns: int) -> bool:
+        """Were bytes dropped within the last second?"""
+        return self._last_flood_ns is not None and now_ns - self._last_flood_ns <= HEALTH_WINDOW_NS
+
+    def clear(self) -> None:
+        """A new session: a fresh allowance (the counters stay)."""
+        self._window_start = self._flooded_window = None
+        self._taken = 0

@@ -22,7 +22,12 @@ A press stamped before this source started (the host's current run) or more than
 could be handed on (default 1 s: a pad that buffered presses while the host was down or the cable out)
 is reported (`stale dropped`) and dropped, never applied to a game it was not made in.
 
-Garbage on the line is counted (FrameDecoder counters) and skipped, never raised.
+Garbage on the line is counted (FrameDecoder counters) and skipped, never raised. A flood (bytes at
+many times any pad's rate: a babbling device, a runaway pty) is bounded (receiver.FloodGuard): what
+comes beyond the allowance is dropped unread from the port's buffer, counted ("flood dropped"), the
+reader backs off `FLOOD_BACKOFF_S` between drops, and the link says "degraded: flooded" while it lasts
+("lost: flooded" if no valid frame gets through). Edges lost with it are asked for again (NACK) or
+resent after HELLO once it stops, as after any garbage.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from . import protocol as p
 from .clock_sync import ClockSync
 from .debounce import COIN, PAD, Debouncer, Timing
 from .press import CABINET_CONTROLS, CABINET_PLAYER, Press, PressSink
-from .receiver import Edge, EdgeReceiver, LinkHealth
+from .receiver import Edge, EdgeReceiver, FloodGuard, LinkHealth
 from .source import ControlStatus, SourceStatus
 
 SILENCE_NS = 500_000_000
@@ -52,6 +57,10 @@ STALE_NS = 1_000_000_000  # a press older than this when it could be handed on i
 HELLO_RETRY_NS = 100_000_000  # HOST_HELLO again until the pad's HELLO arrives (either may be corrupted)
 ACK_RETRY_NS = 50_000_000  # ACK again if a HEARTBEAT shows the pad still holds edges taken this long ago
 DEGRADED = "degraded: frames failing checks"
+FLOODED = "degraded: flooded, bytes dropped"
+UP = ("up", DEGRADED, FLOODED)  # presses flow
+READ_CHUNK = 16_384  # bytes a read takes at most (the flood allowance of a window, at once)
+FLOOD_BACKOFF_S = 0.02  # the reader's pause after dropping a flood's bytes
 READER_NICE = -10  # the reader thread asks for this priority; a busy game loop must not starve it
 
 
@@ -86,17 +95,28 @@ def read_available(handle: Any) -> bytes:
     try:
         fd = handle.fileno()
     except (AttributeError, OSError, ValueError):
-        return bytes(handle.read(max(1, handle.in_waiting)))
+        return bytes(handle.read(min(READ_CHUNK, max(1, handle.in_waiting))))
     ready, _, _ = select.select([fd], [], [], READ_TIMEOUT_S)
     if not ready:
         return b""
     try:
-        data = os.read(fd, 4096)
+        data = os.read(fd, READ_CHUNK)
     except BlockingIOError:
         return b""
     if not data:
         raise OSError("device disconnected (readable but no data)")
     return data
+
+
+def discard_input(handle: Any) -> int:
+    """Drop every byte waiting in the port's input buffer, unread (one ioctl and one tcflush);
+    returns how many there were (0 where the port can't say)."""
+    try:
+        waiting = int(handle.in_waiting)
+    except (AttributeError, OSError, TypeError, ValueError):
+        waiting = 0
+    handle.reset_input_buffer()
+    return waiting
 
 
 class SerialSource:
@@ -140,6 +160,7 @@ class SerialSource:
         self.decoder = p.FrameDecoder()
         self.receiver = EdgeReceiver()
         self.health = LinkHealth()
+        self.flood = FloodGuard()
         self._keys = {(self._owner(c), c) for c in p.CONTROL_CODES}
         self._debouncer = self._new_debouncer()
         self._last_edge: dict[tuple[int, str], int] = {}
@@ -238,6 +259,7 @@ class SerialSource:
                 "missing": str(self.receiver.missing),
                 "stale dropped": stale,
                 "bad frames (1 s)": f"{bad} of {good + bad}",
+                "flood dropped": f"{self.flood.dropped} bytes in {self.flood.floods} floods",
                 "low latency": "yes" if self.low_latency else "n/a",
                 **{k: str(v) for k, v in self.decoder.counters().items()},
             }
@@ -264,7 +286,7 @@ class SerialSource:
                 handle = self._opener(self.port, self.baudrate)
             except Exception as error:  # not there (yet): unplugged, or being re-enumerated
                 reason = _reason(error)
-                if self.link in ("up", DEGRADED) or self.link.startswith("syncing"):
+                if self.link in UP or self.link.startswith("syncing"):
                     self._set_link(f"lost: {reason}")
                 elif not self.link.startswith("lost"):
                     self._set_link(f"closed: {reason}")
@@ -297,6 +319,7 @@ class SerialSource:
         """One open port, until it fails, falls silent or only garbage comes, or we stop."""
         self.decoder.clear()
         self.health.clear()
+        self.flood.clear()
         self._pings.clear()
         self._confirmed = False
         if not self.link.startswith("lost"):  # after a loss, "syncing" waits for a valid frame
@@ -310,9 +333,19 @@ class SerialSource:
             handle.reset_input_buffer()
             self._host_hello(handle, now)
             while not self._stopping.is_set():
-                data = read_available(handle)
+                now = self._clock()
+                if self.flood.exhausted(now):  # a flood: drop what waits, unread, and back off
+                    dropped = discard_input(handle)
+                    if dropped:
+                        self.flood.drop(now, dropped)
+                        self.last_byte_ns = now
+                    self._stopping.wait(FLOOD_BACKOFF_S)
+                    data = b""
+                else:
+                    data = read_available(handle)
                 now = self._clock()
                 if data:
+                    data = self.flood.admit(now, data)
                     self.last_byte_ns = now
                     errors = self.decoder.errors()
                     messages = self.decoder.feed(data)
@@ -346,13 +379,21 @@ class SerialSource:
     def _silent_reason(self, now: int, bad_version_before: int) -> str:
         if now - self.last_byte_ns > self.silence_ns:
             return "lost: no heartbeat"
+        if self.flood.active(now):
+            return f"lost: flooded ({self.flood.dropped} bytes dropped unread)"
         if self.decoder.bad_version > bad_version_before:
             return f"lost: the pad speaks another protocol version (this host speaks {p.VERSION}: reflash it)"
         return "lost: only garbage on the line"
 
+    def _up_state(self, now: int) -> str:
+        """Presses flow: "up", or how the line is failing meanwhile."""
+        if self.flood.active(now):
+            return FLOODED
+        return DEGRADED if self.health.degraded(now) else "up"
+
     def _update_link(self, now: int) -> None:
-        if self.link in ("up", DEGRADED):
-            self._set_link(DEGRADED if self.health.degraded(now) else "up")
+        if self.link in UP:
+            self._set_link(self._up_state(now))
 
     def _handle(self, handle: Any, message: tuple[int, int, tuple[int, ...]], now: int) -> None:
         kind, _seq, fields = message
@@ -368,7 +409,7 @@ class SerialSource:
                     self._last_stamp = None
                     # a restarted pad starts with every input up, whatever we last heard
                     self._debouncer = self._new_debouncer()
-                    if self.link in ("up", DEGRADED):
+                    if self.link in UP:
                         self._set_link("syncing")
                 else:
                     self._ready += self.receiver.report(first_kept, last_edge)
@@ -413,8 +454,8 @@ class SerialSource:
         """Hand on every edge taken in order, once the clock is synced (the read's end ACKs them)."""
         if not (self._confirmed and self.clock_sync.synced and self.boot_id is not None):
             return
-        if self.link not in ("up", DEGRADED):
-            self._set_link(DEGRADED if self.health.degraded(now) else "up")
+        if self.link not in UP:
+            self._set_link(self._up_state(now))
         ready, self._ready = self._ready, []
         out: list[Press] = []
         with self._lock:

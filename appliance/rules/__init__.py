@@ -13,7 +13,7 @@ Presses are applied in the order they are given; give them in order of `t`.
 from .cards import RANKS, SUITS, Card, deck, is_card, next_in_rank, rank_of
 from .events import EVENT_KINDS, REJECT_REASONS, Event
 from .family import GAME_TYPES, FamilyGame, game_from_setup, new_game, restore, seats_of
-from .game import CONTROLS, PHASES, PILE_CONTROLS, Game
+from .game import CONTROLS, PHASES, Game
 from .moves import Action
 from .options import OPTIONS, PRESETS, OptionError, Options, read_options
 from .ruleset import CLASSIC, Ruleset, ruleset
@@ -22,6 +22,7 @@ from .stalemate import can_progress
 from .state import SetupError, check_cards, game_from_state
 from .stock_pile import StockPile
 from .table import Table
+from .terms import PILE_CONTROLS, Control, Phase, Reason
 
 __all__ = [
     "CLASSIC",
@@ -37,11 +38,14 @@ __all__ = [
     "SUITS",
     "Action",
     "Card",
+    "Control",
     "Event",
     "FamilyGame",
     "Game",
     "OptionError",
     "Options",
+    "Phase",
+    "Reason",
     "Ruleset",
     "Seat",
     "SetupError",

@@ -9,11 +9,12 @@ state is the rule's, never the engine's fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from .events import Call, Choose, Event, Slap
 from .moves import Action
+from .terms import Reason
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -49,6 +50,11 @@ class SlapForIt:
     chooser_t: float = 0.0
     settled: SlapRace | None = None
 
+    def copy(self) -> Self:
+        """This rule's state in an object of its own (for `Game.copy`)."""
+        settled = self.settled
+        return replace(self, settled=None if settled is None else replace(settled, taken=dict(settled.taken)))
+
     def start(self, game: Engine, reason: str, player: int | None) -> None:
         """Phase `choosing` begins: who may choose."""
 
@@ -74,13 +80,13 @@ class SlapForIt:
 
     def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if not self.may_slap(game, index):
-            game.reject(events, t, player, side, "slap_smaller", spit_pile=index)
+            game.reject(events, t, player, side, Reason.SLAP_SMALLER, spit_pile=index)
             return
         events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
         self.settle(game, events, t, player, index, slapped=True)
 
     def spit_press(self, game: Engine, events: list[Event], t: float, player: int) -> None:
-        game.reject(events, t, player, "spit", "wrong_phase")
+        game.reject(events, t, player, "spit", Reason.WRONG_PHASE)
 
     def may_slap(self, game: Engine, index: int) -> bool:
         return True
@@ -101,9 +107,9 @@ class ChooserChooses(SlapForIt):
 
     def side_press(self, game: Engine, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         if self.chooser is None:
-            game.reject(events, t, player, side, "call_first")
+            game.reject(events, t, player, side, Reason.CALL_FIRST)
         elif self.chooser != player:
-            game.reject(events, t, player, side, "not_your_choice", winner=self.chooser)
+            game.reject(events, t, player, side, Reason.NOT_YOUR_CHOICE, winner=self.chooser)
         else:
             events.append(Choose(t, player, index))
             self.settle(game, events, t, player, index, slapped=False)
@@ -160,9 +166,9 @@ class FirstCall(ChooserChooses):
             self.chooser, self.chooser_t = player, t
             events.append(Call(t, player))
         elif self.chooser == player:
-            game.reject(events, t, player, "spit", "already_called")
+            game.reject(events, t, player, "spit", Reason.ALREADY_CALLED)
         else:
-            game.reject(events, t, player, "spit", "too_late", winner=self.chooser,
+            game.reject(events, t, player, "spit", Reason.TOO_LATE, winner=self.chooser,
                         by_ms=round((t - self.chooser_t) * 1000, 3))
 
     def actions(self, game: Engine, player: int) -> list[Action]:
@@ -194,7 +200,7 @@ class SlapSpit(FirstCall):
         if self.equal(game):
             super().spit_press(game, events, t, player)
         else:
-            game.reject(events, t, player, "spit", "wrong_phase")
+            game.reject(events, t, player, "spit", Reason.WRONG_PHASE)
 
     def actions(self, game: Engine, player: int) -> list[Action]:
         if self.equal(game):
@@ -224,9 +230,9 @@ class PlayedOutSlapsTheLarger(SlapForIt):
         if self.chooser is None:
             super().side_press(game, events, t, player, side, index)
         elif self.chooser != player:
-            game.reject(events, t, player, side, "not_your_choice", winner=self.chooser)
+            game.reject(events, t, player, side, Reason.NOT_YOUR_CHOICE, winner=self.chooser)
         elif not self.largest(game, index):
-            game.reject(events, t, player, side, "slap_larger", spit_pile=index)
+            game.reject(events, t, player, side, Reason.SLAP_LARGER, spit_pile=index)
         else:
             events.append(Slap(t, player, index, size=len(game.spit_piles[index])))
             self.settle(game, events, t, player, index, slapped=True)

@@ -15,13 +15,14 @@ from .events import Event
 from .race import Race
 from .seat import Seat
 from .table import Table
+from .terms import Phase, Reason
 
 
 class Engine(Protocol):
     players: list[Seat]
     rng: random.Random
     spit_piles: list[list[Card]]
-    phase: str
+    phase: Phase
     races: list[Race | None]
 
     @property
@@ -32,7 +33,7 @@ class Engine(Protocol):
     def player(self, number: int) -> Seat: ...
     def spit_values(self) -> list[int] | None: ...
     def take_into_spit_cards(self, events: list[Event], t: float, takes: dict[int, list[int]]) -> None: ...
-    def reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
+    def reject(self, events: list[Event], t: float, player: int, control: str, reason: Reason,
                **detail: object) -> None: ...
     def after_change(self, events: list[Event], t: float) -> None: ...
     def close_round(self, events: list[Event], t: float, reason: str, player: int | None) -> None: ...

@@ -13,18 +13,11 @@ from typing import Any, ClassVar
 
 from .cards import Card
 from .player_words import reason_words
+from .terms import Reason
 
 # Every reason a press can be rejected for (the `reason` codes of the script format, which never
-# change), with the words a player is told (player_words.py; the screen says them in context).
-REASONS = (
-    "not_adjacent", "too_late", "no_card", "no_pile", "nothing_selected", "wrong_phase", "already_called",
-    "no_spit_cards", "choose_pile", "wrong_pile", "game_over", "unknown_press",
-    # The family's rules.
-    "wrong_colour", "not_your_choice", "call_first", "slap_smaller", "slap_larger", "not_in_this_game",
-    "cannot_pick_up", "already_slapped", "ghost_first", "card_first", "sitting_out", "table_slapped",
-    # Speed (S1-S5).
-    "not_stuck",
-)
+# change: terms.Reason), with the words a player is told (player_words.py; the screen says them in context).
+REASONS: tuple[Reason, ...] = tuple(Reason)
 REJECT_REASONS: dict[str, str] = {reason: reason_words(reason) or reason for reason in REASONS}
 
 
@@ -147,8 +140,8 @@ class PickUp(Event):
 class Reject(Event):
     kind: ClassVar[str] = "reject"
     player: Any
-    press: Any
-    reason: str
+    press: Any  # the control pressed (a `Control`; the text as given, for an `unknown_press`)
+    reason: Reason
     card: Card | None = field(default=None, metadata=OPTIONAL)
     spit_pile: int | None = field(default=None, metadata=OPTIONAL)
     winner: int | None = field(default=None, metadata=OPTIONAL)

@@ -25,6 +25,7 @@ from .speed_state import SPEED
 from .state import SetupError, game_from_state
 from .state import restore as restore_spit
 from .table import Table
+from .terms import Phase
 
 
 class FamilyGame(Protocol):
@@ -32,7 +33,7 @@ class FamilyGame(Protocol):
 
     seed: int
     now: float
-    phase: str
+    phase: Phase
     round: int
     winner: int | None
 
@@ -45,6 +46,7 @@ class FamilyGame(Protocol):
     def advance(self, t: float) -> list[Event]: ...
     def state(self) -> dict[str, Any]: ...
     def snapshot(self) -> dict[str, Any]: ...
+    def copy(self) -> FamilyGame: ...
     def legal_actions(self, player: int) -> list[Action]: ...
     def presses_for(self, player: int, action: Action) -> list[str]: ...
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cards import NEIGHBOURS, RED_SUITS, Card, deck, next_in_rank
+from .terms import Reason
 
 # `fits` is asked for every card showing against every spit pile's top, after every press: it
 # looks the pair up itself rather than calling `next_in_rank` and `is_red`, which say the same.
@@ -40,9 +41,9 @@ class OneRankApart:
     def fits(self, card: Card, top: Card) -> bool:
         return (card[0], top[0]) in NEIGHBOURS  # next_in_rank(card, top)
 
-    def misfit(self, card: Card, top: Card) -> str:
+    def misfit(self, card: Card, top: Card) -> Reason:
         """The reject reason for a card that does not fit."""
-        return "not_adjacent"
+        return Reason.NOT_ADJACENT
 
 
 @dataclass(frozen=True)
@@ -53,5 +54,5 @@ class AlternateColours(OneRankApart):
         # next_in_rank(card, top) and is_red(card) != is_red(top)
         return (card[0], top[0]) in NEIGHBOURS and (card[1] in RED_SUITS) != (top[1] in RED_SUITS)
 
-    def misfit(self, card: Card, top: Card) -> str:
-        return "wrong_colour" if next_in_rank(card, top) else "not_adjacent"
+    def misfit(self, card: Card, top: Card) -> Reason:
+        return Reason.WRONG_COLOUR if next_in_rank(card, top) else Reason.NOT_ADJACENT

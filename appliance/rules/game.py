@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .actions import CALL, Action
@@ -55,15 +55,23 @@ from .stalemate import progress_by_rearranging
 from .stock_actions import stock_actions, tops_of, turns_and_plays
 from .stock_pile import StockPile
 from .table import SIDES, Table
+from .terms import Control, Phase, Reason
 
-PHASES = ("ready", "playing", "stalemate", "choosing", "over")
-PILE_CONTROLS = tuple(f"pile{n}" for n in range(1, 7))
+PHASES: tuple[Phase, ...] = tuple(Phase)
 # Every control of the family; a game that has no use for one rejects it (`not_in_this_game`,
 # or `no_pile` for a far spit pile at a table of two).
-CONTROLS = (*PILE_CONTROLS, "left", "right", "spit", "far_left", "far_right", "slap")
+CONTROLS: tuple[Control, ...] = tuple(Control)
 _CONTROL_SET = frozenset(CONTROLS)
 SNAPSHOT_VERSION = 1  # of `Game.snapshot` (state.restore reads it back)
 R = TypeVar("R")  # `control in CONTROLS`, asked at every press, in one look-up
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """A generator of its own that draws what `rng` would draw next (made without seeding it first:
+    `Random()` reads the OS's entropy, three times the cost of the copy itself)."""
+    twin = random.Random.__new__(random.Random)
+    twin.setstate(rng.getstate())
+    return twin
 
 
 def _uncovered(pile: StockPile) -> bool:
@@ -77,7 +85,7 @@ class Game:
     rules: Ruleset
     players: list[Seat]
     spit_piles: list[list[Card]]
-    phase: str = "ready"
+    phase: Phase = Phase.READY
     round: int = 1
     winner: int | None = None
     lone_pile: int | None = None  # the pile a lone spitter chose (rule 7), until the next layout
@@ -143,6 +151,23 @@ class Game:
             if isinstance(rule, kind):
                 return rule
         return None
+
+    def copy(self) -> Game:
+        """A game of its own that goes on exactly as this one would, played on without changing this
+        one (as python-chess's `Board.copy`): every field carried over, and each thing a press changes
+        (seats, spit piles, the RNG, the policies' and house rules' state) copied. The ruleset, the
+        cards (strings) and the races (values) are shared. It cannot fail: nothing is checked or
+        parsed, unlike `state.restore` of a snapshot, so a rollback starts from it."""
+        return replace(
+            self,
+            players=[seat.copy() for seat in self.players],
+            spit_piles=[list(pile) for pile in self.spit_piles],
+            rng=copy_rng(self.rng),
+            races=list(self.races),
+            choosing=self.choosing.copy(),
+            round_end=self.round_end.copy(),
+            house=tuple(rule.copy() for rule in self.house),
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """Everything this game holds, JSON-ready: `state.restore` gives back a game that goes on
@@ -254,24 +279,24 @@ class Game:
             if allowed is not None:
                 return allowed
         if me.out:  # (not playing)
-            if self.phase in ("playing", "stalemate") and self.round_end.may_choose_now(self, player):
+            if self.phase in (Phase.PLAYING, Phase.STALEMATE) and self.round_end.may_choose_now(self, player):
                 return [Action("choose", target=i) for i, pile in enumerate(self.spit_piles) if pile]
             return []
-        if phase == "choosing":
+        if phase == Phase.CHOOSING:
             return self.choosing.actions(self, player)
         waiting: list[Action] = []  # what house rules offer beside the game's own moves (V18: the slap)
         held = False  # a house rule holds play (V18: a table slap is being judged)
         for rule in self.house:
             waiting += rule.also(self, player)
             held = held or rule.holds_play()
-        if phase in ("ready", "stalemate"):
+        if phase in (Phase.READY, Phase.STALEMATE):
             if not me.spit_cards or me.called or held:
                 return waiting
             if self.lone_spitter() == player and self.lone_pile is None:
                 return waiting + [Action("choose", target=i) for i in range(len(self.spit_piles))
                                   if i in self._reachable(player)]
             return [*waiting, CALL]
-        if phase != "playing":
+        if phase != Phase.PLAYING:
             return []
         fitting = self.rules.fits.fitting
         if held:  # a table slap waits to be judged: nothing is played until then (cards are turned)
@@ -320,7 +345,7 @@ class Game:
         self.now = t
         if not (isinstance(player, int) and 1 <= player <= len(self.players)
                 and isinstance(control, str) and control in _CONTROL_SET):
-            return [Reject(t, player, control, "unknown_press")]
+            return [Reject(t, player, control, Reason.UNKNOWN_PRESS)]
         me = self.players[player - 1]
         retry = me.retry  # (only the press right after a failed play is a retry)
         if retry is not None:
@@ -328,20 +353,20 @@ class Game:
         events: list[Event] = []
         if self.house:
             self._close_windows(events, t)  # (no window is open otherwise: `deadline` is None)
-        if self.phase == "over":
-            self.reject(events, t, player, control, "game_over")
+        if self.phase == Phase.OVER:
+            self.reject(events, t, player, control, Reason.GAME_OVER)
         elif me.out:  # (not playing)
             self._out_press(events, t, player, control)
         elif self.house and self._house_press(events, t, player, control):
             pass  # a house rule took it (a slap for its card, or nothing but the slap while it is raced for)
         elif control == "slap":  # (no house rule here slaps)
-            self.reject(events, t, player, "slap", "not_in_this_game")
+            self.reject(events, t, player, "slap", Reason.NOT_IN_THIS_GAME)
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
             index = self.rules.table.spit_pile_for(player, control)
             if index is None:
-                self.reject(events, t, player, control, "no_pile")
+                self.reject(events, t, player, control, Reason.NO_PILE)
             else:
                 self._side_press(events, t, player, control, index)
         else:
@@ -352,9 +377,9 @@ class Game:
         """V17: a player out of the round presses a spit pile to take it, once; nothing else."""
         index = self.table.spit_pile_for(player, control) if control in SIDES else None
         if index is None or not self.round_end.may_choose_now(self, player):
-            self.reject(events, t, player, control, "sitting_out")
+            self.reject(events, t, player, control, Reason.SITTING_OUT)
         elif not self.spit_piles[index]:
-            self.reject(events, t, player, control, "no_pile", spit_pile=index)
+            self.reject(events, t, player, control, Reason.NO_PILE, spit_pile=index)
         else:
             self.round_end.take(self, events, t, player, index)
 
@@ -392,11 +417,11 @@ class Game:
     def settle(self, t: float = 0.0) -> list[Event]:
         """After a setup from an explicit position: move on if nobody can play (stalemate, block)."""
         events: list[Event] = []
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             self.after_change(events, t)
         return events
 
-    def reject(self, events: list[Event], t: float, player: int, control: str, reason: str,
+    def reject(self, events: list[Event], t: float, player: int, control: str, reason: Reason,
                **detail: Any) -> None:
         events.append(Reject(t, player, control, reason, **detail))
 
@@ -407,17 +432,17 @@ class Game:
         Right after a play of the card held failed (`retry`), pressing its pile again picks it up again
         (it stays in hand): the player tries again, pile then spit pile, as they did the first time."""
         me = self.players[player - 1]
-        if self.phase == "choosing":
-            self.reject(events, t, player, f"pile{number}", "wrong_phase")
+        if self.phase == Phase.CHOOSING:
+            self.reject(events, t, player, f"pile{number}", Reason.WRONG_PHASE)
             return
         if number > len(me.stock):
-            self.reject(events, t, player, f"pile{number}", "no_pile")
+            self.reject(events, t, player, f"pile{number}", Reason.NO_PILE)
             return
         pile = me.stock[number - 1]
         held = me.selected
         if pile.cards and not pile.up:  # (pile.face_down_top)
-            if self.phase != "playing":  # no turning cards before "Spit!"
-                self.reject(events, t, player, f"pile{number}", "wrong_phase")
+            if self.phase != Phase.PLAYING:  # no turning cards before "Spit!"
+                self.reject(events, t, player, f"pile{number}", Reason.WRONG_PHASE)
                 return
             pile.up = 1
             events.append(Flip(t, player, number, pile.cards[-1]))
@@ -448,15 +473,15 @@ class Game:
                 events.append(Deselect(t, player, back))
             events.append(Select(t, player, number, card))
         else:
-            self.reject(events, t, player, f"pile{number}", "no_card")
+            self.reject(events, t, player, f"pile{number}", Reason.NO_CARD)
 
     def _side_press(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         race = self.choosing.settled
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             self._play(events, t, player, side, index)
-        elif self.phase == "choosing":
+        elif self.phase == Phase.CHOOSING:
             self.choosing.side_press(self, events, t, player, side, index)
-        elif (self.phase == "ready" and race is not None and race.player != player
+        elif (self.phase == Phase.READY and race is not None and race.player != player
                 and t - race.t <= self.rules.slap_window):
             # A slap just after the first one, which settled the piles and dealt: on the pile this
             # player was given it is a slap like any other; on another pile it lost the race.
@@ -464,7 +489,7 @@ class Game:
             if race.taken.get(player) == index:
                 events.append(Slap(t, player, index, after_ms=by_ms))
             else:
-                self.reject(events, t, player, side, "too_late", spit_pile=index, winner=race.player, by_ms=by_ms)
+                self.reject(events, t, player, side, Reason.TOO_LATE, spit_pile=index, winner=race.player, by_ms=by_ms)
         elif self.lone_spitter() == player:
             if self.lone_pile is None:
                 self.lone_pile = index
@@ -473,21 +498,21 @@ class Game:
             elif index == self.lone_pile:
                 self._call(events, t, player)
             else:
-                self.reject(events, t, player, side, "wrong_pile", spit_pile=self.lone_pile)
+                self.reject(events, t, player, side, Reason.WRONG_PILE, spit_pile=self.lone_pile)
         else:
-            self.reject(events, t, player, side, "wrong_phase")
+            self.reject(events, t, player, side, Reason.WRONG_PHASE)
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
-        if self.phase == "choosing":
+        if self.phase == Phase.CHOOSING:
             self.choosing.spit_press(self, events, t, player)
-        elif self.phase == "playing":
+        elif self.phase == Phase.PLAYING:
             self._pick_up(events, t, player)
-        elif self.phase not in ("ready", "stalemate"):
-            self.reject(events, t, player, "spit", "wrong_phase")
+        elif self.phase not in (Phase.READY, Phase.STALEMATE):
+            self.reject(events, t, player, "spit", Reason.WRONG_PHASE)
         elif not self.player(player).spit_cards:
-            self.reject(events, t, player, "spit", "no_spit_cards")
+            self.reject(events, t, player, "spit", Reason.NO_SPIT_CARDS)
         elif self.lone_spitter() == player and self.lone_pile is None:
-            self.reject(events, t, player, "spit", "choose_pile")
+            self.reject(events, t, player, "spit", Reason.CHOOSE_PILE)
         else:
             self._call(events, t, player)
 
@@ -495,9 +520,9 @@ class Game:
         me = self.player(player)
         pick_up = self.rules.moves.pick_up
         if pick_up is None:
-            self.reject(events, t, player, "spit", "wrong_phase")
+            self.reject(events, t, player, "spit", Reason.WRONG_PHASE)
         elif me.hidden or not pick_up.allowed(me.stock):
-            self.reject(events, t, player, "spit", "cannot_pick_up")
+            self.reject(events, t, player, "spit", Reason.CANNOT_PICK_UP)
         else:
             me.hidden = True
             events.append(PickUp(t, player, me.stock_count()))
@@ -507,10 +532,10 @@ class Game:
     def _call(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
         if self.house and self._play_held():
-            self.reject(events, t, player, "spit", "table_slapped")
+            self.reject(events, t, player, "spit", Reason.TABLE_SLAPPED)
             return
         if me.called:
-            self.reject(events, t, player, "spit", "already_called")
+            self.reject(events, t, player, "spit", Reason.ALREADY_CALLED)
             return
         me.called = True
         self.choosing.called()
@@ -532,7 +557,7 @@ class Game:
             p.called = False
         for rule in self.house:
             rule.revealed(self, events, t)
-        self.phase = "playing"
+        self.phase = Phase.PLAYING
         self.after_change(events, t)
 
     # ------------------------------------------------------------------ playing a card
@@ -541,16 +566,16 @@ class Game:
         me = self.players[player - 1]
         held = me.held()
         if not held:
-            self.reject(events, t, player, side, "nothing_selected")
+            self.reject(events, t, player, side, Reason.NOTHING_SELECTED)
             return
         holding = self.rules.moves.holding
         me.retry = holding.retry(held)  # should it not go, the card stays in hand for a retry
         spit_pile = self.spit_piles[index]
         if not spit_pile:
-            self.reject(events, t, player, side, "no_pile", spit_pile=index)
+            self.reject(events, t, player, side, Reason.NO_PILE, spit_pile=index)
             return
         if self.house and self._play_held():
-            self.reject(events, t, player, side, "table_slapped", spit_pile=index)
+            self.reject(events, t, player, side, Reason.TABLE_SLAPPED, spit_pile=index)
             return
         top = spit_pile[-1]
         fit = self.rules.fits.fitting[top]
@@ -581,7 +606,7 @@ class Game:
 
     def after_change(self, events: list[Event], t: float) -> None:
         """After anything that changes what can be played: is the game stuck?"""
-        if self.phase != "playing":
+        if self.phase != Phase.PLAYING:
             return
         players = self.players
         tops = tops_of(self.spit_piles, self.rules.fits.fitting)
@@ -597,7 +622,7 @@ class Game:
             if p.playing and progress_by_rearranging(seat_in_reach(p), tops, moves):
                 return
         if self.spitters():
-            self.phase = "stalemate"
+            self.phase = Phase.STALEMATE
             for p in self.players:
                 p.called = False
             events.append(Stalemate(t, self.spitters()))
@@ -621,7 +646,7 @@ class Game:
         for p in self.players:
             p.let_go()
             p.called = False
-        self.phase = "stalemate"
+        self.phase = Phase.STALEMATE
         events.append(Stalemate(t, self.spitters()))
 
     # ------------------------------------------------------------------ end of a round
@@ -683,7 +708,7 @@ class Game:
 
     def start_choosing(self, reason: str, player: int | None) -> None:
         """Phase `choosing`: the ruleset's choosing policy says who may choose."""
-        self.phase = "choosing"
+        self.phase = Phase.CHOOSING
         self.choosing.begin(reason, player, self)
 
     def single_pile_taker(self, reason: str, player: int | None, index: int) -> int:
@@ -717,7 +742,7 @@ class Game:
             # The game is over. The cards stay accounted for: each player holds what they
             # gathered, face down, as spit cards.
             self.winner = winner
-            self.phase = "over"
+            self.phase = Phase.OVER
             for p, hand in zip(self.players, hands, strict=True):
                 p.stock = [StockPile() for _ in self.rules.layout.sizes]
                 p.spit_cards = hand
@@ -727,7 +752,7 @@ class Game:
             self.rng.shuffle(hand)
             p.stock, p.spit_cards = self.rules.layout.deal(hand)
         self.round += 1
-        self.phase = "ready"
+        self.phase = Phase.READY
         events.append(self._deal_event(t))
         for rule in self.house:
             rule.dealt(self, events, t)

@@ -16,8 +16,8 @@ and the race for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card
 from .events import Event, GhostLaid, GhostTaken
@@ -25,6 +25,7 @@ from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import card as read_card
 from .setup_values import seat_number
+from .terms import Phase, Reason
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -43,6 +44,9 @@ class GhostCard:
     said: Verdicts = field(default_factory=Verdicts, compare=False, repr=False)  # what its races decided
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         pass
@@ -77,11 +81,11 @@ class GhostCard:
     def press(self, game: Engine, events: list[Event], t: float, player: int, control: str) -> bool:
         if self.race is None:
             if control == "slap":  # the slap is the ghost card's, and only in its race
-                game.reject(events, t, player, control, "wrong_phase")
+                game.reject(events, t, player, control, Reason.WRONG_PHASE)
                 return True
             return False
         if control != "slap":
-            game.reject(events, t, player, control, "ghost_first")
+            game.reject(events, t, player, control, Reason.GHOST_FIRST)
             return True
         card = self.card
         opened, out = self.race
@@ -131,7 +135,7 @@ class GhostCard:
             out = self.race[1]
             return Prompt("slap_ghost_to_win", urgent=True) if player == out else \
                 Prompt("slap_before", out, urgent=True)
-        if self.card is not None and game.phase == "playing":
+        if self.card is not None and game.phase == Phase.PLAYING:
             return Prompt("ghost_out")
         return None
 

@@ -14,6 +14,7 @@ fields: each side asks the other through methods. What a rule may be asked:
   table slap being judged);
 - `cards` / `gather`: the cards it holds (every card is somewhere), and those that go to a player's
   hand at a new layout (it lets go of them there);
+- `copy`: the rule and its state in objects of its own (for `Game.copy`, which a rollback starts from);
 - `key`, `to_state`, `read_state`: its part of the state object (and so of the snapshot);
 - `slaps`: what the `slap` control slaps where it is in force, for the legends to name;
 - `prompt`: what it asks of a seat now (`Prompt`, as data: the screen has the words);
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from .cards import Card
 from .events import Event
@@ -75,6 +76,12 @@ class Verdicts:
     def __init__(self) -> None:
         self._said: list[tuple[Event, Verdict]] = []
 
+    def copy(self) -> Verdicts:
+        """The same verdicts, in a list of its own (the events and verdicts are shared: nothing changes them)."""
+        twin = Verdicts()
+        twin._said = list(self._said)
+        return twin
+
     def say(self, event: Event, verdict: Verdict) -> None:
         self._said = [*self._said[-(self.KEEP - 1):], (event, verdict)]
 
@@ -89,6 +96,7 @@ class HouseRule(Protocol):
     key: ClassVar[str]
     slaps: ClassVar[str]  # what the slap control slaps where this rule is in force ("table", "ghost", "card")
 
+    def copy(self) -> Self: ...
     def begin(self, game: Engine, rng: random.Random) -> None: ...
     def dealt(self, game: Engine, events: list[Event], t: float) -> None: ...
     def revealed(self, game: Engine, events: list[Event], t: float) -> None: ...

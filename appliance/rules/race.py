@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .events import Reject
+from .terms import Reason
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Race:
-    """The last play onto a spit pile, so a card that fitted the covered top is told it was late."""
+    """The last play onto a spit pile, so a card that fitted the covered top is told it was late (a
+    value: a new play makes a new one, so copies of a game share it)."""
 
     t: float
     player: int
@@ -24,11 +26,11 @@ class Race:
 
 
 def misfit(race: Race | None, t: float, player: int, side: str, card: Card, index: int, top: Card,
-           window: float, fits: Callable[[Card, Card], bool], reason: str = "not_adjacent") -> Reject:
+           window: float, fits: Callable[[Card, Card], bool], reason: Reason = Reason.NOT_ADJACENT) -> Reject:
     """The reject for `card`, which does not fit `top` on spit pile `index`: `too_late` if it fitted
     the top another player covered less than `window` seconds ago, else `reason`."""
     if race is not None and race.player != player and t - race.t <= window and fits(card, race.covered):
-        return Reject(t, player, side, "too_late", card=card, spit_pile=index, winner=race.player,
+        return Reject(t, player, side, Reason.TOO_LATE, card=card, spit_pile=index, winner=race.player,
                       by_ms=round((t - race.t) * 1000, 3))
     return Reject(t, player, side, reason, card=card, spit_pile=index, onto=top)
 

@@ -8,17 +8,19 @@ layout is dealt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from .events import Event, Out, RoundOver, Take
 from .seat import Seat
+from .terms import Phase
 
 if TYPE_CHECKING:
     from .engine import Engine
 
 
 class RoundEnd(Protocol):
+    def copy(self) -> Self: ...
     def state_part(self) -> dict[str, Any]: ...
     def read_state(self, players: list[Seat], value: Any) -> None: ...
     def dealt(self) -> None: ...
@@ -33,6 +35,9 @@ class RoundEnd(Protocol):
 class FirstOutEndsTheRound:
     """Rule 8: the round ends when a player plays out or play is blocked; then the piles are chosen
     by the ruleset's choosing policy (with one spit pile, nobody chooses: rules 9 and 10)."""
+
+    def copy(self) -> Self:
+        return replace(self)
 
     def state_part(self) -> dict[str, Any]:
         return {}
@@ -52,7 +57,7 @@ class FirstOutEndsTheRound:
     def round_over(self, game: Engine, events: list[Event], t: float, reason: str, player: int | None) -> None:
         game.close_round(events, t, reason, player)
         if player is not None and game.race_held(player, t):
-            game.phase = "choosing"  # the piles wait for a house rule's race (V13's lent card, V14's ghost)
+            game.phase = Phase.CHOOSING  # the piles wait for a house rule's race (V13's lent card, V14's ghost)
             return
         self.settle(game, events, t, reason, player)
 
@@ -88,6 +93,9 @@ class SitOut:
     A game's SitOut holds its own state: the players out who have still to choose a pile."""
 
     choosers_out: list[int] = field(default_factory=list)
+
+    def copy(self) -> Self:
+        return replace(self, choosers_out=list(self.choosers_out))
 
     def state_part(self) -> dict[str, Any]:
         return {"choosers_out": list(self.choosers_out)}

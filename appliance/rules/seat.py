@@ -3,7 +3,7 @@ is held, on its pile or carried off it, V16, is carry.py's)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cards import Card
 from .stock_pile import StockPile
@@ -23,6 +23,11 @@ class Seat:
     runner: int = 0  # V16: which of the team's runners runs next (0-based)
     retry: int | None = None  # the held pile whose card this seat's last press failed to play: pressed
     # again it stays in hand (picked up again, to try the other pile), rather than being let go
+
+    def copy(self) -> Seat:
+        """This seat with lists of its own (the cards are strings, shared)."""
+        return replace(self, stock=[pile.copy() for pile in self.stock], spit_cards=list(self.spit_cards),
+                       taken=list(self.taken))
 
     @property
     def playing(self) -> bool:

@@ -23,7 +23,7 @@ slot `pile`), `call`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Card, deck, next_in_rank
@@ -44,15 +44,16 @@ from .events import (
     Stalemate,
     TurnUp,
 )
-from .game import CONTROLS, SNAPSHOT_VERSION
+from .game import CONTROLS, SNAPSHOT_VERSION, copy_rng
 from .moves import Action
 from .options import CARDS_PER_DECK, Options
 from .race import Race, clock, misfit
 from .speed_hand import HAND_SIZE, SpeedSeat
 from .speed_side_stacks import MiddleRow
 from .table import SIDES, TWO_SEATS, Table
+from .terms import Phase, Reason
 
-PHASES = ("ready", "playing", "stalemate", "over")
+PHASES: tuple[Phase, ...] = (Phase.READY, Phase.PLAYING, Phase.STALEMATE, Phase.OVER)  # no choosing
 # As the family's `Ruleset.race_window`: how long after an opponent's play onto a spit pile a card
 # that fitted the covered top is told `too_late` rather than `not_adjacent`. Seconds of press time.
 RACE_WINDOW = 1.0
@@ -69,7 +70,7 @@ class SpeedGame:
     players: list[SpeedSeat]
     middle: MiddleRow
     variant_name: str = "speed"
-    phase: str = "ready"
+    phase: Phase = Phase.READY
     round: int = 1
     winner: int | None = None
     seed: int = 0
@@ -99,7 +100,7 @@ class SpeedGame:
         half = len(side) // 2
         self.middle = MiddleRow([[], []], [side[:half], side[half:]])
         self.races = [None] * self.table.spit_piles
-        self.phase = "ready"
+        self.phase = Phase.READY
 
     # ------------------------------------------------------------------ reading
 
@@ -150,6 +151,12 @@ class SpeedGame:
                          "selected": p.selected, "called": p.called} for p in self.players],
         }
 
+    def copy(self) -> SpeedGame:
+        """A game of its own that goes on exactly as this one would (see `Game.copy`): the seats, the
+        middle row, the RNG and the races list copied; the options, cards and races shared."""
+        return replace(self, players=[seat.copy() for seat in self.players], middle=self.middle.copy(),
+                       rng=copy_rng(self.rng), races=list(self.races))
+
     def snapshot(self) -> dict[str, Any]:
         """Everything this game holds, JSON-ready: `speed_state.restore` gives back a game that goes
         on identically."""
@@ -170,17 +177,17 @@ class SpeedGame:
     def legal_actions(self, player: int) -> list[Action]:
         """Everything `player` can do now that changes the game (not selecting and deselecting)."""
         me = self.player(player)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         actions: list[Action] = []
-        if self.phase in ("ready", "stalemate") and not me.called:
+        if self.phase in (Phase.READY, Phase.STALEMATE) and not me.called:
             actions.append(Action("call"))
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             tops = [(i, pile[-1]) for i, pile in enumerate(self.middle.spit_piles) if pile]
             for slot, card in enumerate(me.hand, start=1):
                 if card is not None:
                     actions += [Action("play", slot, i) for i, top in tops if next_in_rank(card, top)]
-        if self.phase in ("ready", "playing") and me.stock:
+        if self.phase in (Phase.READY, Phase.PLAYING) and me.stock:
             actions += [Action("draw", slot) for slot, card in enumerate(me.hand, start=1) if card is None]
         return actions
 
@@ -199,22 +206,22 @@ class SpeedGame:
         """Apply one press at time `t`; return what happened. Never raises for any input."""
         t = self._clock(t)
         if not (isinstance(player, int) and 1 <= player <= 2) or control not in CONTROLS:
-            return [Reject(t, player, control, "unknown_press")]
+            return [Reject(t, player, control, Reason.UNKNOWN_PRESS)]
         events: list[Event] = []
-        if self.phase == "over":
-            events.append(Reject(t, player, control, "game_over"))
+        if self.phase == Phase.OVER:
+            events.append(Reject(t, player, control, Reason.GAME_OVER))
         elif control == "spit":
             self._spit_press(events, t, player)
         elif control in SIDES:
             index = self.table.spit_pile_for(player, control)
             if index is None:
-                events.append(Reject(t, player, control, "no_pile"))
-            elif self.phase != "playing":
-                events.append(Reject(t, player, control, "wrong_phase"))
+                events.append(Reject(t, player, control, Reason.NO_PILE))
+            elif self.phase != Phase.PLAYING:
+                events.append(Reject(t, player, control, Reason.WRONG_PHASE))
             else:
                 self._play(events, t, player, control, index)
         elif control == "slap":
-            events.append(Reject(t, player, control, "not_in_this_game"))
+            events.append(Reject(t, player, control, Reason.NOT_IN_THIS_GAME))
         else:
             self._slot_press(events, t, player, int(control[4:]))
         return events
@@ -228,9 +235,9 @@ class SpeedGame:
         """After a setup from an explicit position: a stuck position goes to its stalemate, and one
         that can never go on (see `MiddleRow.can_ever_fit`) to a new deal."""
         events: list[Event] = []
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             self._after_change(events, t)
-        elif self.phase == "stalemate" and not self._can_go_on():
+        elif self.phase == Phase.STALEMATE and not self._can_go_on():
             self._blocked(events, t)
         return events
 
@@ -242,13 +249,13 @@ class SpeedGame:
         control = f"pile{slot}"
         me = self.player(player)
         if slot > HAND_SIZE:
-            events.append(Reject(t, player, control, "no_pile"))
+            events.append(Reject(t, player, control, Reason.NO_PILE))
             return
         card = me.hand[slot - 1]
         if card is None:
             drawn = me.draw(slot)
             if drawn is None:
-                events.append(Reject(t, player, control, "no_card"))
+                events.append(Reject(t, player, control, Reason.NO_CARD))
             else:
                 events.append(Draw(t, player, slot, drawn))
                 self._after_change(events, t)
@@ -261,10 +268,10 @@ class SpeedGame:
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
-        if self.phase == "playing":
-            events.append(Reject(t, player, "spit", "not_stuck"))
+        if self.phase == Phase.PLAYING:
+            events.append(Reject(t, player, "spit", Reason.NOT_STUCK))
         elif me.called:
-            events.append(Reject(t, player, "spit", "already_called"))
+            events.append(Reject(t, player, "spit", Reason.ALREADY_CALLED))
         else:
             me.called = True
             events.append(Call(t, player))
@@ -281,19 +288,19 @@ class SpeedGame:
             events.append(TurnUp(t, card, index))
         for p in self.players:
             p.called = False
-        self.phase = "playing"
+        self.phase = Phase.PLAYING
         self._after_change(events, t)
 
     def _play(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
         me = self.player(player)
         slot = me.selected
         if slot is None:
-            events.append(Reject(t, player, side, "nothing_selected"))
+            events.append(Reject(t, player, side, Reason.NOTHING_SELECTED))
             return
         card = me.hand[slot - 1]
         pile = self.middle.spit_piles[index]
         if card is None or not pile:  # neither happens in a position the core accepts
-            events.append(Reject(t, player, side, "no_card" if card is None else "no_pile", spit_pile=index))
+            events.append(Reject(t, player, side, Reason.NO_CARD if card is None else Reason.NO_PILE, spit_pile=index))
             return
         top = pile[-1]
         if not next_in_rank(card, top):
@@ -319,12 +326,12 @@ class SpeedGame:
 
     def _after_change(self, events: list[Event], t: float) -> None:
         """After anything that changes what can be played: is the deal stuck?"""
-        if self.phase != "playing" or self.can_move(1) or self.can_move(2):
+        if self.phase != Phase.PLAYING or self.can_move(1) or self.can_move(2):
             return
         if not self._can_go_on():
             self._blocked(events, t)
             return
-        self.phase = "stalemate"
+        self.phase = Phase.STALEMATE
         for p in self.players:
             p.called = False
         events.append(Stalemate(t, [1, 2]))
@@ -343,7 +350,7 @@ class SpeedGame:
         if me.score >= self.options.target:
             # The game is over; the cards stay where they lie.
             self.winner = player
-            self.phase = "over"
+            self.phase = Phase.OVER
             events.append(GameOver(t, player))
             return
         self._new_deal(events, t)

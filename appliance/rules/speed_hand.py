@@ -7,7 +7,7 @@ is empty the player plays on from the hand, and with hand and stock both empty t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card
 
@@ -28,6 +28,9 @@ class SpeedSeat:
         hand: list[Card | None] = list(cards[:HAND_SIZE])
         hand += [None] * (HAND_SIZE - len(hand))
         return cls(hand, list(cards[HAND_SIZE:]), score)
+
+    def copy(self) -> SpeedSeat:
+        return replace(self, hand=list(self.hand), stock=list(self.stock))
 
     def hand_cards(self) -> list[Card]:
         return [card for card in self.hand if card is not None]

@@ -20,6 +20,9 @@ class MiddleRow:
     spit_piles: list[list[Card]]  # bottom to top
     side_stacks: list[list[Card]]  # top first
 
+    def copy(self) -> MiddleRow:
+        return MiddleRow([list(pile) for pile in self.spit_piles], [list(stack) for stack in self.side_stacks])
+
     def tops(self) -> list[Card]:
         return [pile[-1] for pile in self.spit_piles if pile]
 

@@ -22,6 +22,7 @@ from .speed import PHASES, SpeedGame
 from .speed_hand import HAND_SIZE, SpeedSeat
 from .speed_side_stacks import MiddleRow
 from .state import SetupError, check_cards, options_in_force
+from .terms import Phase
 
 MAX_SCORE = 1_000_000
 
@@ -89,6 +90,7 @@ def game_from_state(state: Any, seed: int = 0, variant: str | None = None,
     phase = state.get("phase", "playing")
     if phase not in PHASES:
         raise SetupError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+    phase = Phase(phase)
     round_number = _int(state.get("round", 1), "round", 1, 1_000_000)
     winner = state.get("winner")
     if winner is not None:
@@ -121,7 +123,7 @@ def _check_position(game: SpeedGame) -> None:
             raise SetupError(f"{where}.score {p.score} has reached the target {target}: the game would be over")
         if p.played_out():
             raise SetupError(f"{where} has no cards in hand or stock: the deal would be over")
-        if p.called and phase not in ("ready", "stalemate"):
+        if p.called and phase not in (Phase.READY, Phase.STALEMATE):
             raise SetupError(f"{where}.called: players call only in phase 'ready' or 'stalemate'")
     if all(p.called for p in game.players):
         raise SetupError("both players have called: the middle cards would have been turned")

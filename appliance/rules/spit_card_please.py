@@ -25,8 +25,8 @@ its holder played out.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card
 from .events import Event, SpitCardLent, SpitCardLost, SpitCardWon
@@ -34,6 +34,7 @@ from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import card as read_card
 from .setup_values import seat_number
+from .terms import Phase, Reason
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -63,6 +64,9 @@ class SpitCardPlease:
         return self.since is not None
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         pass
@@ -95,11 +99,11 @@ class SpitCardPlease:
             return False
         if self.since is None:
             if control == "slap":  # nothing to slap yet: the card counts once its holder plays out
-                game.reject(events, t, player, control, "wrong_phase")
+                game.reject(events, t, player, control, Reason.WRONG_PHASE)
                 return True
             return False
         if control != "slap":
-            game.reject(events, t, player, control, "card_first")
+            game.reject(events, t, player, control, Reason.CARD_FIRST)
             return True
         by_ms = round((t - self.since) * 1000, 3)
         if player == self.player:
@@ -153,7 +157,7 @@ class SpitCardPlease:
         if self.since is not None:
             return Prompt("slap_now", urgent=True) if player == self.player else \
                 Prompt("slap_before", self.player, urgent=True)
-        if game.phase != "playing":
+        if game.phase != Phase.PLAYING:
             return None
         if player == self.player:
             return Prompt("play_out_then_slap_lent")
@@ -191,7 +195,7 @@ class SpitCardPlease:
         since = value.get("since")
         if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
             raise ValueError("please.since must be a time (when its holder played out) or null")
-        if since is not None and game.phase != "choosing":
+        if since is not None and game.phase != Phase.CHOOSING:
             raise ValueError("please.since is set only in phase 'choosing' (the card is being slapped for)")
         seats = game.table.seats
         player, giver = (seat_number(value.get(name), f"please.{name}", seats) for name in ("player", "giver"))

@@ -26,6 +26,7 @@ from .race import Race
 from .ruleset import Ruleset, compose
 from .seat import Seat
 from .stock_pile import StockPile
+from .terms import Phase
 
 
 class SetupError(ValueError):
@@ -138,6 +139,7 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
     phase = state.get("phase", "playing")
     if phase not in PHASES:
         raise SetupError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+    phase = Phase(phase)
     round_number = _int(state.get("round", 1), "round", 1, 1_000_000)
     winner = state.get("winner")
     if winner is not None:
@@ -173,9 +175,9 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
     if phase == "playing" and not any(spit_piles):
         raise SetupError("phase 'playing' needs at least one spit pile with a card on it")
     for number, p in enumerate(players, start=1):
-        if p.selected is not None and phase not in ("ready", "playing", "stalemate"):
+        if p.selected is not None and phase not in (Phase.READY, Phase.PLAYING, Phase.STALEMATE):
             raise SetupError(f"players[{number - 1}].selected: nothing can be selected in phase {phase!r}")
-        if p.called and (phase not in ("ready", "stalemate") or not p.spit_cards):
+        if p.called and (phase not in (Phase.READY, Phase.STALEMATE) or not p.spit_cards):
             raise SetupError(f"players[{number - 1}].called: only a player holding spit cards calls, "
                              "in phase 'ready' or 'stalemate'")
     try:
@@ -185,7 +187,7 @@ def game_from_state(state: Any, seed: int = 0, variant_name: str | None = None,
     places = sorted(p.out for p in players if p.out)
     if places != list(range(1, len(places) + 1)) or len(places) >= table.seats:
         raise SetupError("players' out places must be 1, 2, ... and somebody must still be playing")
-    if phase in ("ready", "playing", "stalemate"):
+    if phase in (Phase.READY, Phase.PLAYING, Phase.STALEMATE):
         for number, p in enumerate(players, start=1):
             if p.stock_count() == 0 and p.playing:
                 raise SetupError(f"players[{number - 1}] has no stock cards: the round would be over")

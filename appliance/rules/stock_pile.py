@@ -35,5 +35,8 @@ class StockPile:
         self.cards.append(card)
         self.up += 1
 
+    def copy(self) -> StockPile:
+        return StockPile(list(self.cards), self.up)
+
     def to_json(self) -> dict[str, object]:
         return {"cards": list(self.cards), "up": self.up}

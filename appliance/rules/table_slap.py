@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
@@ -37,6 +37,7 @@ from .house_rule import Prompt, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import whole
 from .table import SIDES
+from .terms import Phase, Reason
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -73,7 +74,7 @@ RULE_DECK: tuple[SlapRule, ...] = (
 MOD7 = RULE_DECK[0]
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableHit:
     """A table slap waiting to be judged."""
 
@@ -116,10 +117,13 @@ class TableSlap:
         return values is not None and self.in_force.test(values[0], values[1], self.modulus)
 
     def may_slap(self, game: Engine, player: int) -> bool:
-        return (game.phase in ("playing", "stalemate") and game.spit_values() is not None
+        return (game.phase in (Phase.PLAYING, Phase.STALEMATE) and game.spit_values() is not None
                 and all(hit.player != player for hit in self.hits))
 
     # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> Self:
+        return replace(self, hits=list(self.hits), said=self.said.copy())
 
     def begin(self, game: Engine, rng: random.Random) -> None:
         """A new game: the modulus and the rule (V19 draws them from a shuffled deck)."""
@@ -148,7 +152,7 @@ class TableSlap:
         if index is None:
             return False  # (the engine says there is no such pile)
         if player != self.chooser:
-            game.reject(events, t, player, control, "not_your_choice", winner=self.chooser)
+            game.reject(events, t, player, control, Reason.NOT_YOUR_CHOICE, winner=self.chooser)
             return True
         self.chooser = None
         events.append(Choose(t, player, index))
@@ -163,9 +167,9 @@ class TableSlap:
     def _slap(self, game: Engine, events: list[Event], t: float, player: int) -> None:
         values = game.spit_values()
         if any(hit.player == player for hit in self.hits):
-            game.reject(events, t, player, "slap", "already_slapped")
-        elif game.phase not in ("playing", "stalemate") or values is None or self.chooser is not None:
-            game.reject(events, t, player, "slap", "wrong_phase")
+            game.reject(events, t, player, "slap", Reason.ALREADY_SLAPPED)
+        elif game.phase not in (Phase.PLAYING, Phase.STALEMATE) or values is None or self.chooser is not None:
+            game.reject(events, t, player, "slap", Reason.WRONG_PHASE)
         else:
             right = self.right_now(game)
             self.hits.append(TableHit(t, player, right))

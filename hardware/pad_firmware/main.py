@@ -40,7 +40,8 @@ HEARTBEAT_MS = 100
 UNACKED_MAX = 256  # edges kept for resending (about 10 KB); the oldest go first, and HEARTBEAT says so
 RING = 64  # raw edges the interrupt can queue before the main loop drains them
 
-micropython.alloc_emergency_exception_buf(100)
+if hasattr(micropython, "alloc_emergency_exception_buf"):  # rp2 has it; the WebAssembly port, tested on, not
+    micropython.alloc_emergency_exception_buf(100)
 
 _ring_t = array("I", [0] * RING)
 _ring_input = bytearray(RING)

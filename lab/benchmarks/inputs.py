@@ -26,6 +26,12 @@ race    two slaps 1 ms apart from different players racing their 8s onto the sam
         `Match.press`, which rolls back to put a late press in its place. Correct = the race was
         decided in edge order: the earlier slap's card is on the pile, the other one told `too_late`.
         Reported with the rollbacks per 1,000 presses and their depth (presses undone and redone).
+flood   (only with `--only flood`: it draws) a live game's frames, as `bench render` times them (SDL's
+        dummy driver without a display), for `--flood-seconds` with a pad link up and quiet, then as
+        long with random bytes poured onto the pad's pty as fast as it takes them (a process of
+        their own, as a device's bytes cost the game nothing): the frame p99 of each, the reader
+        thread's share of a core during the flood (its CPU time from /proc), the bytes a second it
+        took off the line or dropped, and what the link said.
 """
 
 from __future__ import annotations
@@ -361,6 +367,63 @@ def bench_loss(trials: int, link: str) -> dict[str, float]:
     }
 
 
+def thread_cpu_s(native_id: int) -> float:
+    """CPU seconds (user + system) a thread of this process has used, from /proc."""
+    with open(f"/proc/self/task/{native_id}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_flood(seconds: float, link: str, size: tuple[int, int] = (1280, 720)) -> dict[str, Any]:
+    """The frame p99 of a live game with a pad link up and quiet, then under a flood of random bytes
+    onto the pad's line; the reader's CPU and the bytes it handled during the flood."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the figures
+    import pygame
+
+    from .render import _percentile, frame_times
+
+    pad = PadEmulator(link, boot_id=1, seed=1)
+    pad.plug()
+    serial = SerialSource(link, player=1, reopen_ns=20_000_000)
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        pygame.display.set_mode(size)
+        serial.start(Merger())
+        if not serial.wait_for(lambda s: s.link == "up", 10.0):
+            raise RuntimeError(f"pad link never came up: {serial.link}")
+        quiet, _ = frame_times(size, "tabletop", seconds, full=False)
+        reader = serial._thread
+        assert reader is not None and reader.native_id is not None
+        flood = getattr(serial, "flood", None)  # (the guard: absent from a reader without one)
+        handled_before = serial.decoder.garbage + (flood.dropped if flood is not None else 0)
+        cpu_before, wall_before = thread_cpu_s(reader.native_id), time.monotonic()
+        pad.flood()
+        flooded, _ = frame_times(size, "tabletop", seconds, full=False)
+        cpu = thread_cpu_s(reader.native_id) - cpu_before
+        wall = time.monotonic() - wall_before
+        pad.flood(False)
+        handled = serial.decoder.garbage + (flood.dropped if flood is not None else 0) - handled_before
+        link_during = sorted({event for event in serial.link_events if event != "up"})
+        driver = pygame.display.get_driver()
+    finally:
+        serial.stop()
+        pad.close()
+        pygame.quit()
+    return {
+        "seconds": seconds,
+        "video_driver": driver,
+        "frame_p99_ms_quiet": round(_percentile(quiet, 0.99), 3),
+        "frame_p99_ms": round(_percentile(flooded, 0.99), 3),
+        "reader_cpu_pct": round(100 * cpu / wall, 1),
+        "bytes_per_s": round(handled / wall),
+        "dropped_bytes": flood.dropped if flood is not None else None,
+        "link": link_during,
+    }
+
+
 def kernel_edge(pin: Any, ticks_s: float, level: bool) -> None:
     """Deliver an edge the way lgpio does: the kernel's stamp, handed over when the callback runs."""
     from gpiozero.pins.pi import PiPin
@@ -616,6 +679,7 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
     presses = rollbacks = late = 0
     depths: list[int] = []
     busy_ns = 0
+    rolled_ns: list[int] = []  # each press that rolled the game back: what it cost
     second = 1_000_000_000
     for game_number in range(games):
         log = PressLog()
@@ -635,9 +699,12 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
             while next_frame <= arrival:
                 match.tick(next_frame)
                 next_frame += second // 60
-            before = time.perf_counter_ns()
+            before, rolled = time.perf_counter_ns(), match.rollbacks
             match.press(edge, player, control, "pad")
-            busy_ns += time.perf_counter_ns() - before
+            took = time.perf_counter_ns() - before
+            busy_ns += took
+            if match.rollbacks > rolled:
+                rolled_ns.append(took)
         presses += match.presses
         rollbacks += match.rollbacks
         late += match.late_presses
@@ -651,6 +718,8 @@ def bench_rollback(games: int, pad_delay_ms: float, seed: int, variant: str = "r
         "depth_max": max(depths, default=None),
         "late_presses": late,
         "press_us_mean": round(busy_ns / presses / 1000, 2) if presses else None,
+        "rollback_us_mean": round(sum(rolled_ns) / len(rolled_ns) / 1000, 1) if rolled_ns else None,
+        "rollback_us_p99": round(pct([float(n) for n in rolled_ns], 0.99) / 1000, 1) if rolled_ns else None,
         "pad_delay_max_ms": pad_delay_ms,
         "variant": variant,
     }
@@ -663,7 +732,8 @@ def raise_priority(nice: int) -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
 
 
-PARTS = ("gpio", "serial", "corrupt", "loss", "race", "rollback")
+PARTS = ("gpio", "serial", "corrupt", "loss", "race", "rollback")  # the default
+ALL_PARTS = (*PARTS, "flood")  # flood draws: only when asked for
 
 
 def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -683,9 +753,11 @@ def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error("--corrupt-rate must be from 0 to 1")
     if not 0 <= args.load <= 64:
         parser.error("--load must be from 0 to 64")
-    unknown = [part for part in args.only if part not in PARTS]
+    unknown = [part for part in args.only if part not in ALL_PARTS]
     if unknown:
-        parser.error(f"--only: unknown part(s) {', '.join(unknown)} (parts: {','.join(PARTS)})")
+        parser.error(f"--only: unknown part(s) {', '.join(unknown)} (parts: {','.join(ALL_PARTS)})")
+    if not 0.5 <= args.flood_seconds <= 600:
+        parser.error("--flood-seconds must be from 0.5 to 600")
 
 
 def main(argv: list[str]) -> int:
@@ -717,8 +789,10 @@ def main(argv: list[str]) -> int:
         "--only",
         type=lambda text: text.split(","),
         default=list(PARTS),
-        help="comma-separated subset of gpio,serial,corrupt,loss,race,rollback",
+        help="comma-separated subset of gpio,serial,corrupt,loss,race,rollback (the default), or flood",
     )
+    parser.add_argument("--flood-seconds", type=float, default=8.0,
+                        help="flood: seconds of frames quiet, then as many under the flood")
     parser.add_argument(
         "--nice",
         type=int,
@@ -766,6 +840,10 @@ def main(argv: list[str]) -> int:
         if "rollback" in args.only
         else {}
     )
+    flood: dict[str, Any] = {}
+    if "flood" in args.only:
+        with tempfile.TemporaryDirectory(prefix="spit-bench-") as tmp:
+            flood = bench_flood(args.flood_seconds, os.path.join(tmp, "pad-flood"))
     result = {
         "gpio_p50_ms": gpio["p50"],
         "gpio_p99_ms": gpio["p99"],
@@ -798,6 +876,7 @@ def main(argv: list[str]) -> int:
         "rollback_depth_mean": race["rollback_depth_mean"],
         "rollback_depth_max": race["rollback_depth_max"],
         **{f"game_rollback_{k}": v for k, v in rollback.items()},
+        **{f"flood_{k}": v for k, v in flood.items()},
         "presses": args.presses,
         "work_ms": args.work_ms,
         "switch_interval_ms": round(sys.getswitchinterval() * 1000, 3),

@@ -8,10 +8,12 @@ from typing import Any
 import pygame
 
 from appliance.match import Match
+from appliance.rules import Event
+from appliance.rules.events import Out, RoundOver, Slap, TableSlapJudged, Take
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
-from ..events import detail, kind
+from ..events import seat_of
 from ..i18n import _
 from ..legend import pile_side
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView, seat_name
@@ -19,32 +21,29 @@ from .base import Context, draw_scene, make
 from .between_rounds import BetweenRounds
 
 
-def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int = 2,
+def summary_lines(events: list[Event], layout_mode: str = "tabletop", seats: int = 2,
                   computer: Collection[int] = ()) -> list[tuple[str, int | None]]:
     """(words, player whose colour it is in) for the round that just ended (`computer`: the seats
     the computer plays, named so)."""
     lines: list[tuple[str, int | None]] = []
     for event in events:
-        what = kind(event)
-        player = int(detail(event, "player", 0)) or None
-        if what == "round_over":
-            number = detail(event, "round", "")
-            if detail(event, "reason") == "stock_out":
+        player = seat_of(event) or None
+        if isinstance(event, RoundOver):
+            if event.reason == "stock_out":
                 words = _("Round {round}: player {n} played out their stock!")
-                lines.append((words.format(round=number, n=player), player))
+                lines.append((words.format(round=event.round, n=player), player))
             else:
-                lines.append((_("Round {round}: blocked, nobody can play").format(round=number), None))
-        elif what == "out" and player is not None:
-            place = int(detail(event, "place", 0))
-            words = _("{who} is out: place {place}").format(who=seat_name(player, computer), place=place)
+                lines.append((_("Round {round}: blocked, nobody can play").format(round=event.round), None))
+        elif isinstance(event, Out) and player is not None:
+            words = _("{who} is out: place {place}").format(who=seat_name(player, computer), place=event.place)
             lines.append((words, player))
-        elif what == "table_slap_judged":
-            taker = detail(event, "taker") or detail(event, "chooser")
+        elif isinstance(event, TableSlapJudged):
+            taker = event.taker or event.chooser
             lines.append((_("Table slap: player {n} takes the piles").format(n=taker), taker))
-        elif what == "slap":
+        elif isinstance(event, Slap):
             lines.append((_("{who} slapped first").format(who=seat_name(player, computer)), player))
-        elif what == "take" and player is not None:
-            side = pile_side(layout_mode, player, int(detail(event, "spit_pile")), seats)
+        elif isinstance(event, Take) and player is not None:
+            side = pile_side(layout_mode, player, event.spit_pile, seats)
             if side not in ("left", "right"):  # a far pile, at a table of three or four
                 words = _("{who} takes a far pile: {cards} cards")
             elif layout_mode == "desktop" and seats == 2:  # both read the screen the same way: the screen's sides
@@ -59,7 +58,7 @@ def summary_lines(events: list[Any], layout_mode: str = "tabletop", seats: int =
                     if side == "left"
                     else _("{who} takes their right pile: {cards} cards")
                 )
-            lines.append((words.format(who=seat_name(player, computer), cards=detail(event, "cards", 0)), player))
+            lines.append((words.format(who=seat_name(player, computer), cards=event.cards), player))
     return lines
 
 

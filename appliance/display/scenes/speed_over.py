@@ -11,10 +11,11 @@ from typing import Any
 import pygame
 
 from appliance.match import Match
+from appliance.rules import Event
+from appliance.rules.events import RoundOver, Score
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
-from ..events import detail, kind
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
@@ -24,17 +25,15 @@ from .ending import Ending
 MAX_DEALS_SHOWN = 8  # the last deals, where a long game had more
 
 
-def deals_of(events: list[Any]) -> list[tuple[int, int | None, int]]:
+def deals_of(events: list[Event]) -> list[tuple[int, int | None, int]]:
     """(deal, who played out (None: thrown in), points) for every deal that ended."""
     deals: list[tuple[int, int | None, int]] = []
     for event in events:
-        what = kind(event)
-        if what == "round_over":
-            player = detail(event, "player")
-            deals.append((int(detail(event, "round", 0)), None if player is None else int(player), 0))
-        elif what == "score" and deals:
+        if isinstance(event, RoundOver):
+            deals.append((event.round, event.player, 0))
+        elif isinstance(event, Score) and deals:
             number, player, _points = deals[-1]
-            deals[-1] = (number, player, int(detail(event, "points", 0)))
+            deals[-1] = (number, player, event.points)
     return deals
 
 

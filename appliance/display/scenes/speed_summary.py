@@ -13,10 +13,11 @@ from typing import Any
 import pygame
 
 from appliance.match import Match
+from appliance.rules import Event
+from appliance.rules.events import RoundOver, Score
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
-from ..events import detail, kind
 from ..i18n import _
 from ..speed_view import SpeedTable
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
@@ -24,23 +25,21 @@ from .base import Context, draw_scene, make
 from .between_rounds import BetweenRounds
 
 
-def deal_lines(events: list[Any], computer: frozenset[int] = frozenset()) -> list[tuple[str, int | None]]:
+def deal_lines(events: list[Event], computer: frozenset[int] = frozenset()) -> list[tuple[str, int | None]]:
     """(words, whose colour) for the deal that just ended."""
     lines: list[tuple[str, int | None]] = []
     for event in events:
-        what = kind(event)
-        if what == "round_over":
-            number = detail(event, "round", "")
-            if detail(event, "reason") == "played_out":
-                player = int(detail(event, "player", 0))
+        if isinstance(event, RoundOver):
+            number = event.round
+            if event.reason == "played_out":
+                player = event.player or 0
                 name = _("The computer") if player in computer else _("Player {n}").format(n=player)
                 lines.append((_("Deal {round}: {name} played out!").format(round=number, name=name), player))
             else:
                 lines.append((_("Deal {round}: nobody can ever play, dealt again").format(round=number), None))
-        elif what == "score":
-            player = int(detail(event, "player", 0))
+        elif isinstance(event, Score):
             words = _("Player {n} scores {points}")
-            lines.append((words.format(points=detail(event, "points", 0), n=player), player))
+            lines.append((words.format(points=event.points, n=event.player), event.player))
     return lines
 
 
