@@ -30,6 +30,7 @@ BENCHES: dict[str, str] = {
     "render": "appliance.benchmarks.render:main",
     "resume": "appliance.benchmarks.resume:main",
     "ties": "appliance.benchmarks.ties:main",
+    "first-game": "appliance.benchmarks.first_game:main",
 }
 
 
