@@ -138,6 +138,13 @@ def to_learn(game: str, learner: int, steps: int, wrong: str) -> Callable[[Harne
     return go
 
 
+def to_game_over_by_length(h: Harness) -> None:
+    """Game over by the operator's game length (ours): why it ended, and each seat's cards left."""
+    from test_display_game_length import over_by_length
+
+    over_by_length(h)
+
+
 def to_learned(h: Harness) -> None:
     """The end of the guided first game of Spit."""
     h.press(1, "pile1")
@@ -172,6 +179,7 @@ SCENES.update(
         "learn_speed": (to_learn("speed", 1, 1, "right"), False),
         "learn_speed_seat2_play": (to_learn("speed", 2, 3, "right"), False),
         "learned": (to_learned, False),
+        "game_over_by_length": (to_game_over_by_length, False),
     }
 )
 # what can be up over a scene at once: nothing; the start's notices; the notices with the service
