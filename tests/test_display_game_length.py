@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from headless import Harness, _over_state, _play_from, to_choose
+from headless import Harness, _over_state, _play_from, to_choose, to_ready
 
 from appliance.display.captions import shown_to
-from appliance.display.game_length import LENGTHS, ended_words, length_options, length_words
+from appliance.display.game_length import LENGTHS, ended_words, length_in_force, length_options, length_words
 from appliance.display.i18n import LANGUAGES, set_language
+from appliance.rules import read_options
 from appliance.shared.settings import Settings, load_settings
 
 SIZE = (1280, 720)
@@ -91,6 +92,17 @@ def test_a_game_started_with_a_limit_is_journalled_with_it(tmp_path: Path) -> No
     (journal,) = tmp_path.glob("*.jsonl")
     setup = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])["setup"]
     assert setup["options"] == {"limit_rounds": 3}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_length_is_among_the_rules_shown_in_play(language: str) -> None:
+    set_language(language)
+    h = Harness(SIZE, settings=Settings(limit_minutes=10))
+    to_ready(h)
+    line = length_in_force(h.scene.match.game.rules.options)  # type: ignore[attr-defined]
+    assert len(line) == 1 and "10" in line[0]
+    assert any(line[0] in words for words in shown_to(h.scene.captions(), 1))
+    assert length_in_force(read_options("classic")) == []
 
 
 def over_by_length(h: Harness) -> None:

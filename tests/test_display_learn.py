@@ -162,3 +162,16 @@ def test_play_learn_is_an_option() -> None:
     assert parse_args(["--learn"]).learn == "chosen"
     assert parse_args(["--learn", "speed"]).learn == "speed"
     assert parse_args([]).learn is None
+
+
+def test_wrong_presses_keep_the_learner_at_the_table_and_nobody_leaves_it_for_the_title() -> None:
+    h = Harness(SIZE, settings=Settings(layout="desktop", idle_timeout_s=10))
+    h.press(1, "pile1")
+    h.frame()
+    scene = h.scene
+    for _ in range(6):  # 30 s of presses the guide holds back
+        h.advance(5.0)
+        h.press(1, "pile3")
+    assert h.scene is scene
+    h.advance(11.0)  # then nobody
+    assert type(h.scene).__name__ == "TitleScene"

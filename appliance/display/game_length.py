@@ -44,6 +44,15 @@ def next_length(settings: Any, step: int) -> tuple[int, int]:
     return LENGTHS[(index + step) % len(LENGTHS)]
 
 
+def length_in_force(options: Any) -> list[str]:
+    """A game's length among the rules in force shown in play ("a game of 5 rounds"), [] for none."""
+    if getattr(options, "limit_rounds", 0):
+        return [_("a game of {n} rounds").format(n=options.limit_rounds)]
+    if getattr(options, "limit_minutes", 0):
+        return [_("a game of {n} minutes").format(n=options.limit_minutes)]
+    return []
+
+
 def ended_words(events: Sequence[Any], name: Callable[[int], str], most: bool = False) -> list[str]:
     """Why the game ended, when its length did (the `game_over` event's `limit` and `cards`), in two
     lines: the limit and how it was decided (`most`: the most cards won, Reverse Spit), then each

@@ -71,6 +71,7 @@ class Guided:
             return None
         wrong = self.guide.judge(self.match.game, press.control)
         if wrong is not None:
+            self.match.players_present(press.t_ns)  # (somebody is there: the idle clock starts again)
             self.wrong = (wrong, self.now_ns + int(WRONG_S * 1e9))
             self.ctx.sound.play("reject")
             return None
@@ -90,10 +91,10 @@ class Guided:
             return Replace(make("learned", self.ctx, self.game_name, self.learner))
         return None
 
-    def _asked(self, keymap: Any) -> str | None:
+    def _asked(self, keymap: Any) -> str:
         ask = self.guide.ask(self.match.game)
-        if ask is None:
-            return None
+        if ask is None:  # (the last step done: shown a moment before the lesson's end)
+            return _("Well done!")
         return asked_words(ask, keymap, self.learner, self.game_name)
 
     def guide_captions(self) -> list[Caption]:
@@ -152,9 +153,7 @@ class LearnScene(Guided, PlayScene):
 
     def prompt(self, player: int) -> tuple[str, tuple[int, int, int]] | None:
         if player == self.learner:
-            asked = self._asked(self.view.keymap)
-            if asked is not None:
-                return asked, GOLD
+            return self._asked(self.view.keymap), GOLD
         return super().prompt(player)
 
     def info(self, player: int | None) -> list[str]:
@@ -189,9 +188,7 @@ class SpeedLearnScene(Guided, SpeedPlayScene):
 
     def prompt(self, player: int) -> tuple[str, tuple[int, int, int]] | None:
         if player == self.learner:
-            asked = self._asked(self.table.keymap)
-            if asked is not None:
-                return asked, GOLD
+            return self._asked(self.table.keymap), GOLD
         return super().prompt(player)
 
     def captions(self) -> list[Caption]:
