@@ -16,6 +16,7 @@ BENCHES: dict[str, str] = {
     "ties": "lab.benchmarks.ties:main",
     "store": "lab.benchmarks.store:main",
     "venue": "lab.benchmarks.venue:main",
+    "first-game": "lab.benchmarks.first_game:main",
 }
 
 # command -> ("module:function", help); each function takes the remaining argv and returns an exit status.

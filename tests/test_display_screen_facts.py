@@ -120,6 +120,53 @@ def to_replay(h: Harness) -> None:
     h.advance(1.8)
 
 
+def _learn_step(h: Harness) -> None:
+    """The guided first game's learner makes the press asked for (the partner's call waited for)."""
+    scene: Any = h.scene
+    while scene.guide.waiting(scene.match.game):
+        h.advance(0.1)
+    h.press(scene.learner, scene.guide.ask(scene.match.game).control)
+    h.frame()
+
+
+def to_learn(game: str, learner: int, steps: int, wrong: str) -> Callable[[Harness], None]:
+    """The guided first game (one press from the title, at seat `learner`), `steps` presses done and
+    then a `wrong` one: the step asked, the praise for the last one and why the wrong press was held
+    back, all up at once."""
+
+    def go(h: Harness) -> None:
+        h.settings.game = game
+        h.press(learner, "pile1")
+        h.frame()
+        for _ in range(steps):
+            _learn_step(h)
+        h.advance(1.0)  # (the partner has called)
+        h.press(learner, wrong)
+        h.frame()
+        scene: Any = h.scene
+        assert scene.wrong is not None and scene.praise is not None and not scene.guide.done
+
+    return go
+
+
+def to_game_over_by_length(h: Harness) -> None:
+    """Game over by the operator's game length (ours): why it ended, and each seat's cards left."""
+    from test_display_game_length import over_by_length
+
+    over_by_length(h)
+
+
+def to_learned(h: Harness) -> None:
+    """The end of the guided first game of Spit."""
+    h.press(1, "pile1")
+    h.frame()
+    while type(h.scene).__name__ == "LearnScene":
+        if h.scene.guide.done:  # type: ignore[attr-defined]
+            h.advance(0.5)
+        else:
+            _learn_step(h)
+
+
 # scene name -> (how to get there, does a table of three or four change it)
 SCENES: dict[str, tuple[Callable[[Harness], None], bool]] = {
     name: (drive, name in ("title", "choose", "game_menu", "countdown", "ready", "play", "settings", "pause"))
@@ -139,6 +186,12 @@ SCENES.update(
         "service_notices": (to_service((0, 3)), False),
         "replay": (to_replay, False),
         "scores_with_venue": (to_scores_with_venue, False),
+        "learn_spit": (to_learn("classic", 1, 1, "pile3"), False),
+        "learn_spit_seat2_slap": (to_learn("classic", 2, 14, "left"), False),
+        "learn_speed": (to_learn("speed", 1, 1, "right"), False),
+        "learn_speed_seat2_play": (to_learn("speed", 2, 3, "right"), False),
+        "learned": (to_learned, False),
+        "game_over_by_length": (to_game_over_by_length, False),
     }
 )
 # what can be up over a scene at once: nothing; the start's notices; the notices with the service

@@ -69,6 +69,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="inputs configuration (GPIO panels, serial pads), as for `spit-arcade inputs`",
     )
     parser.add_argument("--sources", help="input sources to start besides the keyboard, e.g. gpio,serial")
+    parser.add_argument(
+        "--learn",
+        nargs="?",
+        const="chosen",
+        choices=("spit", "speed", "chosen"),
+        help="start with a guided first game that teaches the game, step by step (spit or speed; "
+        "default: the game chosen in the settings); on the title, player 1's or 2's first pile key starts it",
+    )
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # stop after N frames (smoke runs)
     return parser.parse_args(argv)
 
@@ -289,7 +297,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     try:
         journals = None if args.no_journal else journal_dir(settings.journal_dir)
         config_path = args.config if args.config is not None else default_config_path()
-        return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices)
+        return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices, args.learn)
     except KeyboardInterrupt:
         return 130
     except pygame.error as error:
@@ -311,6 +319,7 @@ def run(
     merger: Any = None,
     config_path: Path | None = None,
     notices: list[str] | None = None,
+    learn: str | None = None,
 ) -> int:
     import time
 
@@ -333,7 +342,8 @@ def run(
 
     kept_s = settings.credits_kept_off_h * 3600  # credits left at a power-off expire after this (0: never)
     ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
-    stack = first_scenes(ctx, [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices)
+    said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
+    stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
     for scene in stack[1:]:
         runner.apply(Push(scene))
@@ -350,6 +360,21 @@ def first_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     from .scenes.base import make
 
     stack = resume_scenes(ctx, notices)  # a journal that can't be resumed adds its notice
+    if notices:
+        stack.append(make("notices", ctx, notices))
+    return stack
+
+
+def learn_scenes(ctx: Any, learn: str, notices: list[str]) -> list[Any]:
+    """`play --learn`: the guided first game at seat 1 (of `learn`, "spit" or "speed", or "chosen":
+    the settings' game), under the start's notices; a game a crash interrupted is left for the next
+    start."""
+    from .rules_words import game_choice
+    from .scenes.base import make
+
+    if learn == "chosen":
+        learn = "speed" if game_choice(ctx.settings).is_speed else "spit"
+    stack = [make("learn", ctx, 1, learn)]
     if notices:
         stack.append(make("notices", ctx, notices))
     return stack

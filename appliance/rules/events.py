@@ -302,8 +302,13 @@ class TableSlapJudged(Event):
 
 @dataclass(slots=True)
 class GameOver(Event):
+    """The game is won. `limit`: ended by the game's length, ours (game_length.py: "rounds" or
+    "minutes"), with each seat's cards left (`cards`) that decided it; both left out otherwise."""
+
     kind: ClassVar[str] = "game_over"
     winner: int
+    limit: str | None = field(default=None, metadata=OPTIONAL)
+    cards: list[int] | None = field(default=None, metadata=OPTIONAL)
 
 
 EVENT_KINDS: dict[str, type[Event]] = {

@@ -738,6 +738,11 @@ class Game:
             p.taken = []
         if winner is None:
             winner = self.rules.goal.winner(self, hands)
+        limit = None
+        if winner is None:  # ours: a game bounded in rounds or minutes (game_length.py); a tie plays on
+            limit = self.rules.length.reached(self.round, t)
+            if limit is not None:
+                winner = self.rules.length.winner(hands, self.rules.goal.larger_pile_wanted)
         if winner is not None:
             # The game is over. The cards stay accounted for: each player holds what they
             # gathered, face down, as spit cards.
@@ -746,7 +751,8 @@ class Game:
             for p, hand in zip(self.players, hands, strict=True):
                 p.stock = [StockPile() for _ in self.rules.layout.sizes]
                 p.spit_cards = hand
-            events.append(GameOver(t, winner))
+            counted = [len(hand) for hand in hands] if limit is not None else None
+            events.append(GameOver(t, winner, limit, counted))
             return
         for p, hand in zip(self.players, hands, strict=True):
             self.rng.shuffle(hand)

@@ -43,6 +43,9 @@ class Options:
     runners: tuple[int, ...] = (1, 1)
     ghost_card: bool = False
     spit_card_please: bool = False
+    # ours, not the sources': a game bounded for a bar (game_length.py); 0: no limit
+    limit_rounds: int = 0
+    limit_minutes: int = 0
     # Speed (S1-S5)
     target: int = 25
     side_stacks: int = 10
@@ -54,6 +57,8 @@ class Options:
             if game not in OPTIONS[f.name].games:
                 continue
             value = getattr(self, f.name)
+            if f.name in LISTED_WHEN_SET and not value:
+                continue  # (so every state and journal written before these options reads the same)
             out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
@@ -124,6 +129,7 @@ def _pile_sizes(value: Any) -> tuple[int, ...]:
 
 
 CHOICES = ("slap", "shapp", "first_call", "slap_spit")
+LISTED_WHEN_SET = ("limit_rounds", "limit_minutes")  # options of ours: in a state's options only when set
 GOALS = ("fewest", "all")
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
@@ -170,6 +176,13 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("spit_card_please", "true or false",
                "a player too short to keep a spit card borrows one; when they play out they must slap it "
                "within 2 s, before the lender does, to win; too late takes the whole spit pile", "V13", _bool),
+    OptionSpec("limit_rounds", "0 (no limit) or a whole number from 1 to 99",
+               "ours, not the sources': the game ends after this many rounds; the fewest cards left then wins "
+               "(Reverse Spit: the most), a tie plays another round", "ours", _whole(0, 99)),
+    OptionSpec("limit_minutes", "0 (no limit) or a whole number from 1 to 120",
+               "ours, not the sources': once this many minutes are played the round being played is the last; "
+               "the fewest cards left then wins (Reverse Spit: the most), a tie plays another round", "ours",
+               _whole(0, 120)),
     OptionSpec("target", "a whole number from 1 to 500", "Speed: the score that wins the game", "S5",
                _whole(1, 500), frozenset({"speed"})),
     OptionSpec("side_stacks", "10 or 5", "Speed: side stacks of 10 (stocks of 15) or of 5 (stocks of 20)", "S1",

@@ -17,6 +17,7 @@ from typing import Any
 from .carry import Carried, InHand
 from .choosing import CHOOSING, PlayedOutSlapsTheLarger, SlapForIt
 from .fits import AlternateColours, OneRankApart
+from .game_length import UNLIMITED, GameLength
 from .ghost_card import GhostCard
 from .goal import GOALS, FewestCards
 from .house_rule import HouseRule
@@ -43,6 +44,7 @@ class Ruleset:
     table_slap: type[TableSlap] | None = None
     ghost: type[GhostCard] | None = None  # house rules with state of their own: a fresh one a game
     please: type[SpitCardPlease] | None = None
+    length: GameLength = UNLIMITED  # ours: a game bounded in rounds or minutes (game_length.py)
     # How long after an opponent's play onto a spit pile a card that fitted the covered top is told
     # `too_late` (it lost the race) rather than `not_adjacent`. Seconds of press time.
     race_window: float = 1.0
@@ -98,6 +100,7 @@ def compose(variant: str, options: Options) -> Ruleset:
         table_slap=None if options.table_slap is None else TABLE_SLAPS[options.table_slap],
         ghost=GhostCard if options.ghost_card else None,
         please=SpitCardPlease if options.spit_card_please else None,
+        length=GameLength(options.limit_rounds, options.limit_minutes),
     )
 
 

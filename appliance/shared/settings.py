@@ -13,6 +13,8 @@ picks another. A missing file means the defaults.
     free_play = true          # false: a game costs credits from the coin input (appliance/credits.py)
     credits_per_game = 1      # 1..9, when not on free play
     credits_kept_off_h = 0    # credits left when the cabinet is switched off expire after this many hours (0: never)
+    limit_rounds = 0          # ours: a Spit game ends after this many rounds (0: no limit; 1..99)
+    limit_minutes = 0         # ours: or its last round starts after this many minutes (0: no limit; 1..120)
 
     [keys]                    # changes to the default key map: key name (as pygame.key.name gives it) =
     z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
@@ -68,6 +70,8 @@ class Settings:
     free_play: bool = True  # False: a game costs `credits_per_game` credits from the coin input
     credits_per_game: int = 1  # (the credits themselves are state, not a setting: appliance/operator/)
     credits_kept_off_h: float = 0.0  # hours credits survive a power-off (0: for ever; MPF's persist_credits_while_off)
+    limit_rounds: int = 0  # a game's length, ours (rules/game_length.py): 0 no limit, else 1..99 rounds
+    limit_minutes: int = 0  # or 1..120 minutes, after which the round being played is the last
 
 
 SETTINGS = tuple(name for name in Settings.__dataclass_fields__ if name != "warnings")
@@ -173,6 +177,8 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         free_play=check.boolean(data, "free_play", d.free_play),
         credits_per_game=check.integer(data, "credits_per_game", d.credits_per_game, *CREDITS),
         credits_kept_off_h=check.number(data, "credits_kept_off_h", d.credits_kept_off_h, *KEPT_OFF_H, unit="hours"),
+        limit_rounds=check.integer(data, "limit_rounds", d.limit_rounds, 0, 99),
+        limit_minutes=check.integer(data, "limit_minutes", d.limit_minutes, 0, 120),
         warnings=check.problems,
     )
 

@@ -107,6 +107,8 @@ SCENES: dict[str, str] = {
     "service": "service_menu:ServiceMenuScene",
     "resumed": "resumed:ResumedScene",
     "notices": "service_notices:NoticesScene",
+    "learn": "learn:learn_scene",
+    "learned": "learn:LearnedScene",
 }
 
 

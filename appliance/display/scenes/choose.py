@@ -27,6 +27,7 @@ from appliance.match import Match, bots_available, level_words, make_bot, open_j
 from ..captions import Caption, Line
 from ..coins import credit_words, insert_coin_words, office, pay_for_game
 from ..compositor import Canvas
+from ..game_length import length_options
 from ..i18n import _
 from ..rules_words import GameChoice, game_choice, in_force
 from ..table_view import GOLD, RED, SOFT, WHITE, TableView
@@ -180,14 +181,15 @@ class ChooseScene:
         ctx = self.ctx
         seed = ctx.seed_source()
         bots = {seat: make_bot(level, seat, seed) for seat, level in computer.items()}
+        options = {**self.game.given, **length_options(ctx.settings, self.game.is_speed)}  # (the operator's)
         journal = None
         if ctx.journal_dir is not None:
             try:
-                journal = open_journal(ctx.journal_dir, seed, self.game.preset, self.game.given, bots=computer,
+                journal = open_journal(ctx.journal_dir, seed, self.game.preset, options, bots=computer,
                                        syncer=office(ctx).writer.call)  # synced off the frame loop
             except OSError as error:  # a full disk, a read-only card: play on, say so once
                 print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
-        match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=self.game.given)
+        match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=options)
         match.ended = office(ctx).game_over  # its figures into the audits when it ends
         if self.game.is_speed:
             return make(SPEED_SCENE, ctx, match)

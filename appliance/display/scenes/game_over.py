@@ -8,6 +8,7 @@ from appliance.match import Match
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
+from ..game_length import ended_words
 from ..i18n import _
 from ..stats import Figures, figures
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
@@ -42,7 +43,9 @@ class GameOverScene(Ending):
     def captions(self) -> list[Caption]:
         winner = self.match.spit.winner
         head = _("{name} wins!").format(name=self.name(winner)) if winner is not None else _("Game over")
-        out = [caption("panel", None, Line(head, 0.3, GOLD), shade=200)]
+        most = self.match.spit.rules.goal.larger_pile_wanted  # (Reverse Spit)
+        why = [Line(words, 0.12, WHITE) for words in ended_words(self.match.events, self.name, most)]  # (its length)
+        out = [caption("panel", None, Line(head, 0.3, GOLD), *why, shade=200)]
         for player in self.view.layout.seats:
             f = self.figures[player]
             if self.ctx.layout.mode == "desktop" or player in self.match.bots:

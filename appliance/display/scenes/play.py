@@ -31,6 +31,7 @@ from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..duel_view import PROMPT_SIZE, GhostAndDuel, seat_prompt
 from ..events import EventReader
+from ..game_length import length_in_force
 from ..hints import StuckWatch, Told
 from ..i18n import _, language
 from ..rules_words import choice_of, in_force, slap_rule_words
@@ -190,7 +191,9 @@ class PlayScene(AtTable):
         game = self.match.spit
         key = language()
         if self._in_force is None or self._in_force[0] != key:
-            self._in_force = (key, in_force(choice_of(game.variant, game.rules.options.to_json())))
+            lines = [in_force(choice_of(game.variant, game.rules.options.to_json()))]
+            lines += length_in_force(game.rules.options)  # the operator's game length (ours)
+            self._in_force = (key, " · ".join(lines))
         return self._in_force[1]
 
     def choosing_prompt(self, player: int) -> tuple[str, tuple[int, int, int]]:

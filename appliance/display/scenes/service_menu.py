@@ -37,6 +37,7 @@ from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 from ..captions import Caption, Line
 from ..coins import office
 from ..compositor import Canvas
+from ..game_length import length_words, next_length
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
 from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
@@ -310,10 +311,15 @@ class ServiceMenuScene:
             Item(lambda: _("language: {name}").format(name=LANGUAGE_NAMES.get(s.language, s.language)),
                  self.cycle("language", LANGUAGES, set_language)),
             Item(lambda: _("free play: {on}").format(on=on_off(s.free_play)), self.cycle("free_play", (True, False))),
+            Item(lambda: length_words(s), self.cycle_length),  # a game's length (ours: display/game_length.py)
         ] + ([] if s.free_play else [  # what a game costs only where games cost credits
             Item(lambda: _("credits a game: {n}").format(n=s.credits_per_game),
                  self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
         ])  # fmt: skip
+
+    def cycle_length(self, step: int) -> None:
+        rounds, minutes = next_length(self.settings, step)
+        self.write(limit_rounds=rounds, limit_minutes=minutes)  # one write: both or neither
 
     def choose_game(self, step: int) -> Transition:
         """The players' game menu over this page: what it keeps is the default game and its house
@@ -401,7 +407,7 @@ class ServiceMenuScene:
         values = {
             name: getattr(d, name)
             for name in ("computer_level", "attract", "idle_timeout_s", "volume", "language", "free_play",
-                         "credits_per_game")
+                         "credits_per_game", "limit_rounds", "limit_minutes")
         }  # fmt: skip
         self.write(house_rules={}, game=d.game, **values)  # one write: a power cut keeps all or none
         set_language(d.language)

@@ -2,7 +2,8 @@
 
 With the computer opponent installed the attract game is computer against computer (never
 journalled); without it, a built-in script deals and calls "Spit!", and a new deal follows.
-Any player's SPIT or the cabinet's START goes to choosing players; Escape leaves the program.
+Any player's SPIT or the cabinet's START goes to choosing players; player 1's or 2's first pile key
+to the guided first game of the game chosen (scenes/learn.py), at that seat; Escape leaves the program.
 When a game costs credits (not on free play), the title says how many there are and, when there are
 too few for a game, "insert coin"; START then stays here (the credits are taken when the game starts,
 in the players-choosing scene). A coin is counted by the runner whatever is showing.
@@ -20,6 +21,7 @@ from ..captions import Caption, Line, caption
 from ..coins import books_words, credit_words, insert_coin_words, may_play
 from ..compositor import Canvas
 from ..events import EventReader
+from ..guide import invitation
 from ..i18n import _
 from ..legend import cabinet_legend, seat_legend
 from ..rules_words import game_choice, in_force, rules_help
@@ -67,6 +69,10 @@ class TitleScene:
             return None if self.ctx.settings.kiosk else Quit(0)
         if is_press(press, "service"):
             return Push(make("settings", self.ctx))
+        if is_press(press, "pile1") and press.player in (1, 2):  # the guided first game (free: a lesson)
+            self.ctx.sound.play("select")
+            game = "speed" if game_choice(self.ctx.settings).is_speed else "spit"
+            return Replace(make("learn", self.ctx, press.player, game))
         if is_press(press, "start", "spit"):
             if not may_play(self.ctx):
                 self.ctx.sound.play("reject")
@@ -112,6 +118,7 @@ class TitleScene:
         lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
         lines.append(self.play_line())
+        lines.append(Line(invitation(self.ctx.keymap), 0.12, WHITE))  # the guided first game
         out = [Caption("panel", None, tuple(lines), 200, TITLE_VEIL)]  # the computer's game seen through
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
