@@ -188,6 +188,69 @@ def test_the_title_explains_the_chosen_rules_line_by_line() -> None:
     assert seen == set(rules_help(chosen))
 
 
+def title_words(h: Harness) -> str:
+    """Every line the title's frame shows (its recorded texts, as data), a wrapped line joined again."""
+    return " | ".join(" ".join(text.words) for text in h.canvas().texts)
+
+
+TITLE_LINES = {  # the game chosen -> (language -> lines the title shows about it)
+    "classic": {
+        "en": ["Playing: Classic Spit", "A round is over: slap the smaller spit pile!",
+               "five stock piles of 1, 2, 3, 4 and 5 cards (11 spit cards)"],
+        "de": ["Gespielt wird: Klassisches Spit", "fünf Vorratsstapel mit 1, 2, 3, 4 und 5 Karten (11 Spit-Karten)"],
+        "eo": ["Ludata: Klasika Spit", "kvin provizaj stakoj de 1, 2, 3, 4 kaj 5 kartoj (11 spit-kartoj)"],
+    },
+    "speed": {
+        "en": ["Playing: Speed", "Speed: play a card from your hand one above or below a middle pile.",
+               "Nobody can play? Both press SPIT! to turn the side stacks."],
+        "de": ["Gespielt wird: Speed"],
+        "eo": ["Ludata: Speed"],
+    },
+    "reverse": {
+        "en": ["Win all the cards. Both play at once: no turns!",
+               "A round is over: whoever played out slaps the larger pile and takes it!"],
+        "de": ["Gewinne alle Karten. Beide spielen zugleich: niemand wartet!",
+               "Runde vorbei: wer fertig ist, schlägt auf den größeren Stapel und nimmt ihn!"],
+        "eo": ["Gajnu ĉiujn kartojn. Ambaŭ ludas samtempe: neniuj vicoj!",
+               "Raŭndo finiĝis: kiu eldonis ĉion frapas la pli grandan stakon kaj prenas ĝin!"],
+    },
+    "running": {
+        "en": ["Pick a stock card, carry it to a pad and slap it on one rank up or down (A is next to 2 and K)."],
+        "de": ["Wähle eine Vorratskarte, trag sie zu einer Matte und schlag sie ab, einen Wert höher oder tiefer "
+               "(A liegt neben 2 und K)."],
+        "eo": ["Elektu provizan karton, portu ĝin al kuseneto kaj frapu ĝin, unu valoron pli alte aŭ pli malalte "
+               "(A apudas 2 kaj K)."],
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(TITLE_LINES))
+def test_the_title_explains_the_game_chosen_in_the_game_menu(game: str) -> None:
+    h = Harness(SIZE, settings=Settings(game=game))
+    h.advance(0.1)
+    for language, lines in TITLE_LINES[game].items():
+        set_language(language)
+        shown = title_words(h)
+        for line in lines:
+            assert line in shown, (language, line, shown)
+        assert "reference rules" not in shown and "Grundregeln" not in shown and "bazaj reguloj" not in shown
+    set_language("en")
+    if game != "classic":  # not Classic Spit's lines whatever is chosen
+        assert "Playing: Classic Spit" not in title_words(h)
+    if game in ("speed", "running"):
+        assert "Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K)." \
+            not in title_words(h)
+
+
+def test_the_title_at_four_seats_says_everybody_plays_at_once() -> None:
+    h = Harness(SIZE, settings=Settings(house_rules={"seats": 4}))
+    h.advance(0.1)
+    shown = title_words(h)
+    assert "Get rid of your cards first. Everybody plays at once: no turns!" in shown
+    assert "Nobody can play? Everybody presses SPIT! and turns a new card." in shown
+    assert "Nobody can play? Both" not in shown
+
+
 def test_the_rules_in_force_and_the_menu_read_in_german_and_esperanto() -> None:
     chosen = choice_of("threes", {"alternate_colours": True})
     assert in_force(chosen) == "Threes · alternating colours"

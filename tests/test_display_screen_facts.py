@@ -127,6 +127,8 @@ SCENES.update(
         "service_switch_test": (to_service((0, 0)), False),
         "service_notices": (to_service((0, 3)), False),
         "replay": (to_replay, False),
+        "title_running": (_family("running"), False),  # the title explains the game chosen: the longest lines
+        "title_speed": (_family("speed"), False),
     }
 )
 # what can be up over a scene at once: nothing; the start's notices; the notices with the service
