@@ -20,6 +20,7 @@ import pytest
 from headless import (
     KEY_SCENES,
     Harness,
+    everybody_calls_spit,
     headless_display,
     to_play,
     to_ready,
@@ -73,6 +74,13 @@ def to_running(h: Harness) -> None:
     h.advance(0.3)
 
 
+def to_running_next(h: Harness) -> None:
+    """Running Spit in play, nobody running yet: each team's board says who runs next, and what that means."""
+    _family("running")(h)
+    to_ready(h)
+    everybody_calls_spit(h)
+
+
 def to_service(page_rows: tuple[int, ...]) -> Callable[[Harness], None]:
     """The service menu over the title, opened at the pages reached by choosing `page_rows`."""
 
@@ -119,6 +127,7 @@ SCENES.update(
     {
         "speed": (to_speed_rejects, False),
         "running": (to_running, False),
+        "running_next": (to_running_next, False),
         "service_main": (to_service(()), False),
         "service_adjustments": (to_service((2,)), False),
         "service_language_saved": (to_language_saved, False),
