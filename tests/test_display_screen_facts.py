@@ -74,6 +74,17 @@ def to_running(h: Harness) -> None:
     h.advance(0.3)
 
 
+def idle(drive: Callable[[Harness], None]) -> Callable[[Harness], None]:
+    """The scene `drive` reaches, then nobody touching it until the idle countdown shows (5 s left)."""
+
+    def go(h: Harness) -> None:
+        drive(h)
+        h.now_ns += int((h.settings.idle_timeout_s - 5) * 1e9)
+        h.frame()
+
+    return go
+
+
 def to_running_next(h: Harness) -> None:
     """Running Spit in play, nobody running yet: each team's board says who runs next, and what that means."""
     _family("running")(h)
@@ -128,6 +139,8 @@ SCENES.update(
         "speed": (to_speed_rejects, False),
         "running": (to_running, False),
         "running_next": (to_running_next, False),
+        "idle_countdown": (idle(to_play), True),
+        "speed_idle_countdown": (idle(to_speed_rejects), False),
         "service_main": (to_service(()), False),
         "service_adjustments": (to_service((2,)), False),
         "service_language_saved": (to_language_saved, False),
