@@ -126,7 +126,7 @@ def test_game_over_shows_figures_then_the_title() -> None:
     h.frame()
     assert type(h.scene).__name__ == "GameOverScene"
     h.advance(2)
-    h.press(1, "spit")
+    h.press(0, "start")  # (SPIT! is a rematch: tests/test_display_rematch.py)
     h.frame()
     assert isinstance(h.scene, TitleScene)
 

@@ -61,6 +61,7 @@ def harness(layout: str, game: Any = None, bots: dict[int, str] | None = None, s
             match = Match(seed, START_NS, variant="speed", bots=computer)
         else:
             match = Match(seed, START_NS, bots=computer, game=game[0], events=game[1])
+        match.levels = dict(bots or {})  # (as the players' menu starts a game: a rematch plays them again)
         return make("speed_play", ctx, match)
 
     return Harness(SIZE, layout, scene=scene)
@@ -251,6 +252,24 @@ def test_game_over_shows_every_deal_and_the_scores() -> None:
     assert words[0] == "Player 1 wins!"
     assert "score 14" in words and "Deal 1: player 1 +5" in words
     assert shown_to(over.captions(), 2)[:3] == ["Player 1 wins!", "The computer", "score 4"]
+
+
+def test_spit_on_speeds_game_over_is_a_rematch_against_the_same_computer() -> None:
+    h = harness("desktop", speed_setup("5H - - - -", "KD QS JC TS 2S", scores=(9, 4), target=10), bots={2: "3"})
+    h.press(1, "pile1")
+    h.press(1, "left")
+    h.frame()
+    over = h.scene
+    assert isinstance(over, SpeedOverScene)
+    assert "SPIT: a rematch, the same game and players   START: the title" in shown_to(over.captions(), 1)
+    h.advance(1.6)
+    h.press(1, "spit")
+    h.frame()
+    again = h.scene
+    assert isinstance(again, SpeedPlayScene) and again.match is not over.match
+    assert again.match.variant == "speed" and set(again.match.bots) == {2} and again.match.levels == {2: "3"}
+    game: Any = again.match.game
+    assert game.options.target == 10 and (game.player(1).score, game.player(2).score) == (0, 0)
 
 
 def test_deals_and_summary_lines_from_events() -> None:

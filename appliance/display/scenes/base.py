@@ -128,6 +128,39 @@ def leave_game(ctx: Context, match: Any) -> Reset:
     return Reset(make("title", ctx))
 
 
+def start_game(ctx: Context, choice: Any, computer: dict[int, str]) -> Scene:
+    """A new game of `choice` (rules_words.GameChoice) with the computer at the seats `computer`
+    names (seat -> level), journalled: its first scene (the countdown; Speed's own table). The seats
+    are remembered for the players' menu (`Context.computer_seats`)."""
+    import sys
+
+    from appliance.match import Match, make_bot, open_journal
+
+    ctx.computer_seats = dict(computer)
+    seed = ctx.seed_source()
+    bots = {seat: make_bot(level, seat, seed) for seat, level in computer.items()}
+    journal = None
+    if ctx.journal_dir is not None:
+        try:
+            journal = open_journal(ctx.journal_dir, seed, choice.preset, choice.given, bots=computer)
+        except OSError as error:  # a full disk, a read-only card: play on, say so once
+            print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
+    match = Match(seed, ctx.clock(), journal, bots, variant=choice.preset, options=choice.given)
+    match.levels = dict(computer)
+    if choice.is_speed:
+        return make("speed_play", ctx, match)
+    return make("countdown", ctx, match)
+
+
+def rematch(ctx: Context, match: Any) -> Scene:
+    """The same game again, from a new deal: the same rules, the computer at the same seats and levels."""
+    from ..rules_words import choice_of
+
+    options = match.game.rules.options if isinstance(match.game, Game) else match.game.options
+    game_type = "spit" if isinstance(match.game, Game) else "speed"
+    return start_game(ctx, choice_of(match.variant, options.to_json(game_type)), dict(match.levels))
+
+
 @dataclass
 class Context:
     """The app's services, handed to every scene."""
@@ -143,6 +176,8 @@ class Context:
     config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
     inputs: Any = None  # the running input sources (the service menu's switch test reads them)
     credit_bank: CreditBank | None = field(init=False, default=None)  # the coin box (coins.credit_bank)
+    computer_seats: dict[int, str] | None = field(init=False, default=None)  # the seats the computer played
+    # last (seat -> level), as the players chose them: the players' menu offers them again
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)
