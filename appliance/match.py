@@ -160,6 +160,7 @@ class Match:
         self.start_ns = start_ns
         self.journal = journal
         self.bots: dict[int, Bot] = dict(bots or {})
+        self.levels: dict[int, str] = {}  # the computer's level at each seat it plays (the journal's setup says)
         self.last_human_ns = start_ns
         self._holds = 0  # `hold`s not yet released: the game's clock stands still while any is
         self._held_since_ns = 0
@@ -483,6 +484,7 @@ class Match:
         bots = {int(seat): make_bot(str(spec), int(seat), seed) for seat, spec in seats.items()}
         journal = Journal.reopen(path, syncer=syncer)
         match = cls(seed, now_ns - round(game.now * 1e9), journal, bots, game=game, events=events)
+        match.levels = {int(seat): str(spec) for seat, spec in seats.items()}
         match.presses = sum(1 for press in script.presses if press.press is not None)
         print(f"spit-arcade: resumed {path.name} at press {match.presses}", file=sys.stderr)
         return match

@@ -33,6 +33,7 @@ from appliance.display.scenes.base import SCENES, MenuKey
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
+from appliance.display.slap_working import working_words
 from appliance.rules import OPTIONS, PRESETS
 from appliance.rules.table_slap import RULE_DECK, TableSlap
 from appliance.shared.config_file import remember_game, with_values
@@ -190,6 +191,69 @@ def test_the_title_explains_the_chosen_rules_line_by_line() -> None:
     assert seen == set(rules_help(chosen))
 
 
+def title_words(h: Harness) -> str:
+    """Every line the title's frame shows (its recorded texts, as data), a wrapped line joined again."""
+    return " | ".join(" ".join(text.words) for text in h.canvas().texts)
+
+
+TITLE_LINES = {  # the game chosen -> (language -> lines the title shows about it)
+    "classic": {
+        "en": ["Playing: Classic Spit", "A round is over: slap the smaller spit pile!",
+               "five stock piles of 1, 2, 3, 4 and 5 cards (11 spit cards)"],
+        "de": ["Gespielt wird: Klassisches Spit", "fünf Vorratsstapel mit 1, 2, 3, 4 und 5 Karten (11 Spit-Karten)"],
+        "eo": ["Ludata: Klasika Spit", "kvin provizaj stakoj de 1, 2, 3, 4 kaj 5 kartoj (11 spit-kartoj)"],
+    },
+    "speed": {
+        "en": ["Playing: Speed", "Speed: play a card from your hand one above or below a middle pile.",
+               "Nobody can play? Both press SPIT! to turn the side stacks."],
+        "de": ["Gespielt wird: Speed"],
+        "eo": ["Ludata: Speed"],
+    },
+    "reverse": {
+        "en": ["Win all the cards. Both play at once: no turns!",
+               "A round is over: whoever played out slaps the larger pile and takes it!"],
+        "de": ["Gewinne alle Karten. Beide spielen zugleich: niemand wartet!",
+               "Runde vorbei: wer fertig ist, schlägt auf den größeren Stapel und nimmt ihn!"],
+        "eo": ["Gajnu ĉiujn kartojn. Ambaŭ ludas samtempe: neniuj vicoj!",
+               "Raŭndo finiĝis: kiu eldonis ĉion frapas la pli grandan stakon kaj prenas ĝin!"],
+    },
+    "running": {
+        "en": ["Pick a stock card, carry it to a pad and slap it on one rank up or down (A is next to 2 and K)."],
+        "de": ["Wähle eine Vorratskarte, trag sie zu einer Matte und schlag sie ab, einen Wert höher oder tiefer "
+               "(A liegt neben 2 und K)."],
+        "eo": ["Elektu provizan karton, portu ĝin al kuseneto kaj frapu ĝin, unu valoron pli alte aŭ pli malalte "
+               "(A apudas 2 kaj K)."],
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(TITLE_LINES))
+def test_the_title_explains_the_game_chosen_in_the_game_menu(game: str) -> None:
+    h = Harness(SIZE, settings=Settings(game=game))
+    h.advance(0.1)
+    for language, lines in TITLE_LINES[game].items():
+        set_language(language)
+        shown = title_words(h)
+        for line in lines:
+            assert line in shown, (language, line, shown)
+        assert "reference rules" not in shown and "Grundregeln" not in shown and "bazaj reguloj" not in shown
+    set_language("en")
+    if game != "classic":  # not Classic Spit's lines whatever is chosen
+        assert "Playing: Classic Spit" not in title_words(h)
+    if game in ("speed", "running"):
+        assert "Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K)." \
+            not in title_words(h)
+
+
+def test_the_title_at_four_seats_says_everybody_plays_at_once() -> None:
+    h = Harness(SIZE, settings=Settings(house_rules={"seats": 4}))
+    h.advance(0.1)
+    shown = title_words(h)
+    assert "Get rid of your cards first. Everybody plays at once: no turns!" in shown
+    assert "Nobody can play? Everybody presses SPIT! and turns a new card." in shown
+    assert "Nobody can play? Both" not in shown
+
+
 def test_the_rules_in_force_and_the_menu_read_in_german_and_esperanto() -> None:
     chosen = choice_of("threes", {"alternate_colours": True})
     assert in_force(chosen) == "Threes · alternating colours"
@@ -243,12 +307,16 @@ def test_a_table_slap_gets_its_verdict_big_for_everybody() -> None:
     verdict = only(scene.captions(), "centre")
     assert [c.seat for c in verdict] == [None]  # for everybody, a copy facing each seat
     words = shown_to(verdict, 2)
+    working = words[1]  # how it was worked out, between the verdict and who takes
+    slap = scene.match.spit.house_rule(TableSlap)
+    assert slap is not None and working and working == working_words(slap.working(scene.match.spit))
     if judged[0].reason == "both_wrong":
-        assert words == ["Both slaps wrong!", f"Player {judged[0].chooser} slapped 40 ms later: chooses a pile to take"]
+        assert words == ["Both slaps wrong!", working,
+                         f"Player {judged[0].chooser} slapped 40 ms later: chooses a pile to take"]
     elif judged[0].reason == "wrong":
-        assert words == ["Wrong slap!", f"Player {judged[0].taker} takes both piles"]
+        assert words == ["Wrong slap!", working, f"Player {judged[0].taker} takes both piles"]
     else:
-        assert words == ["Right slap!", f"Player {judged[0].taker} was 40 ms late: takes both piles"]
+        assert words == ["Right slap!", working, f"Player {judged[0].taker} was 40 ms late: takes both piles"]
     assert only(scene.captions(), "race") == [] and only(scene.captions(), "reject") == []
     drawn = [d for d in h.canvas().texts if d.place == "centre"]
     assert sorted((d.seat, d.angle) for d in drawn) == [(1, 0), (2, 180)]
@@ -262,7 +330,7 @@ def test_each_verdict_says_who_takes_and_by_how_much(key: str) -> None:
     from appliance.display.table_view import verdict_lines
     from appliance.rules.house_rule import Verdict
 
-    lines = verdict_lines(Verdict(key, 2 if key != "slap_both_wrong" else 1, ms=84.4))
+    lines = verdict_lines(Verdict(key, 2 if key != "slap_both_wrong" else 1, ms=84.4))  # (no working given)
     assert lines == {
         "slap_wrong": ["Wrong slap!", "Player 2 takes both piles"],
         "slap_right_late": ["Right slap!", "Player 2 was 84 ms late: takes both piles"],
@@ -282,7 +350,7 @@ def test_the_table_slap_says_its_verdict_as_data(slaps: list[tuple[float, int, s
     from positions import position
 
     from appliance.rules import game_from_state
-    from appliance.rules.house_rule import Verdict
+    from appliance.rules.house_rule import Step, Verdict
 
     right = ("5C", "2D")  # 5 x 2 = 10, mod 7 = 3: a prime
     wrong = ("5C", "3D")  # 15 mod 7 = 1
@@ -296,12 +364,65 @@ def test_the_table_slap_says_its_verdict_as_data(slaps: list[tuple[float, int, s
     judged = [e for e in events if e.kind == "table_slap_judged"]
     assert len(judged) == 1 and game.verdict(events[0]) is None  # (a slap decides nothing by itself)
     said = game.verdict(judged[0])
+    a, b = (5, 2) if tops == right else (5, 3)
+    work = (Step("times", (a, b), a * b), Step("mod", (a * b, 7), a * b % 7),
+            Step("prime", (a * b % 7,), tops == right))
     assert said == {
-        "slap_right_late": Verdict("slap_right_late", 2, ms=40.0, good=True),  # the slower hand takes
-        "slap_right_idle": Verdict("slap_right_idle", 2, good=True),
-        "slap_wrong": Verdict("slap_wrong", 1),
-        "slap_both_wrong": Verdict("slap_both_wrong", 2, ms=40.0),
+        "slap_right_late": Verdict("slap_right_late", 2, ms=40.0, good=True, working=work),  # the slower hand takes
+        "slap_right_idle": Verdict("slap_right_idle", 2, good=True, working=work),
+        "slap_wrong": Verdict("slap_wrong", 1, working=work),
+        "slap_both_wrong": Verdict("slap_both_wrong", 2, ms=40.0, working=work),
     }[key]
+
+
+MOD7_WORKING = {  # a wrong slap on a 6 and a king, in each language
+    "en": ["Wrong slap!", "6 × 13 = 78, 78 mod 7 = 1: not a prime", "Player 1 takes both piles"],
+    "de": ["Falsch geschlagen!", "6 × 13 = 78, 78 mod 7 = 1: keine Primzahl", "Spieler 1 nimmt beide Stapel"],
+    "eo": ["Malĝusta frapo!", "6 × 13 = 78, 78 mod 7 = 1: ne primo", "Ludanto 1 prenas ambaŭ stakojn"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mod_spits_verdict_shows_the_working(language: str) -> None:
+    """6 and K on the spit piles, player 1 slaps: the verdict on the frame says why it was wrong."""
+    from headless import _in_play
+    from positions import position
+
+    from appliance.rules import game_from_state
+
+    h = Harness(SIZE, "tabletop")
+    game = game_from_state(position(["9H", "", "", "", ""], ["9S", "", "", "", ""], spit=("6C", "KD"),
+                                    p1_spit="7H 8H", p2_spit="7S 8S", options={"table_slap": "mod7"}))
+    _in_play(h, game)
+    h.frame()
+    h.press(1, "slap")
+    h.advance(1.0)  # the window closes: judged
+    set_language(language)
+    drawn = [d for d in h.canvas().texts if d.place == "centre"]
+    assert {d.seat for d in drawn} == {1, 2}
+    for d in drawn:
+        assert " ".join(d.words) == " ".join(MOD7_WORKING[language]), d.words
+
+
+def test_the_working_of_each_slap_rule_reads_in_words() -> None:
+    from appliance.rules.table_slap import working
+
+    said = {rule.name: working_words(working(rule.name, 6, 13, 7)) for rule in RULE_DECK}
+    assert said == {
+        "product_prime": "6 × 13 = 78, 78 mod 7 = 1: not a prime",
+        "sum_prime": "6 + 13 = 19, 19 mod 7 = 5: a prime",
+        "sum_13": "6 + 13 = 19: not 13",
+        "both_odd": "6 is not odd, 13 is odd",
+        "both_even": "6 is even, 13 is not even",
+        "neighbours": "6 − 13 = −7, −7 mod 7 = 0: neither 1 nor 6",
+        "pair": "6 mod 7 = 6, 13 mod 7 = 6: the same",
+        "divides": "6 does not divide 13",
+        "sum_multiple_3": "6 + 13 = 19, 19 mod 3 = 1: not 0",
+        "difference_prime": "13 − 6 = 7: a prime",
+        "sum_zero": "6 + 13 = 19, 19 mod 7 = 5: not 0",
+        "product_one": "6 × 13 = 78, 78 mod 7 = 1: that is 1",
+        "big_sum": "6 + 13 = 19: more than 7",
+    }
 
 
 def test_the_slap_key_is_in_the_default_map_and_the_legend_of_mod_spit() -> None:

@@ -199,3 +199,23 @@ def test_a_card_that_fits_neither_spit_pile_is_told_what_would_fit_not_to_try_th
     h.frame()
     (shown,) = [[line.words for line in c.lines] for c in scene.captions() if c.place == "reject" and c.seat == 1]
     assert shown == [said]
+
+
+LIFT_TWICE = {  # Running Spit, player 1's only move a lift: pick the 8 up and press its pile again
+    "en": "Lift a card to turn the one under it: press Q twice",
+    "de": "Heb eine Karte, dreh die darunter um: 2× Q drücken",
+    "eo": "Levu karton, turnu tiun sub ĝi: premu Q dufoje",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_key_pressed_twice_is_named_once_with_twice(language: str) -> None:
+    """Never "press Q, Q": the lift's two presses of one pile read "press Q twice", on the frame."""
+    h = Harness(SIZE, "desktop")
+    _play_from(h, position(["2C 8H", "3C", "4C", "5C", "6C"], ["2D 8C", "3D", "4D", "5D", "6D"], spit=("KS", "KD"),
+                           options={"carry": True}, variant="running"))
+    h.advance(HINT_AFTER_S + 0.1)
+    set_language(language)
+    shown = [" ".join(d.words) for d in h.canvas().texts if d.place == "prompt" and d.seat == 1]
+    assert shown == [LIFT_TWICE[language]]
+    assert "Q, Q" not in " ".join(shown)

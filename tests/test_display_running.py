@@ -318,3 +318,34 @@ def test_a_game_that_ends_is_counted_once_with_its_winner_sprints_and_controls(t
     rows = office.store.rows("SELECT variant, seats, winner, abandoned, sprints, controls FROM games")
     assert rows == [("running", 2, 2, 0, "[2700.0]", '["2 left", "2 pile1"]')]
     office.close()
+
+
+BOARD_EXPLAINED = {
+    "en": "NEXT RUNNER: the team's runner who carries the next card to a pad",
+    "de": "ALS NÄCHSTES LÄUFT: wer im Team die nächste Karte zur Matte trägt",
+    "eo": "SEKVA KURANTO: kiu el la teamo portas la sekvan karton al kuseneto",
+}
+
+
+def test_the_board_explains_itself_to_each_team_in_its_info_place() -> None:
+    from headless import everybody_calls_spit, to_ready
+
+    from appliance.display.i18n import LANGUAGES, set_language
+
+    for layout in ("desktop", "tabletop"):
+        h = Harness((1280, 720), layout)
+        h.settings.game = "running"
+        to_ready(h)
+        everybody_calls_spit(h)
+        try:
+            for language in LANGUAGES:
+                set_language(language)
+                texts = h.canvas().texts
+                boards = {t.seat: t.words for t in texts if t.place == "running"}
+                assert sorted(boards) == [1, 2] and all(words[-1] == "A" for words in boards.values())
+                info = {t.seat: " ".join(t.words) for t in texts if t.place == "info"}
+                assert sorted(info) == ([None] if layout == "desktop" else [1, 2]), info
+                for words in info.values():
+                    assert BOARD_EXPLAINED[language] in words, (layout, language, words)
+        finally:
+            set_language("en")

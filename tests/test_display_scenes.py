@@ -58,6 +58,49 @@ def test_a_game_nobody_touches_goes_back_to_the_title() -> None:
     assert isinstance(h.scene, TitleScene) and match.finished
 
 
+IDLE_WORDS = {
+    "en": ("Nobody is playing", "the game ends in {s} s press any button to play on"),
+    "de": ("Niemand spielt", "das Spiel endet in {s} s drück irgendeine Taste, um weiterzuspielen"),
+    "eo": ("Neniu ludas", "la ludo finiĝos post {s} s premu ajnan butonon por plu ludi"),
+}
+
+
+def centre_words(h: Harness) -> list[str]:
+    """What the frame shows in the middle, every seat's copy (its recorded texts, as data)."""
+    return [" ".join(d.words) for d in h.canvas().texts if d.place == "centre"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "eo"])
+@pytest.mark.parametrize("layout", ["desktop", "tabletop"])
+def test_the_idle_time_is_counted_down_before_the_game_is_left_and_any_press_cancels_it(
+    language: str, layout: str
+) -> None:
+    from appliance.display.i18n import set_language
+
+    h = Harness((1280, 720), settings=Settings(layout=layout, idle_timeout_s=60))
+    to_ready(h)
+    match = h.scene.match  # type: ignore[attr-defined]
+    copies = 1 if layout == "desktop" else 2  # on the tabletop a copy faces each seat
+    set_language(language)
+    try:
+        head, words = IDLE_WORDS[language]
+        h.advance(49.5)
+        assert centre_words(h) == []  # played (or not) for 49.5 s: no countdown yet
+        h.advance(1.0)  # 9.5 s left
+        assert centre_words(h) == [f"{head} {words.format(s=10)}"] * copies
+        h.advance(5.0)  # 4.5 s left
+        assert centre_words(h) == [f"{head} {words.format(s=5)}"] * copies
+        h.press(0, "start")  # not a game's press, but somebody is there
+        h.frame()
+        assert centre_words(h) == [] and isinstance(h.scene, PlayScene)
+        h.advance(59.5)  # the whole idle time again, counted down to its last second, then the game is left
+        assert centre_words(h) == [f"{head} {words.format(s=1)}"] * copies
+        h.advance(1.0)
+        assert isinstance(h.scene, TitleScene) and match.finished
+    finally:
+        set_language("en")
+
+
 def test_presses_for_a_computer_seat_are_ignored() -> None:
     h = Harness((480, 270))
     to_play(h)
@@ -83,7 +126,7 @@ def test_game_over_shows_figures_then_the_title() -> None:
     h.frame()
     assert type(h.scene).__name__ == "GameOverScene"
     h.advance(2)
-    h.press(1, "spit")
+    h.press(0, "start")  # (SPIT! is a rematch: tests/test_display_rematch.py)
     h.frame()
     assert isinstance(h.scene, TitleScene)
 

@@ -20,6 +20,7 @@ import pytest
 from headless import (
     KEY_SCENES,
     Harness,
+    everybody_calls_spit,
     headless_display,
     to_play,
     to_ready,
@@ -71,6 +72,35 @@ def to_running(h: Harness) -> None:
     _family("running")(h)
     to_play(h)
     h.advance(0.3)
+
+
+def idle(drive: Callable[[Harness], None]) -> Callable[[Harness], None]:
+    """The scene `drive` reaches, then nobody touching it until the idle countdown shows (5 s left)."""
+
+    def go(h: Harness) -> None:
+        drive(h)
+        h.now_ns += int((h.settings.idle_timeout_s - 5) * 1e9)
+        h.frame()
+
+    return go
+
+
+def to_resume_ask(h: Harness) -> None:
+    """A desktop started on a game left unfinished: asked whether to play it on (every seat a person)."""
+    seats = h.settings.house_rules.get("seats", 2)
+    if seats > 2:
+        to_seats(h, seats)
+    else:
+        to_play(h)
+    h.runner.apply(Push(make("resume_ask", h.ctx, h.scene.match, "20261124-081530-seed123456.jsonl")))  # type: ignore[attr-defined]
+    h.frame()
+
+
+def to_running_next(h: Harness) -> None:
+    """Running Spit in play, nobody running yet: each team's board says who runs next, and what that means."""
+    _family("running")(h)
+    to_ready(h)
+    everybody_calls_spit(h)
 
 
 def to_service(page_rows: tuple[int, ...]) -> Callable[[Harness], None]:
@@ -177,6 +207,10 @@ SCENES.update(
     {
         "speed": (to_speed_rejects, False),
         "running": (to_running, False),
+        "running_next": (to_running_next, False),
+        "resume_ask": (to_resume_ask, True),
+        "idle_countdown": (idle(to_play), True),
+        "speed_idle_countdown": (idle(to_speed_rejects), False),
         "service_main": (to_service(()), False),
         "service_adjustments": (to_service((2,)), False),
         "service_language_saved": (to_language_saved, False),
@@ -192,6 +226,8 @@ SCENES.update(
         "learn_speed_seat2_play": (to_learn("speed", 2, 3, "right"), False),
         "learned": (to_learned, False),
         "game_over_by_length": (to_game_over_by_length, False),
+        "title_running": (_family("running"), False),  # the title explains the game chosen: the longest lines
+        "title_speed": (_family("speed"), False),
     }
 )
 # what can be up over a scene at once: nothing; the start's notices; the notices with the service

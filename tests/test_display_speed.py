@@ -61,6 +61,7 @@ def harness(layout: str, game: Any = None, bots: dict[int, str] | None = None, s
             match = Match(seed, START_NS, variant="speed", bots=computer)
         else:
             match = Match(seed, START_NS, bots=computer, game=game[0], events=game[1])
+        match.levels = dict(bots or {})  # (as the players' menu starts a game: a rematch plays them again)
         return make("speed_play", ctx, match)
 
     return Harness(SIZE, layout, scene=scene)
@@ -261,6 +262,16 @@ def test_game_over_shows_every_deal_and_the_scores() -> None:
     assert words[0] == "Player 1 wins!"
     assert "score 14" in words and "Deal 1: player 1 +5" in words
     assert shown_to(over.captions(), 2)[:3] == ["Player 1 wins!", "The computer", "score 4"]
+    # SPIT! is a rematch: Speed again, to the same target, against the computer at the same level
+    assert "SPIT: a rematch, the same game and players   START: the title" in words
+    h.advance(1.6)
+    h.press(1, "spit")
+    h.frame()
+    again = h.scene
+    assert isinstance(again, SpeedPlayScene) and again.match is not over.match
+    assert again.match.variant == "speed" and set(again.match.bots) == {2} and again.match.levels == {2: "3"}
+    game: Any = again.match.game
+    assert game.options.target == 10 and (game.player(1).score, game.player(2).score) == (0, 0)
 
 
 def test_deals_and_summary_lines_from_events() -> None:

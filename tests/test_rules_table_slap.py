@@ -158,3 +158,23 @@ def test_after_two_wrong_slaps_the_rule_asks_the_later_slapper_to_choose_as_data
     assert told is not None and told.words == f"Player {chooser} chooses a pile to take"
     computer = seat_prompt(game, chooser, computer=True)
     assert computer is not None and computer.words == f"Player {chooser} chooses a pile to take"
+
+
+@pytest.mark.parametrize("rule", RULE_DECK, ids=[r.name for r in RULE_DECK])
+def test_each_rules_working_is_met_exactly_when_the_rule_is(rule: Any) -> None:
+    """The working a verdict shows (`working`): its tests all pass exactly when the rule says slap,
+    and each sum, product and remainder in it is right."""
+    from appliance.rules.table_slap import working
+
+    sums = {"plus": lambda x, y: x + y, "times": lambda x, y: x * y, "minus": lambda x, y: x - y,
+            "mod": lambda x, y: x % y}
+    for m in range(7, 14):
+        for a in range(1, 14):
+            for b in range(1, 14):
+                steps = working(rule.name, a, b, m)
+                tests = [step.result for step in steps if isinstance(step.result, bool)]
+                assert tests, (rule.name, a, b, m)
+                assert all(tests) == rule.test(a, b, m), (rule.name, a, b, m, steps)
+                for step in steps:
+                    if step.op in sums:
+                        assert step.result == sums[step.op](*step.args), step

@@ -328,3 +328,41 @@ def rules_help(choice: GameChoice) -> list[str]:
     if choice.is_speed:  # how a shared screen shows the hands (seeds/README.md, "Speed")
         lines.append(_("Hands lie open, each facing its owner; the computer never looks at yours."))
     return lines
+
+
+def how_to_play(choice: GameChoice) -> list[str]:
+    """How the chosen game is played, in four lines for the title: its goal, how a card is played,
+    what to do when nobody can, and how a round ends (Speed: its own lines)."""
+    if choice.is_speed:
+        from .speed_view import speed_how_to_play
+
+        lines = speed_how_to_play(choice.options.target)
+        return [lines[0], lines[1], lines[2], lines[4]]
+    o = choice.options
+    many = o.seats > 2
+    if o.goal == "all":  # (two seats only)
+        goal = _("Win all the cards. Both play at once: no turns!")
+    elif many:
+        goal = _("Get rid of your cards first. Everybody plays at once: no turns!")
+    else:
+        goal = _("Get rid of your cards first. Both play at once: no turns!")
+    if o.carry:
+        play = _("Pick a stock card, carry it to a pad and slap it on one rank up or down (A is next to 2 and K).")
+    else:
+        play = _("Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K).")
+    if many:
+        stuck = _("Nobody can play? Everybody presses SPIT! and turns a new card.")
+    else:
+        stuck = _("Nobody can play? Both press SPIT! and turn a new card.")
+    return [goal, play, stuck, round_end_words(o)]
+
+
+def round_end_words(o: Options) -> str:
+    """How a round ends and the spit piles are taken, by the choosing rule and the goal."""
+    if o.goal == "all":
+        return _("A round is over: whoever played out slaps the larger pile and takes it!")
+    return {
+        "shapp": _("A round is over: whoever played out chooses a spit pile."),
+        "first_call": _("A round is over: the first to call SPIT! chooses a spit pile."),
+        "slap_spit": _("A round is over: slap the smaller spit pile; equal piles, call SPIT!"),
+    }.get(o.choose, _("A round is over: slap the smaller spit pile!"))

@@ -9,7 +9,9 @@ Each overlay keeps its own `EventReader` on the match: nothing in the play scene
   pads 3 m away (the runner's letter 90% of a card high: some 200 px, about 5 cm, on a 24-inch
   1080p table; a rule of thumb asks 2.5 cm for 3 m), who runs next ("NEXT RUNNER" A) and the sprint
   under way ("RUNNING NOW" A) as a split time from the pick-up, counting; after the slap, the split it
-  ran, for a few seconds. Every team's board is the same size (`even_boxes`).
+  ran, for a few seconds. Every team's board is the same size (`even_boxes`). What the board means is
+  said in the info place, beside the rules in force ("NEXT RUNNER: the team's runner who carries
+  the next card to a pad"), to each team a person plays (everybody's one place on the desktop).
 - `LatePadNote`: when the match put a late pad's press in its place (a rollback), the card that was
   not really played slides back from the spit pile to its stock pile, and everybody is told
   "late pad" in the race place.
@@ -207,7 +209,11 @@ class RunningBoard:
         return tuple(lines)
 
     def captions(self, now_ns: int) -> list[Caption]:
-        return []
+        """What the board means, in the info place (its letters stay as large as the board allows)."""
+        words = (Line(_("NEXT RUNNER: the team's runner who carries the next card to a pad"), 0.11, WHITE),)
+        if self.layout.mode == "desktop":
+            return [Caption("info", None, words, 130)]
+        return [Caption("info", player, words, 130) for player in self.layout.seats if player not in self.computer]
 
     def draw(self, canvas: Canvas, now_ns: int) -> None:
         self.take()

@@ -56,6 +56,7 @@ from .keys import Keymap, key_label
 from .layout import Seat, TableLayout
 from .legend import pile_keys, seat_key_label, seat_legend
 from .round_table import LABEL_SIZE
+from .slap_working import working_words
 
 SLIDE_S = 0.1  # a card reaches its pile within 120 ms
 SHAKE_S = 0.3
@@ -100,19 +101,26 @@ def _ms(ms: float | None) -> str:
     return "?" if ms is None else f"{ms:.0f}"
 
 
+def _working(said: RulesVerdict) -> list[str]:
+    """The working that decided a verdict, as a line (Mod Spit's arithmetic), if the rule gave one."""
+    return [working_words(said.working)] if said.working else []
+
+
 # A house rule's verdict in words, by the key the rule gives it (rules' house_rule.Verdict: the rule
 # says who and how many ms, the screen only says it): each entry gives the lines from the verdict
 # and a function naming a seat ("Computer" where the computer plays it).
 VERDICT_WORDS: dict[str, Callable[[RulesVerdict, Callable[[int | None], str]], list[str]]] = {
     # Mod Spit's table slap (V18, V19)
     "slap_both_wrong": lambda v, who: [
-        _("Both slaps wrong!"),
+        _("Both slaps wrong!"), *_working(v),
         _("{who} slapped {ms} ms later: chooses a pile to take").format(who=who(v.player), ms=_ms(v.ms))],
-    "slap_wrong": lambda v, who: [_("Wrong slap!"), _("{who} takes both piles").format(who=who(v.player))],
+    "slap_wrong": lambda v, who: [
+        _("Wrong slap!"), *_working(v), _("{who} takes both piles").format(who=who(v.player))],
     "slap_right_late": lambda v, who: [
-        _("Right slap!"), _("{who} was {ms} ms late: takes both piles").format(who=who(v.player), ms=_ms(v.ms))],
+        _("Right slap!"), *_working(v),
+        _("{who} was {ms} ms late: takes both piles").format(who=who(v.player), ms=_ms(v.ms))],
     "slap_right_idle": lambda v, who: [
-        _("Right slap!"), _("{who} did not slap: takes both piles").format(who=who(v.player))],
+        _("Right slap!"), *_working(v), _("{who} did not slap: takes both piles").format(who=who(v.player))],
     # the ghost card (V14)
     "ghost_home": lambda v, who: [_("Nobody took the ghost card"), _("it goes back to player {n}").format(n=v.other)],
     "ghost_won": lambda v, who: [_("{who} wins with the ghost card!").format(who=who(v.player)),

@@ -56,7 +56,8 @@ class Verdict:
     out, who slapped first, who chooses a pile, whom a card goes back to); `ms`: by how many ms (the
     race's time, or the window that closed); `cards`: how many cards were taken; `late`: who may yet
     slap just after it (that slap is told as late by so many ms, not as a press that did nothing);
-    `good`: a win or a right slap (the screen's colour for it)."""
+    `good`: a win or a right slap (the screen's colour for it); `working`: the steps that decided it
+    (`Step`), for the screen to show."""
 
     key: str
     player: int | None = None
@@ -65,6 +66,18 @@ class Verdict:
     cards: int = 0
     late: tuple[int, ...] = ()
     good: bool = False
+    working: tuple[Step, ...] = ()  # how it was worked out (Mod Spit: 6 × 13 = 78, 78 mod 7 = 1: not a prime)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a verdict's working, as data: an operation the screen has words for, the numbers
+    it takes and what came of it (("times", (6, 13), 78), ("mod", (78, 7), 1), ("prime", (1,), False)).
+    A step whose result is a bool is a test; the rule is met when every test is."""
+
+    op: str
+    args: tuple[int, ...]
+    result: int | bool
 
 
 class Verdicts:

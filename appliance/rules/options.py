@@ -201,7 +201,7 @@ def _spit(explain: str, options: dict[str, Any]) -> Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "classic": _spit("Spit as the reference rules play it: stock piles 1-2-3-4-5", {}),
+    "classic": _spit("five stock piles of 1, 2, 3, 4 and 5 cards (11 spit cards)", {}),
     "four-piles": _spit("four stock piles of 1, 2, 3, 4 cards (16 spit cards)", {"stock_piles": [1, 2, 3, 4]}),
     "eleven-middle": _spit("eleven cards in the middle pile: stock piles 1, 1, 11, 1, 1",
                       {"stock_piles": [1, 1, 11, 1, 1]}),

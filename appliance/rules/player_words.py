@@ -54,6 +54,8 @@ def told_words(kind: str, keys: tuple[str, ...], say: Say = english) -> str:
     if kind == "draw":  # Speed: a card from the stock into an empty place of the hand
         return say("Draw a card: press {key}").format(key=keys[0]) if keys else say("Draw a card: press an empty place")
     if kind == "lift":
+        if len(keys) > 1 and len(set(keys)) == 1:  # pick it up, then its pile again: one key, twice
+            return say("Lift a card to turn the one under it: press {key} twice").format(key=keys[0])
         return say("Lift a card to turn the one under it: press {keys}").format(keys=", ".join(keys)) if keys \
             else say("Lift a card to turn the one under it: press its pile twice")
     if kind == "choose":

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from .cards import Card, deck, rank_of
 from .events import Choose, Event, TableSlapJudged
 from .events import TableSlap as TableSlapEvent
-from .house_rule import Prompt, Verdict, Verdicts
+from .house_rule import Prompt, Step, Verdict, Verdicts
 from .moves import SLAP_TABLE, Action
 from .setup_values import whole
 from .table import SIDES
@@ -72,6 +72,49 @@ RULE_DECK: tuple[SlapRule, ...] = (
     SlapRule(13, "big_sum", "the sum is more than {m}", lambda a, b, m: a + b > m),
 )
 MOD7 = RULE_DECK[0]
+
+
+def working(rule: str, a: int, b: int, m: int) -> tuple[Step, ...]:
+    """How a slap rule is worked out for the tops `a` and `b` with the modulus `m`, step by step, as
+    data for the screen ("product_prime", 6, 13, 7: 6 × 13 = 78, 78 mod 7 = 1, 1 is not a prime).
+    Its tests (the steps whose result is a bool) are all met exactly when the rule is."""
+    def mod(x: int, n: int) -> Step:
+        return Step("mod", (x, n), x % n)
+
+    def prime(x: int) -> Step:
+        return Step("prime", (x,), x in PRIMES)
+
+    def equals(x: int, n: int) -> Step:
+        return Step("equals", (x, n), x == n)
+
+    plus, times = Step("plus", (a, b), a + b), Step("times", (a, b), a * b)
+    low, high = min(a, b), max(a, b)
+    if rule == "product_prime":
+        return (times, mod(a * b, m), prime((a * b) % m))
+    if rule == "sum_prime":
+        return (plus, mod(a + b, m), prime((a + b) % m))
+    if rule == "sum_13":
+        return (plus, equals(a + b, 13))
+    if rule in ("both_odd", "both_even"):
+        test = rule.removeprefix("both_")
+        return tuple(Step(test, (x,), x % 2 == (1 if test == "odd" else 0)) for x in (a, b))
+    if rule == "neighbours":
+        return (Step("minus", (a, b), a - b), mod(a - b, m), Step("one_or", (1, m - 1), (a - b) % m in (1, m - 1)))
+    if rule == "pair":
+        return (mod(a, m), mod(b, m), Step("same", (a % m, b % m), a % m == b % m))
+    if rule == "divides":
+        return (Step("divides", (low, high), high % low == 0),)
+    if rule == "sum_multiple_3":
+        return (plus, mod(a + b, 3), equals((a + b) % 3, 0))
+    if rule == "difference_prime":
+        return (Step("minus", (high, low), high - low), prime(high - low))
+    if rule == "sum_zero":
+        return (plus, mod(a + b, m), equals((a + b) % m, 0))
+    if rule == "product_one":
+        return (times, mod(a * b, m), equals((a * b) % m, 1))
+    if rule == "big_sum":
+        return (plus, Step("more_than", (a + b, m), a + b > m))
+    return ()
 
 
 @dataclass(frozen=True)
@@ -189,7 +232,14 @@ class TableSlap:
         tied = [hit for hit in hits if hit.t == last]
         return tied[0] if len(tied) == 1 else game.rng.choice(tied)
 
+    def working(self, game: Engine) -> tuple[Step, ...]:
+        """How the rule in force is worked out for the tops now (nothing is played while a slap is
+        judged: the tops every slap was judged by)."""
+        values = game.spit_values()
+        return () if values is None else working(self.in_force.name, values[0], values[1], self.modulus)
+
     def _judge(self, game: Engine, events: list[Event], t: float) -> None:
+        work = self.working(game)
         hits, self.hits = self.hits, []
         slappers = [hit.player for hit in hits]
         by_ms = round((hits[1].t - hits[0].t) * 1000, 3) if len(hits) > 1 else None
@@ -199,7 +249,7 @@ class TableSlap:
             self.chooser = chooser
             judged = TableSlapJudged(t, "both_wrong", None, chooser, slappers, by_ms)
             events.append(judged)
-            self.said.say(judged, Verdict("slap_both_wrong", chooser, ms=by_ms))
+            self.said.say(judged, Verdict("slap_both_wrong", chooser, ms=by_ms, working=work))
             return
         if wrong:
             taker, reason = wrong[0].player, "wrong"
@@ -209,11 +259,11 @@ class TableSlap:
         judged = TableSlapJudged(t, reason, taker, None, slappers, by_ms)
         events.append(judged)
         if reason == "wrong":
-            said = Verdict("slap_wrong", taker)
+            said = Verdict("slap_wrong", taker, working=work)
         elif taker in slappers and by_ms is not None:
-            said = Verdict("slap_right_late", taker, ms=by_ms, good=True)
+            said = Verdict("slap_right_late", taker, ms=by_ms, good=True, working=work)
         else:
-            said = Verdict("slap_right_idle", taker, good=True)
+            said = Verdict("slap_right_idle", taker, good=True, working=work)
         self.said.say(judged, said)
         game.take_into_spit_cards(events, t, {taker: [i for i, pile in enumerate(game.spit_piles) if pile]})
 

@@ -2,20 +2,29 @@
 
 Each frame the scene takes the match's new events (sounds, the round's events for its summary, a new
 deal due); a press of a seat the people play goes to the match; BACK pauses the game and the service
-button opens the menu over it; a game nobody touches for the idle time is left. The scene itself
+button opens the menu over it; a game nobody touches for the idle time is left, its last seconds
+counted down on the screen (`idle_warning`: "the game ends in 7 s"), and any press at all, a
+game's or not, is somebody at the table and starts the idle time again. The scene itself
 says how its table takes events in (`notice`), which seats it has (`seat_numbers`), and where the
 game goes next (`_next`: the summary, the game over).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from typing import Any, ClassVar
 
 from appliance.match import Match
 
+from ..captions import Caption, Line
 from ..events import EventReader, kind
+from ..i18n import _
+from ..table_view import GOLD, WHITE
+from ..touch_map import touch_target
 from .base import BACK, Context, Input, Push, Transition, is_press, leave_game, make
+
+IDLE_WARNING_S = 10.0  # the idle time's last seconds are counted down (a third of it, if that is shorter)
 
 
 class AtTable:
@@ -56,6 +65,8 @@ class AtTable:
                 self._summary_due = True
 
     def on_event(self, press: Input) -> Transition | None:
+        if press.pressed:  # somebody is at the table, whatever they pressed: the idle time starts again
+            self.match.players_present(press.t_ns)
         if press.control == BACK and press.pressed:
             return Push(make("pause", self.ctx, self.match))
         if is_press(press, "service"):
@@ -73,10 +84,33 @@ class AtTable:
         self.now_ns = now_ns
         self.match.tick(now_ns)
         self._take_events()
-        if (
-            not self.match.finished
-            and self.match.idle_s(now_ns) > self.ctx.settings.idle_timeout_s
-            and len(self.match.bots) < 2
-        ):
+        left = self.idle_left_s(now_ns)
+        if left is not None and left < 0:
             return leave_game(self.ctx, self.match)
         return self._next()
+
+    def touch_target(self, x: float, y: float, last: int | None) -> tuple[int, str] | None:
+        """What a click or a tap at (x, y) presses on this table (touch_map.touch_target)."""
+        table = getattr(self, "view", None) or getattr(self, "table", None)  # Spit's view, Speed's table
+        if table is None:
+            return None
+        return touch_target(table.layout, self.match.seats, self.match.bots, x, y, last)
+
+    def idle_left_s(self, now_ns: int) -> float | None:
+        """Seconds left before a game nobody touches is left, in its last seconds (negative: the time
+        is up); None while it is played, over, or played by the computer alone."""
+        if self.match.finished or len(self.match.bots) >= 2:
+            return None
+        timeout = self.ctx.settings.idle_timeout_s
+        left = timeout - self.match.idle_s(now_ns)
+        return left if left <= min(IDLE_WARNING_S, timeout / 3) else None
+
+    def idle_warning(self) -> list[Caption]:
+        """The countdown before a game nobody touches is left, big in the middle for everybody."""
+        left = self.idle_left_s(self.now_ns)
+        if left is None:
+            return []
+        ends = _("the game ends in {s} s").format(s=max(1, math.ceil(left)))
+        lines = (Line(_("Nobody is playing"), 0.2, GOLD), Line(ends, 0.14, WHITE),
+                 Line(_("press any button to play on"), 0.14, WHITE))  # (short lines: clear of the side seats)
+        return [Caption("centre", None, lines, 210)]

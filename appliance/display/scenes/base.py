@@ -106,6 +106,7 @@ SCENES: dict[str, str] = {
     "running_scores": "running_scores:RunningScoresScene",
     "service": "service_menu:ServiceMenuScene",
     "resumed": "resumed:ResumedScene",
+    "resume_ask": "resume_ask:ResumeAskScene",
     "notices": "service_notices:NoticesScene",
     "learn": "learn:learn_scene",
     "learned": "learn:LearnedScene",
@@ -130,6 +131,45 @@ def leave_game(ctx: Context, match: Any) -> Reset:
     return Reset(make("title", ctx))
 
 
+def start_game(ctx: Context, choice: Any, computer: dict[int, str]) -> Scene:
+    """A new game of `choice` (rules_words.GameChoice) with the computer at the seats `computer`
+    names (seat -> level), journalled: its first scene (the countdown; Speed's own table). The seats
+    are remembered for the players' menu (`Context.computer_seats`)."""
+    import sys
+
+    from appliance.match import Match, make_bot, open_journal
+
+    from ..coins import office
+    from ..game_length import length_options
+
+    ctx.computer_seats = dict(computer)
+    seed = ctx.seed_source()
+    bots = {seat: make_bot(level, seat, seed) for seat, level in computer.items()}
+    options = {**choice.given, **length_options(ctx.settings, choice.is_speed)}  # (the operator's)
+    journal = None
+    if ctx.journal_dir is not None:
+        try:
+            journal = open_journal(ctx.journal_dir, seed, choice.preset, options, bots=computer,
+                                   syncer=office(ctx).writer.call)  # synced off the frame loop
+        except OSError as error:  # a full disk, a read-only card: play on, say so once
+            print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
+    match = Match(seed, ctx.clock(), journal, bots, variant=choice.preset, options=options)
+    match.ended = office(ctx).game_over  # its figures into the audits when it ends
+    match.levels = dict(computer)
+    if choice.is_speed:
+        return make("speed_play", ctx, match)
+    return make("countdown", ctx, match)
+
+
+def rematch(ctx: Context, match: Any) -> Scene:
+    """The same game again, from a new deal: the same rules, the computer at the same seats and levels."""
+    from ..rules_words import choice_of
+
+    options = match.game.rules.options if isinstance(match.game, Game) else match.game.options
+    game_type = "spit" if isinstance(match.game, Game) else "speed"
+    return start_game(ctx, choice_of(match.variant, options.to_json(game_type)), dict(match.levels))
+
+
 @dataclass
 class Context:
     """The app's services, handed to every scene."""
@@ -145,6 +185,8 @@ class Context:
     config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
     inputs: Any = None  # the running input sources (the service menu's switch test reads them)
     office: Office | None = None  # the operator layer: credits, games, audits (coins.office opens one if None)
+    computer_seats: dict[int, str] | None = field(init=False, default=None)  # the seats the computer played
+    # last (seat -> level), as the players chose them: the players' menu offers them again
     layout: TableLayout = field(init=False)
     art: CardArt = field(init=False)
     backgrounds: dict[tuple[object, ...], tuple[pygame.Surface, list[Drawn]]] = field(init=False, default_factory=dict)

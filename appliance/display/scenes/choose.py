@@ -11,6 +11,10 @@ left/right move between rows at a table of two; SPIT or START plays. A game the 
 yet offers people only, and says so. Speed is played on a table of its own: until its scene is
 registered ("speed_play"), the menu says it is coming instead of starting it.
 
+The menu offers again the seats the computer played last, at their levels (`Context.computer_seats`,
+kept while the program runs), so the same players start the next game with one press; the game-over
+screen's rematch (ending.py) plays the same game and seats without coming here.
+
 When a game costs credits (not on free play) they are taken here, as the game starts (coins.py);
 with too few the menu says "insert coin" and stays. A game resumed after a crash never comes here, so
 it is never paid for twice.
@@ -18,11 +22,9 @@ it is never paid for twice.
 
 from __future__ import annotations
 
-import sys
-
 import pygame
 
-from appliance.match import Match, bots_available, level_words, make_bot, open_journal
+from appliance.match import bots_available, level_words, make_bot
 
 from ..captions import Caption, Line
 from ..coins import credit_words, insert_coin_words, office, pay_for_game
@@ -31,7 +33,20 @@ from ..game_length import length_options
 from ..i18n import _
 from ..rules_words import GameChoice, game_choice, in_force
 from ..table_view import GOLD, RED, SOFT, WHITE, TableView
-from .base import BACK, SCENES, Context, Input, Push, Replace, Scene, Transition, draw_scene, is_press, make
+from .base import (
+    BACK,
+    SCENES,
+    Context,
+    Input,
+    Push,
+    Replace,
+    Scene,
+    Transition,
+    draw_scene,
+    is_press,
+    make,
+    start_game,
+)
 
 IDLE_S = 60.0
 GAME_ROW = 0
@@ -81,9 +96,21 @@ class ChooseScene:
         self.installed = bool(installed)
         self.seats: list[str | None] = [None] * self.game.seats  # per seat: None a person, else a level
         self.index = 1  # the first row below the game: "Two players", or seat 1
+        self.remember(ctx.computer_seats or {})
         self.now_ns = ctx.clock()
         self.last_ns = self.now_ns
         self.notice: str | None = None
+
+    def remember(self, computer: dict[int, str]) -> None:
+        """The seats the computer played last, at their levels, chosen again where this game offers
+        them (the players need not choose again for the next game)."""
+        offered = [level for level in self.levels if level is not None]
+        if self.many:
+            for seat, level in computer.items():
+                if 1 <= seat <= len(self.seats) and level in offered:
+                    self.seats[seat - 1] = level
+        elif set(computer) == {2} and computer[2] in offered:
+            self.index = self.levels.index(computer[2]) + 1
 
     @property
     def many(self) -> bool:
@@ -178,22 +205,7 @@ class ChooseScene:
         return Replace(self.start(self.computer_seats()))
 
     def start(self, computer: dict[int, str]) -> Scene:
-        ctx = self.ctx
-        seed = ctx.seed_source()
-        bots = {seat: make_bot(level, seat, seed) for seat, level in computer.items()}
-        options = {**self.game.given, **length_options(ctx.settings, self.game.is_speed)}  # (the operator's)
-        journal = None
-        if ctx.journal_dir is not None:
-            try:
-                journal = open_journal(ctx.journal_dir, seed, self.game.preset, options, bots=computer,
-                                       syncer=office(ctx).writer.call)  # synced off the frame loop
-            except OSError as error:  # a full disk, a read-only card: play on, say so once
-                print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
-        match = Match(seed, ctx.clock(), journal, bots, variant=self.game.preset, options=options)
-        match.ended = office(ctx).game_over  # its figures into the audits when it ends
-        if self.game.is_speed:
-            return make(SPEED_SCENE, ctx, match)
-        return make("countdown", ctx, match)
+        return start_game(self.ctx, self.game, computer)
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns

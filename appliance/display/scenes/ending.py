@@ -1,19 +1,28 @@
-"""What every end-of-game scene shares: it stays `SHOW_S` seconds, or until START or SPIT! (after
-`MIN_S`, so a press meant for the game doesn't skip the result) or BACK, then goes on to `next_scene`
-(the title, unless the scene says otherwise)."""
+"""What every end-of-game scene shares: it stays `SHOW_S` seconds, or until a press (after `MIN_S`,
+so a press meant for the game doesn't skip the result) or BACK, then goes on to `next_scene` (the
+title, unless the scene says otherwise).
+
+Where the scene offers a rematch (`REMATCH`), SPIT! plays the same game again at once: the same
+rules, the same seats, the computer at the same levels, a new deal (paid for like any game when
+play is not free: with too few credits it says "insert coin" and stays); START or BACK goes on.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from ..captions import Line
+from ..coins import insert_coin_words, pay_for_game
 from ..i18n import _
-from .base import BACK, Context, Input, Replace, Transition, is_press, make
+from ..table_view import RED, WHITE
+from .base import BACK, Context, Input, Replace, Transition, is_press, make, rematch
 
 SHOW_S = 30.0
 MIN_S = 1.5
 
 
 class Ending:
+    REMATCH: ClassVar[bool] = False  # SPIT! plays the same game again (START goes on)
     ctx: Context
     match: Any
 
@@ -21,16 +30,31 @@ class Ending:
         self.start_ns = self.ctx.clock()
         self.now_ns = self.start_ns
         self._leave = False
+        self._again = False
+        self.refused = False  # a rematch found too few credits
+        self._shown_from = self.start_ns  # the result stays SHOW_S from here (a refused rematch: from then)
 
     def on_event(self, press: Input) -> Transition | None:
         late_enough = press.t_ns - self.start_ns >= MIN_S * 1e9
-        if (press.control == BACK and press.pressed) or (is_press(press, "start", "spit") and late_enough):
+        if press.control == BACK and press.pressed:
+            self._leave = True
+        elif is_press(press, "spit") and late_enough and self.REMATCH:
+            self._again = True
+        elif is_press(press, "start", "spit") and late_enough:
             self._leave = True
         return None
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
-        if self._leave or now_ns - self.start_ns >= SHOW_S * 1e9:
+        if self._again:
+            self._again = False
+            if pay_for_game(self.ctx):  # (nothing on free play)
+                self.ctx.sound.play("select")
+                return Replace(rematch(self.ctx, self.match))
+            self.refused = True
+            self.ctx.sound.play("reject")
+            self._shown_from = now_ns  # the result stays a while longer, for a coin
+        if self._leave or now_ns - self._shown_from >= SHOW_S * 1e9:
             return Replace(self.next_scene())
         return None
 
@@ -39,3 +63,12 @@ class Ending:
 
     def name(self, player: int) -> str:
         return _("The computer") if player in self.match.bots else _("Player {n}").format(n=player)
+
+    def go_on_lines(self) -> tuple[Line, ...]:
+        """What the players can press now: a rematch or the title (with too few credits, "insert coin")."""
+        if not self.REMATCH:
+            return (Line(_("press START or SPIT for the title"), 0.1, WHITE),)
+        lines = [Line(_("SPIT: a rematch, the same game and players   START: the title"), 0.11, WHITE)]
+        if self.refused:
+            lines.append(Line(insert_coin_words(self.ctx), 0.11, RED))
+        return tuple(lines)

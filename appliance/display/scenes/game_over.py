@@ -1,4 +1,5 @@
-"""Game over: the winner, and each player's figures (cards played, fastest reaction, races won)."""
+"""Game over: the winner, and each player's figures (cards played, fastest reaction, races won),
+what they mean, and a rematch (SPIT!: the same game and players again) or the title (START)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..compositor import Canvas
 from ..game_length import ended_words
 from ..i18n import _
 from ..stats import Figures, figures
-from ..table_view import GOLD, PLAYER_COLOURS, WHITE, TableView
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE, TableView
 from .base import Context, draw_scene
 from .ending import Ending
 
@@ -26,7 +27,17 @@ def figure_lines(f: Figures) -> list[str]:
     ]
 
 
+def figures_explained() -> list[str]:
+    """What the figures mean, said where they are shown (stats.py works them out)."""
+    return [
+        _("fastest reaction: the quickest card played after a spit pile changed"),
+        _("races won: cards played onto a pile just before another player's press for it"),
+    ]
+
+
 class GameOverScene(Ending):
+    REMATCH = True
+
     def __init__(self, ctx: Context, match: Match, view: TableView) -> None:
         self.ctx = ctx
         self.match = match
@@ -55,7 +66,8 @@ class GameOverScene(Ending):
             lines = [Line(mood, 0.15, PLAYER_COLOURS[player])]
             lines += [Line(words, 0.12, WHITE) for words in figure_lines(f)]
             out.append(Caption("panel", player, tuple(lines), 200))
-        out.append(caption("panel", None, Line(_("press START or SPIT for the title"), 0.1, WHITE)))
+        out.append(Caption("panel", None, tuple(Line(words, 0.1, SOFT) for words in figures_explained()), 200))
+        out.append(Caption("panel", None, self.go_on_lines()))
         return out
 
     def draw(self, canvas: Canvas) -> None:

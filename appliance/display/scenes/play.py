@@ -244,6 +244,7 @@ class PlayScene(AtTable):
         if self.duel is not None:
             out += self.duel.captions(self.now_ns)
         out += [c for overlay in self.overlays for c in overlay.captions(self.now_ns)]
+        out += self.idle_warning()
         return out
 
     def draw(self, canvas: Canvas) -> None:

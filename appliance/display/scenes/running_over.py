@@ -20,7 +20,7 @@ from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..i18n import _
 from ..running_view import split_words
-from ..table_view import GOLD, PLAYER_COLOURS, WHITE
+from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE
 from .base import Context, draw_scene, make
 from .ending import Ending
 
@@ -89,6 +89,9 @@ class RunningOverScene(Ending):
             for runner in range(self.runners[player - 1]):
                 lines.append(Line(runner_line(self.figures[(player, runner)]), 0.11, WHITE))
             out.append(Caption("panel", player, tuple(lines), 200))
+        if any(f.races_won for f in self.figures.values()):  # what the figure means, where it is shown
+            explained = _("races won: a card slapped onto a pad just before another team's runner did")
+            out.append(caption("panel", None, Line(explained, 0.1, SOFT)))
         out.append(caption("panel", None, Line(_("press START or SPIT to go on"), 0.1, WHITE)))
         return out
 

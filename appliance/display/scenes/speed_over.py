@@ -45,6 +45,8 @@ def deal_words(deal: tuple[int, int | None, int]) -> str:
 
 
 class SpeedOverScene(Ending):
+    REMATCH = True
+
     def __init__(self, ctx: Context, match: Match, table: SpeedTable) -> None:
         self.ctx = ctx
         self.match = match
@@ -74,7 +76,7 @@ class SpeedOverScene(Ending):
                      Line(_("score {n}").format(n=me.score), 0.14, WHITE)]
             out.append(Caption("panel", player, tuple(lines), 200))
         out.append(Caption("panel", None, tuple(deals), 200))
-        out.append(caption("panel", None, Line(_("press START or SPIT for the title"), 0.1, WHITE)))
+        out.append(Caption("panel", None, self.go_on_lines()))
         return out
 
     def draw(self, canvas: Canvas) -> None:

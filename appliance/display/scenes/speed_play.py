@@ -120,6 +120,7 @@ class SpeedPlayScene(AtTable):
             score, deal = score_lines(self.game, owner, layout.mode == "desktop")
             out.append(caption("info", owner, Line(score, 0.13, GOLD), Line(deal, 0.1, SOFT), shade=130))
         out += self.table.feedback(self.now_ns)
+        out += self.idle_warning()
         return out
 
     def draw(self, canvas: Canvas) -> None:

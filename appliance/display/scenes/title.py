@@ -25,6 +25,7 @@ from ..guide import invitation
 from ..i18n import _
 from ..legend import cabinet_legend, seat_legend
 from ..rules_words import game_choice, in_force, rules_help
+from ..rules_words import how_to_play as game_how_to_play
 from ..table_view import GOLD, PLAYER_COLOURS, RED, SOFT, WHITE, TableView
 from .base import BACK, Context, Input, Push, Quit, Replace, Transition, draw_scene, is_press, make
 
@@ -34,13 +35,9 @@ TITLE_VEIL = 190  # the title's panels dim the attract game behind them, which s
 REFUSED_S = 3.0  # "insert coin" is shown in red this long after START found too few credits
 
 
-def how_to_play() -> list[str]:
-    return [
-        _("Get rid of your cards first. Both play at once: no turns!"),
-        _("Pick a stock card, then play it onto a spit pile one rank up or down (A is next to 2 and K)."),
-        _("Nobody can play? Both press SPIT! and turn a new card."),
-        _("A round is over: slap the smaller spit pile!"),
-    ]
+def how_to_play(ctx: Context) -> list[str]:
+    """How the game chosen in the game menu is played (rules_words.how_to_play)."""
+    return game_how_to_play(game_choice(ctx.settings))
 
 
 class TitleScene:
@@ -113,7 +110,7 @@ class TitleScene:
 
     def captions(self) -> list[Caption]:
         lines = [Line("SPIT ARCADE", 0.42, GOLD)]
-        lines += [Line(words, 0.13, WHITE) for words in how_to_play()]
+        lines += [Line(words, 0.13, WHITE) for words in how_to_play(self.ctx)]
         playing, explained = self.rules_lines()
         lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
