@@ -8,10 +8,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from appliance.random_play import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from appliance.random_play import random_game
 from appliance.rules import OptionError, deck, new_game, read_options
 from appliance.rules.game_length import GameLength
 

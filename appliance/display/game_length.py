@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .events import detail, kind
+from appliance.rules.events import GameOver, RoundOver
+
 from .i18n import _
 
 # The service menu's steps: (rounds, minutes), off first.
@@ -57,11 +58,11 @@ def ended_words(events: Sequence[Any], name: Callable[[int], str], most: bool = 
     """Why the game ended, when its length did (the `game_over` event's `limit` and `cards`), in two
     lines: the limit and how it was decided (`most`: the most cards won, Reverse Spit), then each
     seat's cards left; [] otherwise."""
-    over = next((e for e in reversed(events) if kind(e) == "game_over"), None)
-    if over is None or detail(over, "limit") is None:
+    over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
+    if over is None or over.limit is None:
         return []
-    cards = list(detail(over, "cards", []))
-    if detail(over, "limit") == "rounds":
+    cards = list(over.cards or [])
+    if over.limit == "rounds":
         rounds = (_("Game length reached: {n} rounds played; the most cards win") if most
                   else _("Game length reached: {n} rounds played; the fewest cards left win"))
         head = rounds.format(n=len_rounds(events))
@@ -74,4 +75,4 @@ def ended_words(events: Sequence[Any], name: Callable[[int], str], most: bool = 
 
 def len_rounds(events: Sequence[Any]) -> int:
     """The rounds a game's events played (its round_over events)."""
-    return sum(1 for e in events if kind(e) == "round_over")
+    return sum(1 for e in events if isinstance(e, RoundOver))

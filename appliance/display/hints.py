@@ -25,6 +25,7 @@ from appliance.rules.player_words import misfit_words as rules_misfit_words
 from appliance.rules.player_words import reject_words as rules_reject_words
 from appliance.rules.player_words import takers, told_words
 from appliance.rules.player_words import tell as rules_tell
+from appliance.rules.terms import Reason
 
 from .events import seat_of
 from .i18n import _
@@ -104,13 +105,15 @@ def reject_words(reason: str, press: str = "", phase: str = "", instead: Told | 
     return rules_reject_words(reason, press, phase, None if instead is None else instead.words(), _)
 
 
-def misfit(game: Any, event: Any) -> Callable[[], str] | None:
+def misfit(game: Any, event: Event) -> Callable[[], str] | None:
     """For a card that fits no spit pile it was pressed onto (`not_adjacent`): its words, said when
     drawn (what that pile needs, and which piles would take the card, as the table stands at the
     reject: `player_words.misfit_words`, translated); None for any other reject."""
-    card, onto, pile = detail(event, "card"), detail(event, "onto"), detail(event, "spit_pile")
-    if detail(event, "reason") != "not_adjacent" or not card or not onto or pile is None or game is None:
+    if not isinstance(event, Reject) or event.reason != Reason.NOT_ADJACENT or game is None:
         return None
-    fitting = tuple(takers(game, int(detail(event, "player", 0)), int(pile)))
+    card, onto, pile = event.card, event.onto, event.spit_pile
+    if not card or not onto or pile is None or not isinstance(event.player, int):
+        return None
+    fitting = tuple(takers(game, event.player, pile))
     piles = len(game.spit_piles)
     return lambda: rules_misfit_words(str(card), str(onto), fitting, piles, _)

@@ -308,8 +308,9 @@ class TableView:
                     instead = None
                     if reason == Reason.WRONG_PHASE and press == Control.SPIT and game.phase == Phase.PLAYING:
                         instead = tell(game, player, self.keymap if self.show_keys else None)  # what they can do
-                    words = misfit(game, event) or partial(reject_words, reason, press, game.phase, instead)
-                    self.messages[player] = Flash(words, now_ns + int(MESSAGE_S * 1e9), RED)
+                    why: Callable[[], str] = misfit(game, event) or partial(
+                        reject_words, reason, press, game.phase, instead)
+                    self.messages[player] = Flash(why, now_ns + int(MESSAGE_S * 1e9), RED)
                 case Flip():
                     self.flips[(player, event.pile)] = now_ns
                     self.messages.pop(player, None)

@@ -27,9 +27,8 @@ import pygame
 from appliance.match import bots_available, level_words, make_bot
 
 from ..captions import Caption, Line
-from ..coins import credit_words, insert_coin_words, office, pay_for_game
+from ..coins import credit_words, insert_coin_words, pay_for_game
 from ..compositor import Canvas
-from ..game_length import length_options
 from ..i18n import _
 from ..rules_words import GameChoice, game_choice, in_force
 from ..table_view import GOLD, RED, SOFT, WHITE, TableView

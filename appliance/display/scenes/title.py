@@ -98,7 +98,9 @@ class TitleScene:
         from ..coins import office
 
         path = self.ctx.config_path
-        return bool(office(self.ctx).high_scores("sprint")) or (path is not None and bool(read_board(board_path(path), 1)))
+        if office(self.ctx).high_scores("sprint"):
+            return True
+        return path is not None and bool(read_board(board_path(path), 1))
 
     def rules_lines(self) -> list[str]:
         """The chosen game in one line, and its rules' lines, one at a time (a new one every few
