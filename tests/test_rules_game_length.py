@@ -8,12 +8,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from appliance.random_play import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from appliance.rules import OptionError, deck, new_game, read_options
 from appliance.rules.game_length import GameLength
+from lab.random_play import random_game
 
 
 def play_out(seed: int, variant: str = "classic", options: dict[str, Any] | None = None) -> tuple[Any, list[Any]]:
