@@ -10,7 +10,7 @@ is wrong.
 
 `play` runs the same checks and never stops for a mistake: it prints each problem, keeps it in
 `Settings.warnings` for the screen to show, and uses the built-in default for each key that is wrong
-(for the whole file only where the file cannot be read as TOML at all).
+(for a file that is damaged, not TOML or cut short, the last good copy's settings: config_file.py).
 
 What both files' readers share, `Problem` and `Checker`, is appliance/shared/checks.py.
 """

@@ -446,7 +446,7 @@ class Cabinet:
             self.vm.sh(f"systemctl restart {UNIT}")
             wait_for("the game after the config is mended", self.ready, 120)
         self.report.note(
-            "a broken config.toml: the game runs on defaults, no restart loop",
+            "a broken config.toml: the game runs on its last good copy, no restart loop",
             self.report.broken_config_runs,
             f"restarts {self.report.broken_config_restarts}",
         )

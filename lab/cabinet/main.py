@@ -232,7 +232,7 @@ def main(argv: list[str]) -> int:
             ("kill -9: back and resumed", lambda: cabinet.kill_and_resume(cabinet.newest_journal())),
             ("a hung frame loop: the watchdog restarts it", cabinet.watchdog),
             ("the keyboard's ways out", cabinet.escapes),
-            ("a broken config.toml: the game runs on defaults, no restart loop", cabinet.broken_config),
+            ("a broken config.toml: the game runs on its last good copy, no restart loop", cabinet.broken_config),
             ("power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
         ]
         for name, step in steps:
