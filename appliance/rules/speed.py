@@ -44,7 +44,7 @@ from .events import (
     Stalemate,
     TurnUp,
 )
-from .game import CONTROLS, SNAPSHOT_VERSION, copy_rng
+from .game import CONTROLS, OVER, PLAYING, READY, SNAPSHOT_VERSION, STALEMATE, copy_rng
 from .moves import Action
 from .options import CARDS_PER_DECK, Options
 from .race import Race, clock, misfit
@@ -53,7 +53,7 @@ from .speed_side_stacks import MiddleRow
 from .table import SIDES, TWO_SEATS, Table
 from .terms import Phase, Reason
 
-PHASES: tuple[Phase, ...] = (Phase.READY, Phase.PLAYING, Phase.STALEMATE, Phase.OVER)  # no choosing
+PHASES: tuple[Phase, ...] = (READY, PLAYING, STALEMATE, OVER)  # no choosing
 # As the family's `Ruleset.race_window`: how long after an opponent's play onto a spit pile a card
 # that fitted the covered top is told `too_late` rather than `not_adjacent`. Seconds of press time.
 RACE_WINDOW = 1.0
@@ -70,7 +70,7 @@ class SpeedGame:
     players: list[SpeedSeat]
     middle: MiddleRow
     variant_name: str = "speed"
-    phase: Phase = Phase.READY
+    phase: Phase = READY
     round: int = 1
     winner: int | None = None
     seed: int = 0
@@ -100,7 +100,7 @@ class SpeedGame:
         half = len(side) // 2
         self.middle = MiddleRow([[], []], [side[:half], side[half:]])
         self.races = [None] * self.table.spit_piles
-        self.phase = Phase.READY
+        self.phase = READY
 
     # ------------------------------------------------------------------ reading
 
@@ -177,17 +177,17 @@ class SpeedGame:
     def legal_actions(self, player: int) -> list[Action]:
         """Everything `player` can do now that changes the game (not selecting and deselecting)."""
         me = self.player(player)
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             return []
         actions: list[Action] = []
-        if self.phase in (Phase.READY, Phase.STALEMATE) and not me.called:
+        if self.phase in (READY, STALEMATE) and not me.called:
             actions.append(Action("call"))
-        if self.phase == Phase.PLAYING:
+        if self.phase == PLAYING:
             tops = [(i, pile[-1]) for i, pile in enumerate(self.middle.spit_piles) if pile]
             for slot, card in enumerate(me.hand, start=1):
                 if card is not None:
                     actions += [Action("play", slot, i) for i, top in tops if next_in_rank(card, top)]
-        if self.phase in (Phase.READY, Phase.PLAYING) and me.stock:
+        if self.phase in (READY, PLAYING) and me.stock:
             actions += [Action("draw", slot) for slot, card in enumerate(me.hand, start=1) if card is None]
         return actions
 
@@ -208,7 +208,7 @@ class SpeedGame:
         if not (isinstance(player, int) and 1 <= player <= 2) or control not in CONTROLS:
             return [Reject(t, player, control, Reason.UNKNOWN_PRESS)]
         events: list[Event] = []
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             events.append(Reject(t, player, control, Reason.GAME_OVER))
         elif control == "spit":
             self._spit_press(events, t, player)
@@ -216,7 +216,7 @@ class SpeedGame:
             index = self.table.spit_pile_for(player, control)
             if index is None:
                 events.append(Reject(t, player, control, Reason.NO_PILE))
-            elif self.phase != Phase.PLAYING:
+            elif self.phase != PLAYING:
                 events.append(Reject(t, player, control, Reason.WRONG_PHASE))
             else:
                 self._play(events, t, player, control, index)
@@ -235,9 +235,9 @@ class SpeedGame:
         """After a setup from an explicit position: a stuck position goes to its stalemate, and one
         that can never go on (see `MiddleRow.can_ever_fit`) to a new deal."""
         events: list[Event] = []
-        if self.phase == Phase.PLAYING:
+        if self.phase == PLAYING:
             self._after_change(events, t)
-        elif self.phase == Phase.STALEMATE and not self._can_go_on():
+        elif self.phase == STALEMATE and not self._can_go_on():
             self._blocked(events, t)
         return events
 
@@ -268,7 +268,7 @@ class SpeedGame:
 
     def _spit_press(self, events: list[Event], t: float, player: int) -> None:
         me = self.player(player)
-        if self.phase == Phase.PLAYING:
+        if self.phase == PLAYING:
             events.append(Reject(t, player, "spit", Reason.NOT_STUCK))
         elif me.called:
             events.append(Reject(t, player, "spit", Reason.ALREADY_CALLED))
@@ -288,7 +288,7 @@ class SpeedGame:
             events.append(TurnUp(t, card, index))
         for p in self.players:
             p.called = False
-        self.phase = Phase.PLAYING
+        self.phase = PLAYING
         self._after_change(events, t)
 
     def _play(self, events: list[Event], t: float, player: int, side: str, index: int) -> None:
@@ -326,12 +326,12 @@ class SpeedGame:
 
     def _after_change(self, events: list[Event], t: float) -> None:
         """After anything that changes what can be played: is the deal stuck?"""
-        if self.phase != Phase.PLAYING or self.can_move(1) or self.can_move(2):
+        if self.phase != PLAYING or self.can_move(1) or self.can_move(2):
             return
         if not self._can_go_on():
             self._blocked(events, t)
             return
-        self.phase = Phase.STALEMATE
+        self.phase = STALEMATE
         for p in self.players:
             p.called = False
         events.append(Stalemate(t, [1, 2]))
@@ -350,7 +350,7 @@ class SpeedGame:
         if me.score >= self.options.target:
             # The game is over; the cards stay where they lie.
             self.winner = player
-            self.phase = Phase.OVER
+            self.phase = OVER
             events.append(GameOver(t, player))
             return
         self._new_deal(events, t)
