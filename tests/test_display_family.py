@@ -117,7 +117,12 @@ def test_the_choice_is_kept_in_the_settings_and_written_back_atomically(tmp_path
         "four-piles", {"choose": "shapp", "alternate_colours": True}, "tabletop", []
     )
     # no temporary file left; beside it the last good copy (what a damaged file's settings are read from)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml", "config.toml.last-good"]
+    left = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("store.sqlite"))
+    assert left == ["config.toml", "config.toml.last-good"]
+    office = h.ctx.office  # the choice in the operator's books too (the store beside the settings)
+    assert office is not None and office.drain(10)
+    assert [key for (key,) in office.store.rows("SELECT key FROM adjustments ORDER BY boot, seq")] == [
+        "game", "house_rules.choose", "house_rules.alternate_colours"]
     # choosing players shows it, in one line
     assert shown_to(h.scene.captions(), 1)[0] == "Game: Four piles · alternating colours · Shapp"
 

@@ -238,6 +238,12 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     left = sorted(p.name for p in tmp_path.iterdir() if p.is_file() and not p.name.startswith("store.sqlite"))
     # no temporary left; beside it the last good copy (what a damaged file's settings are read from)
     assert left == ["config.toml", "config.toml.last-good"]
+    # each change in the operator's books too, with its old and new value, in the order made
+    office = h.ctx.office
+    assert office is not None and office.drain(10)
+    rows = office.store.rows("SELECT key, old, new FROM adjustments ORDER BY boot, seq")
+    assert rows == [("volume", "0.6", "0.7"), ("language", "null", '"de"'), ("idle_timeout_s", "null", "120.0"),
+                    ("free_play", "null", "false")]
 
 
 def test_a_new_language_confirms_in_itself(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,6 +195,19 @@ class Office:
         """The operator changed a setting (the service menu, `spit-arcade settings set`): kept with when."""
         stamp = self.stamp()
         self._write("adjustment", lambda store: store.add_adjustment(stamp, key, old, new))
+
+    def adjust(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None) -> str | None:
+        """An operator's (or the players' game menu's) adjustment: into the settings file, every other
+        byte of it kept (`config_file.adjust`), and each change into the store with when it was made.
+        None where it was saved; else why not (it then holds for this session only)."""
+        from appliance.shared.config_file import adjust
+
+        if self.config_path is None:
+            return "no settings file"
+        done = adjust(self.config_path, values, house_rules)
+        for change in done.changes:
+            self.record_adjustment(change.key, change.old, change.new)
+        return done.why_not()
 
     def reset_audits(self) -> None:
         stamp = self.stamp()

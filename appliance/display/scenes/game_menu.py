@@ -21,7 +21,6 @@ from typing import Any
 import pygame
 
 from appliance.rules import PRESETS
-from appliance.shared.config_file import remember_game
 
 from ..captions import Caption, Line
 from ..compositor import Canvas
@@ -103,7 +102,9 @@ class GameMenuScene:
         self.ctx.settings.game = chosen.preset
         self.ctx.settings.house_rules = dict(chosen.given)
         if self.ctx.config_path is not None:
-            self.kept = remember_game(self.ctx.config_path, chosen.preset, chosen.given)
+            from ..coins import office
+
+            self.kept = office(self.ctx).adjust({"game": chosen.preset}, chosen.given)
 
     def on_event(self, press: Input) -> Transition | None:
         if not press.pressed:

@@ -31,7 +31,6 @@ import pygame
 
 from appliance import audits as audit
 from appliance.operator import books
-from appliance.shared.config_file import remember_game, write_settings
 from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 
 from ..captions import Caption, Line
@@ -281,7 +280,7 @@ class ServiceMenuScene:
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        failed = write_settings(path, values, house_rules)
+        failed = office(self.ctx).adjust(values, house_rules)  # (its changes kept in the books)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def cycle(
@@ -355,7 +354,7 @@ class ServiceMenuScene:
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        failed = remember_game(path, self.settings.game, self.settings.house_rules)
+        failed = office(self.ctx).adjust({"game": self.settings.game}, self.settings.house_rules)
         self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def set_volume(self, volume: Any) -> None:
