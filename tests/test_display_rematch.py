@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from headless import Harness, to_choose, to_seats
 
-from appliance.credits import CreditBank, credits_path
+from appliance.display.coins import office
 from appliance.display.i18n import LANGUAGES, set_language
 from appliance.display.scenes.base import BACK, MenuKey, make
 from appliance.display.scenes.choose import ChooseScene
@@ -117,19 +117,18 @@ def test_start_on_game_over_goes_to_the_title() -> None:
 def test_a_rematch_without_credits_says_insert_coin_and_stays(tmp_path: Path) -> None:
     h = Harness(SIZE, settings=Settings(free_play=False), journal_dir=tmp_path / "journals")
     h.ctx.config_path = tmp_path / "config.toml"
-    bank = CreditBank.load(credits_path(h.ctx.config_path))
-    bank.coin()
-    h.ctx.credit_bank = bank
+    books = office(h.ctx)  # the operator's books beside the settings
+    books.coin()
     game_over(h, against_level_4(h))  # the one credit paid for this game
     h.advance(1.6)
     h.press(1, "spit")
     h.frame()
     assert isinstance(h.scene, GameOverScene)
     assert "insert coin" in words(h)
-    h.ctx.credit_bank.coin()
+    books.coin()
     h.press(1, "spit")
     h.frame()
-    assert isinstance(h.scene, CountdownScene) and h.ctx.credit_bank.credits == 0
+    assert isinstance(h.scene, CountdownScene) and books.credits == 0
 
 
 def test_the_players_menu_remembers_the_computer_and_its_level() -> None:

@@ -44,8 +44,8 @@ from .base import (
     draw_scene,
     is_press,
     make,
-    start_game,
 )
+from .new_game import start_game
 
 IDLE_S = 60.0
 GAME_ROW = 0

@@ -15,7 +15,8 @@ from ..captions import Line
 from ..coins import insert_coin_words, pay_for_game
 from ..i18n import _
 from ..table_view import RED, WHITE
-from .base import BACK, Context, Input, Replace, Transition, is_press, make, rematch
+from .base import BACK, Context, Input, Replace, Transition, is_press, make
+from .new_game import rematch
 
 SHOW_S = 30.0
 MIN_S = 1.5
