@@ -16,7 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 LAB_COMMANDS = ("bench", "pad-emulator", "cabinet-test")
-GAME_COMMANDS = ("play", "script", "replay", "variants", "inputs", "simulate", "check-config")
+GAME_COMMANDS = ("play", "script", "replay", "variants", "inputs", "simulate", "check-config", "audits", "settings",
+                 "uplink", "venue")
 
 
 @pytest.fixture(scope="module")
