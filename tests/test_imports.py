@@ -167,7 +167,7 @@ def test_the_screen_harness_for_tests_is_beside_the_tests() -> None:
 def test_one_rewriter_of_the_settings_file() -> None:
     # the atomic writer is used by the state files and, for config.toml, by config_file.py alone
     writers = sorted(name for name in MODULES if "appliance.shared.files" in imports(name))
-    assert writers == ["appliance.audits", "appliance.credits", "appliance.high_scores",
+    assert writers == ["appliance.credits", "appliance.high_scores",
                        "appliance.shared.config_file"]  # fmt: skip
     # config_file.py reads the file for the settings and changes it for the menus and the settings command
     settings_writers = sorted(name for name in MODULES if "appliance.shared.config_file" in imports(name))
