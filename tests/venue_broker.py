@@ -90,6 +90,15 @@ class Broker:
         self.stop()
         self.start()
 
+    def wait_for_log(self, text: str, bound_s: float = START_BOUND_S) -> bool:
+        """Whether the broker's log says `text` within `bound_s` (it writes a moment after it acts)."""
+        deadline = time.monotonic() + bound_s
+        while text not in self.log_text():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)  # polling the broker's log, bounded by the deadline above
+        return True
+
     def credential(self, name: str) -> Path:
         """The directory with a client's ca.crt, cabinet.crt and cabinet.key ("venue": the view's)."""
         return self.directory / ("view" if name == venue_init.VIEW else f"cabinets/{name}")

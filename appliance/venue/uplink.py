@@ -202,12 +202,17 @@ class Uplink:
         """Hand paho the next messages in order, while connected, at most WINDOW unacknowledged."""
         if not self.connected or len(self.in_flight) >= WINDOW:
             return
+        import paho.mqtt.client as mqtt
+
         for pending in self.outbox.pending(self.handed, WINDOW - len(self.in_flight)):
             info = self.client.publish(pending.topic, pending.payload, qos=1, retain=pending.retain)
-            if info.rc != 0:  # the connection went meanwhile: the rest waits for the next one
-                break
+            if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+                break  # not taken (paho's queue full): handed again on a later turn
+            # Taken: sent, or (the connection went meanwhile) kept by paho and sent when it is back.
             self.in_flight[info.mid] = pending.row
             self.handed = pending.row
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                break
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
         row = self.in_flight.pop(mid, None)
