@@ -185,7 +185,7 @@ def test_the_credits_survive_a_restart_and_a_crash_resumed_game_is_not_paid_agai
     h.advance(0.5)
     assert isinstance(h.scene, PlayScene) and kept(tmp_path) == 2
     # the power goes; the cabinet starts again and resumes the game its journal holds
-    again = cabinet(tmp_path)
+    again = cabinet(tmp_path, kiosk=True)  # the cabinet (a desktop asks first: tests/test_resume.py)
     stack = app.resume_scenes(again.ctx, [])
     assert [type(s).__name__ for s in stack] == ["PlayScene", "ResumedScene"]
     again.runner = Runner(again.ctx, stack[0], again.screen, present=lambda rects: None)

@@ -85,6 +85,17 @@ def idle(drive: Callable[[Harness], None]) -> Callable[[Harness], None]:
     return go
 
 
+def to_resume_ask(h: Harness) -> None:
+    """A desktop started on a game left unfinished: asked whether to play it on (every seat a person)."""
+    seats = h.settings.house_rules.get("seats", 2)
+    if seats > 2:
+        to_seats(h, seats)
+    else:
+        to_play(h)
+    h.runner.apply(Push(make("resume_ask", h.ctx, h.scene.match, "20261124-081530-seed123456.jsonl")))  # type: ignore[attr-defined]
+    h.frame()
+
+
 def to_running_next(h: Harness) -> None:
     """Running Spit in play, nobody running yet: each team's board says who runs next, and what that means."""
     _family("running")(h)
@@ -139,6 +150,7 @@ SCENES.update(
         "speed": (to_speed_rejects, False),
         "running": (to_running, False),
         "running_next": (to_running_next, False),
+        "resume_ask": (to_resume_ask, True),
         "idle_countdown": (idle(to_play), True),
         "speed_idle_countdown": (idle(to_speed_rejects), False),
         "service_main": (to_service(()), False),

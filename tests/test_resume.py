@@ -1,7 +1,8 @@
 """Crash resume on the screen: a restarted cabinet goes on with the game its journal was cut off in,
 says "game resumed" to every seat and waits for every person's SPIT! (not the game's presses), with
 the game's clock stopped meanwhile; a torn last line is left out; a journal that can't be resumed is
-said and left alone. And the kill -9 figure: real `play` runs killed at random moments."""
+said and left alone; a desktop asks once whether to play it on. And the kill -9 figure: real `play`
+runs killed at random moments."""
 
 from __future__ import annotations
 
@@ -48,9 +49,11 @@ def presses_in(path: Path) -> int:
     return sum(1 for line in lines[1:] if "press" in json.loads(line))
 
 
-def start(h: Harness, journals: Path) -> list[str]:
-    """The app's first scenes on a harness (as `play` starts): the notices they said."""
+def start(h: Harness, journals: Path, kiosk: bool = True) -> list[str]:
+    """The app's first scenes on a harness (as `play` starts; the cabinet's kiosk unless `kiosk` is
+    False, a desktop): the notices they said."""
     h.ctx.journal_dir = journals
+    h.settings.kiosk = kiosk
     notices: list[str] = []
     stack = app.first_scenes(h.ctx, notices)
     h.runner = Runner(h.ctx, stack[0], h.screen, present=h.presented.append)
@@ -268,3 +271,71 @@ def test_a_game_whose_scene_cannot_be_made_is_said_and_the_title_shows(
     assert type(h.runner.stack[0]).__name__ == "TitleScene"
     assert len(notices) == 1 and "cannot be shown (AttributeError: no such table)" in notices[0]
     assert path.read_bytes() == before  # left as it was, for a version that can show it
+
+
+ASKED = {  # a desktop's question about a game left unfinished, two people at the keyboard
+    "en": ["A game was left unfinished", "Game: Classic Spit", "Play it on?", "yes, play on: Return / S / K",
+           "no, leave it for the title: Esc"],
+    "de": ["Ein Spiel ist nicht zu Ende gespielt", "Spiel: Klassisches Spit", "Weiterspielen?",
+           "ja, weiterspielen: Return / S / K", "nein, zum Titel, das Spiel bleibt liegen: Esc"],
+    "eo": ["Ludo restis nefinita", "Ludo: Klasika Spit", "Ĉu plu ludi ĝin?", "jes, plu ludi: Return / S / K",
+           "ne, lasi ĝin kaj al la titolo: Esc"],
+}
+
+
+def frame_words(h: Harness) -> list[str]:
+    """The texts on the frame's top scene, as data (a wrapped line joined again)."""
+    return [" ".join(text.words) for text in h.canvas().texts[h.runner._top_texts :]]
+
+
+@pytest.mark.parametrize("language", sorted(ASKED))
+def test_a_desktop_asks_once_whether_to_play_an_unfinished_game_on_and_no_leaves_it_for_good(
+    tmp_path: Path, language: str
+) -> None:
+    from appliance.display.i18n import set_language
+    from appliance.display.scenes.base import BACK, MenuKey
+    from appliance.display.scenes.resume_ask import ResumeAskScene
+
+    path, _ = cut_off_game(tmp_path)
+    h = Harness((1280, 720), "desktop")
+    assert start(h, tmp_path, kiosk=False) == []
+    asked = h.scene
+    assert isinstance(asked, ResumeAskScene) and isinstance(h.runner.stack[0], PlayScene)
+    set_language(language)
+    try:
+        assert " ".join(frame_words(h)) == " ".join(ASKED[language])
+    finally:
+        set_language("en")
+    h.runner.send(MenuKey(0, BACK, True, h.now_ns))  # no
+    h.frame()
+    assert isinstance(h.scene, TitleScene) and len(h.runner.stack) == 1
+    lines, _ = read_journal(path)
+    assert json.loads(lines[-1]).get("abandoned") is True  # closed: not asked about again
+    again = Harness((1280, 720), "desktop")
+    start(again, tmp_path, kiosk=False)
+    assert isinstance(again.scene, TitleScene)
+
+
+def test_yes_on_a_desktop_plays_the_unfinished_game_on(tmp_path: Path) -> None:
+    path, before = cut_off_game(tmp_path)
+    h = Harness((1280, 720), "desktop")
+    start(h, tmp_path, kiosk=False)
+    match = h.scene.match  # type: ignore[attr-defined]
+    game_time = match.game_time(h.now_ns)
+    h.advance(2.0)  # the question holds the game's clock
+    h.press(0, "start")  # yes
+    h.frame()
+    resumed = h.scene
+    assert isinstance(resumed, ResumedScene) and resumed.match is match
+    h.press(1, "spit")
+    h.press(2, "spit")
+    assert isinstance(h.scene, PlayScene) and h.scene.match is match
+    assert match.game_time(h.now_ns) == pytest.approx(game_time, abs=0.02)
+    assert match.game.state() == before.game.state() and match.presses == presses_in(path)
+
+
+def test_the_cabinet_never_asks_it_resumes(tmp_path: Path) -> None:
+    cut_off_game(tmp_path)
+    h = Harness((1280, 720), "tabletop")
+    start(h, tmp_path, kiosk=True)
+    assert isinstance(h.scene, ResumedScene)

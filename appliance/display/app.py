@@ -11,7 +11,9 @@ Surviving the bar (the cabinet runs it as a systemd service that restarts whatev
 - A game a crash or a power cut interrupted is resumed at start: the newest unfinished journal is
   replayed to the position it reached (`Match.resume`; a torn last line left out), "game resumed" is
   shown to every seat, and play goes on when every person has pressed SPIT! again. A journal that
-  can't be resumed is reported (stderr and screen), left as it is, and the title shows.
+  can't be resumed is reported (stderr and screen), left as it is, and the title shows. On a desktop
+  (not `--kiosk`) the players are first asked once whether to play it on (scenes/resume_ask.py): no
+  closes it as abandoned, so a window killed mid-game does not come back at every start.
 - Mistakes in the settings or the inputs file (`Settings.warnings`), a GPIO chip that isn't there
   and a serial pad that isn't plugged in are said on stderr and on the screen at start, and the
   game plays on without what is broken: never an exit that systemd would turn into a restart loop.
@@ -389,7 +391,9 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
         return [make("title", ctx)]
     try:
         ready_for_play(ctx)
-        return [make(play, ctx, match), make("resumed", ctx, match, path.name)]
+        # the cabinet plays every interrupted game on; a desktop asks once (no: it is left for good)
+        asked = "resumed" if ctx.settings.kiosk else "resume_ask"
+        return [make(play, ctx, match), make(asked, ctx, match, path.name)]
     except Exception as error:  # never a crash at start (systemd would make it a restart loop)
         if match.journal is not None:
             with contextlib.suppress(OSError, ValueError):

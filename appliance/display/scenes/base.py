@@ -106,6 +106,7 @@ SCENES: dict[str, str] = {
     "running_scores": "running_scores:RunningScoresScene",
     "service": "service_menu:ServiceMenuScene",
     "resumed": "resumed:ResumedScene",
+    "resume_ask": "resume_ask:ResumeAskScene",
     "notices": "service_notices:NoticesScene",
 }
 
