@@ -9,6 +9,9 @@ to the game as it was.
 
 The cabinet's SERVICE button (F2) opens the operator's service menu over whatever is on the stack
 (`service_menu=True`, which the app sets); closing it gives back the scene underneath as it was.
+A click or a tap on a game's table is a press of the card or pile under it (appliance/inputs/touch.py,
+display/touch_map.py), stamped and ordered as the keyboard's.
+
 A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin); no scene sees it
 but the service menu, whose switch test shows every control.
 
@@ -26,6 +29,7 @@ from typing import Any
 import pygame
 
 from appliance import watchdog
+from appliance.inputs.touch import TouchSource
 
 from .coins import insert_coin
 from .compositor import Canvas, Compositor
@@ -53,6 +57,7 @@ FINAL_SLEEP_MS = 2.0  # the end of the wait for the next frame, slept precisely 
 LOG_RATE_AFTER_S = 5.0
 WARM_BUDGET_S = 0.003  # spare time a frame may spend drawing card images ahead of need
 ARROWS = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
+TOUCH_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP)
 
 
 class Runner:
@@ -76,8 +81,11 @@ class Runner:
         self.keyboard = Keyboard(ctx.keymap, ctx.clock)
         self.merger = merger
         ctx.inputs = merger  # the service menu's switch test reads it
+        # a click or a tap on the table: the scene on top says what lies there (its `touch_target`)
+        self.touch = TouchSource(self.touch_target, screen.get_size(), clock=ctx.clock)
         if merger is not None:
             self.keyboard.join(merger)
+            merger.add(self.touch)
         self.compositor = Compositor()
         self.present = present or (lambda rects: pygame.display.update(rects))
         self.status: int | None = None  # set when the program should end
@@ -133,6 +141,8 @@ class Runner:
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
             self.compositor.invalidate()
         press = self.keyboard.feed(event, now_ns)
+        if press is None and event.type in TOUCH_EVENTS:
+            press = self.touch.feed(event, now_ns)
         seat = seat_key(event, self.ctx.keymap) if press is None else None
         if seat is not None:  # players 3 and 4 at the keyboard
             self.send(MenuKey(seat[0], seat[1], seat[2], now_ns))
@@ -140,6 +150,11 @@ class Runner:
             self.send(MenuKey(0, ARROWS[event.key], True, now_ns))  # arrow keys nobody mapped: menus
         elif press is not None and self.merger is None:
             self.send(press)
+
+    def touch_target(self, x: float, y: float, last: int | None) -> tuple[int, str] | None:
+        """What a tap at (x, y) presses in the scene on top (a game's table; elsewhere nothing)."""
+        found = getattr(self.scene, "touch_target", None)
+        return None if found is None else found(x, y, last)
 
     def send(self, press: Input) -> None:
         if self.status is None:

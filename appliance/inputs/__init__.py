@@ -18,7 +18,7 @@ The shape the rest of the program uses:
 - A source (`Source` protocol, source.py): `start(sink)`, `stop()`, `poll(now_ns)`, `status(now_ns)`,
   `name`, `latency_ns`. It delivers into a `PressSink` (`put(press)`, `advance(source, t_ns)`);
   the Merger is that sink. Backends: GpioSource (gpio.py), SerialSource (serial_link.py),
-  KeyboardSource (keyboard.py), ScriptSource / MockSource (script_source.py).
+  KeyboardSource (keyboard.py), TouchSource (touch.py), ScriptSource / MockSource (script_source.py).
 - `Merger.ready(now_ns) -> list[Press]`: presses no earlier press can still overtake, in edge-time
   order (ties: arrival order). The re-order window is the largest latency bound of the configured
   sources, capped at 5 ms (gpio 2 ms, serial pads 4 ms, keyboard and scripts 0): see merge.py.
@@ -26,6 +26,8 @@ The shape the rest of the program uses:
 - `favour_input_threads()` (merge.py): call once in the game loop's process; it shortens Python's GIL
   switch interval to 0.5 ms so input threads are not kept waiting by a busy loop (see its docstring).
 - Keyboard (desktop): `KeyboardSource(keymap).feed(pygame_event)`, `default_keymap()`, `legend(keymap)`.
+- Mouse and touch screen: `TouchSource(hit, size).feed(pygame_event)`; `hit(x, y, last)` is the screen's
+  say of what lies at a point (the display's touch_map.py); the display reads both itself.
 - Configuration: `load_config(path=None, sources=None)`, `build_sources`, `build_merger` (config.py;
   the default is default.toml in this package). GPIOZERO_PIN_FACTORY=mock runs "gpio" without a Pi.
 - Commands: `spit-arcade inputs` (switch_test.py), `spit-arcade pad-emulator` (pad_emulator.py),

@@ -127,6 +127,17 @@ def _key_codes(keymap: Keymap) -> dict[int, tuple[int, str]]:
     return codes
 
 
+def event_stamp(event: Any, now_ns: int, ticks_ms: Callable[[], int]) -> int:
+    """An SDL event's own time on the monotonic clock: its `timestamp` (ms on SDL's clock, that of
+    `ticks_ms`, pygame.time.get_ticks) where it carries one, never later than `now_ns`, the moment it
+    is fed; else `now_ns`."""
+    stamp = getattr(event, "timestamp", None)
+    if not isinstance(stamp, int | float) or isinstance(stamp, bool):
+        return now_ns
+    age_ns = int((ticks_ms() - stamp) * 1_000_000)
+    return now_ns - max(0, age_ns)
+
+
 class KeyboardSource:
     """Turns pygame KEYDOWN/KEYUP events of mapped keys into Press events (a Source)."""
 
@@ -162,15 +173,11 @@ class KeyboardSource:
         """Nothing to do: presses are delivered as `feed` sees them."""
 
     def _stamp(self, event: Any, now_ns: int) -> int:
-        stamp = getattr(event, "timestamp", None)
-        if not isinstance(stamp, int | float) or isinstance(stamp, bool):
-            return now_ns
         if self._ticks_ms is None:
             import pygame
 
             self._ticks_ms = pygame.time.get_ticks
-        age_ns = int((self._ticks_ms() - stamp) * 1_000_000)
-        return now_ns - max(0, age_ns)
+        return event_stamp(event, now_ns, self._ticks_ms)
 
     def feed(self, event: Any, now_ns: int | None = None) -> Press | None:
         """Handle one pygame event; returns the Press it made (also delivered to the sink), or None."""

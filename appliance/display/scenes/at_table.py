@@ -21,6 +21,7 @@ from ..captions import Caption, Line
 from ..events import EventReader, kind
 from ..i18n import _
 from ..table_view import GOLD, WHITE
+from ..touch_map import touch_target
 from .base import BACK, Context, Input, Push, Transition, is_press, leave_game, make
 
 IDLE_WARNING_S = 10.0  # the idle time's last seconds are counted down (a third of it, if that is shorter)
@@ -87,6 +88,13 @@ class AtTable:
         if left is not None and left < 0:
             return leave_game(self.ctx, self.match)
         return self._next()
+
+    def touch_target(self, x: float, y: float, last: int | None) -> tuple[int, str] | None:
+        """What a click or a tap at (x, y) presses on this table (touch_map.touch_target)."""
+        table = getattr(self, "view", None) or getattr(self, "table", None)  # Spit's view, Speed's table
+        if table is None:
+            return None
+        return touch_target(table.layout, self.match.seats, self.match.bots, x, y, last)
 
     def idle_left_s(self, now_ns: int) -> float | None:
         """Seconds left before a game nobody touches is left, in its last seconds (negative: the time
