@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pygame
 import pytest
+from test_inputs_keyboard import Sink
 
 from appliance.inputs.keyboard import KeyboardSource
 from appliance.inputs.merge import Merger
-from appliance.inputs.press import Press
 from appliance.inputs.touch import TouchSource
 
 MS = 1_000_000
@@ -26,17 +26,6 @@ def dummy_display() -> Iterator[None]:
     pygame.display.set_mode(SIZE)
     pygame.event.clear()
     yield
-
-
-class Sink:
-    def __init__(self) -> None:
-        self.presses: list[Press] = []
-
-    def put(self, press: Press) -> None:
-        self.presses.append(press)
-
-    def advance(self, source: str, t_ns: int) -> None:
-        pass
 
 
 def table(x: float, y: float, last: int | None) -> tuple[int, str] | None:
