@@ -10,8 +10,9 @@ from pathlib import Path
 from headless import Harness
 from screen_facts import problems
 
-from appliance import high_scores
+from appliance.display.coins import office
 from appliance.display.scenes.base import make
+from appliance.operator.store import Score
 from appliance.venue.board import BoardFile, board_path, read_board
 
 
@@ -63,7 +64,7 @@ def texts(h: Harness) -> list[str]:
 def test_the_high_score_screen_shows_the_venues_board_with_each_cabinets_name(tmp_path):
     h = Harness((1280, 720), "tabletop")
     h.ctx.config_path = tmp_path / "config.toml"
-    high_scores.save(tmp_path / "high_scores.json", high_scores.HighScores([high_scores.Entry("ANN", 4210.0, 1)]))
+    office(h.ctx).add_score(Score("sprint", "ANN", 4210.0, 1))  # the cabinet's own table
     board_of(h.ctx.config_path, {"table-2": [("BOB", 3900.5)], "table-1": [("ANN", 4210.0)]})
     h.runner.apply_scene(make("running_scores", h.ctx))
     h.frame()

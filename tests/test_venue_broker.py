@@ -15,6 +15,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from venue_broker import Broker, make_venue
 
+from appliance.operator.office import Office
+from appliance.operator.store import GameRow, Score
 from appliance.venue import init as venue_init
 from appliance.venue.board import board_path, read_board
 from appliance.venue.uplink import Uplink, VenueSettings
@@ -57,12 +59,21 @@ def cabinet(tmp_path: Path, broker: Broker, name: str, coins: int = 0, sprints: 
     return uplink
 
 
-def write_state(state: Path, coins: int, sprints: list[float] = ()) -> None:
-    (state / "audits").mkdir(parents=True, exist_ok=True)
-    totals = {"games": coins, "coins": coins, "variants": {"classic": coins}}
-    (state / "audits" / "audits.json").write_text(json.dumps({"lifetime": totals, "since": totals}))
-    rows = [{"initials": "ANN", "sprint_ms": ms, "team": 1, "runner": 0, "date": "2026-11-25"} for ms in sprints]
-    (state / "high_scores.json").write_text(json.dumps({"fastest_sprints": rows}))
+def write_state(state: Path, coins: int, sprints: list[float] = (), no_spit_2: int = 0) -> None:
+    """The cabinet's books as the game keeps them (its store): up to `coins` coins and as many games
+    of Classic Spit, the sprints given, and `no_spit_2` more games in which player 2 never pressed SPIT!."""
+    every = tuple((player, control) for player in (1, 2) for control in ("left", "right", "spit"))
+    office = Office.open(state / "config.toml")
+    have = office.store.rows("SELECT COUNT(*) FROM coins")[0][0]
+    for _ in range(coins - have):
+        office.coin()
+        office.add_game(GameRow("classic", 2, 60.0, 1, False, controls=every))
+    for _ in range(no_spit_2):
+        office.add_game(GameRow("classic", 2, 60.0, 1, False, controls=tuple(c for c in every if c != (2, "spit"))))
+    for ms in sprints:
+        office.add_score(Score("sprint", "ANN", ms, 1, 0, "2026-11-25"))
+    assert office.drain(10)
+    office.close()
 
 
 class View:

@@ -1,43 +1,82 @@
-"""What the uplink reads of the game's files (appliance/venue/source.py): read only, never raising."""
+"""What the uplink reads of the cabinet (appliance/venue/source.py): the operator's store, read only,
+never raising."""
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 
+from appliance.operator.office import Office
+from appliance.operator.store import FILE, GameRow, Score
 from appliance.venue import source
 
-
-def write(state: Path, audits: object = None, credits: object = None, scores: object = None) -> None:
-    (state / "audits").mkdir(parents=True, exist_ok=True)
-    for path, data in ((state / "audits" / "audits.json", audits), (state / "credits.json", credits),
-                       (state / "high_scores.json", scores)):
-        if data is not None:
-            path.write_text(data if isinstance(data, str) else json.dumps(data))
+EVERY_CONTROL = tuple((player, control) for player in (1, 2) for control in ("left", "right", "spit"))
 
 
-def test_coins_in_the_box_count_at_once_even_before_the_audits_count_them(tmp_path):
-    write(tmp_path, {"lifetime": {"coins": 5, "games": 2}, "coin_box": "ab12", "coins_through": 5},
-          {"credits": 3, "coins": 8, "box": "ab12"})
-    before = sorted(p.stat().st_mtime_ns for p in tmp_path.rglob("*.json"))
+def books(state: Path) -> Office:
+    return Office.open(state / "config.toml")
+
+
+def test_what_the_game_wrote_is_read_and_nothing_is_written(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    for _ in range(3):
+        office.coin()
+    office.add_game(GameRow("classic", 2, 90.0, 1, False, (20.0, 35.0), controls=EVERY_CONTROL))
+    office.add_game(GameRow("running", 2, 60.0, 2, False, (), (2700.0,), controls=EVERY_CONTROL))
+    office.add_score(Score("sprint", "ABC", 2700.0, 2, 0, "2026-11-25"))
+    office.add_score(Score("sprint", "XY", 2300.0, 1, 1, "2026-11-25"))
+    assert office.drain(10)
+    before = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in tmp_path.iterdir())
     figures = source.read(tmp_path)
-    assert (figures.lifetime.coins, figures.lifetime.games, figures.faults) == (8, 2, [])
-    assert sorted(p.stat().st_mtime_ns for p in tmp_path.rglob("*.json")) == before  # nothing written
+    assert (figures.lifetime.coins, figures.lifetime.games, figures.lifetime.variants) == (
+        3, 2, {"classic": 1, "running": 1})
+    assert (figures.lifetime.races, figures.lifetime.sprints, figures.faults) == (2, 1, [])
+    assert [(e.initials, e.sprint_ms, e.team) for e in figures.sprints] == [("XY", 2300.0, 1), ("ABC", 2700.0, 2)]
+    assert sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in tmp_path.iterdir()) == before
+    office.close()
 
 
-def test_a_new_coin_box_is_counted_from_its_first_coin(tmp_path):
-    write(tmp_path, {"lifetime": {"coins": 5}, "coin_box": "ab12", "coins_through": 5}, {"coins": 2, "box": "cd34"})
-    assert source.read(tmp_path).lifetime.coins == 7
+def test_the_resettable_audits_start_again_and_the_lifetime_ones_do_not(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    office.coin()
+    office.add_game(GameRow("classic", 2, 90.0, 1, False, controls=EVERY_CONTROL))
+    assert office.drain(10)
+    office.reset_audits()
+    office.coin()
+    assert office.drain(10)
+    figures = source.read(tmp_path)
+    assert (figures.lifetime.coins, figures.lifetime.games) == (2, 1)
+    assert (figures.since.coins, figures.since.games) == (1, 0) and figures.cleared is not None
+    office.close()
 
 
-def test_unreadable_files_are_faults_and_empty_figures(tmp_path):
-    write(tmp_path, "{torn", "junk", [1, 2])
+def test_a_switch_never_pressed_is_a_fault_in_the_operators_words(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    no_spit_2 = tuple(c for c in EVERY_CONTROL if c != (2, "spit"))
+    for _ in range(30):
+        office.add_game(GameRow("classic", 2, 60.0, 1, False, controls=no_spit_2))
+    assert office.drain(10)
+    assert source.read(tmp_path).faults == ["player 2's SPIT button: not pressed in the last 30 games"]
+    office.close()
+
+
+def test_an_unreadable_store_is_a_fault_and_empty_figures(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_bytes(b"this is not a database, not by a long way" * 100)
     figures = source.read(tmp_path)
     assert figures.lifetime.coins == 0 and figures.sprints == []
-    assert [f.split(" (")[0] for f in figures.faults] == ["the audits unreadable", "the high scores unreadable",
-                                                         "the coin box unreadable"]
+    assert [f.split(" (")[0] for f in figures.faults] == ["the books unreadable"]
 
 
-def test_nothing_there_is_nothing_wrong(tmp_path):
+def test_a_store_the_uplink_may_only_read_is_read(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    office.coin()
+    assert office.drain(10)
+    os.chmod(tmp_path / FILE, 0o444)  # (root reads it anyway; the point: opened read-only, never written)
+    assert source.read(tmp_path).lifetime.coins == 1
+    office.close()
+
+
+def test_nothing_there_is_nothing_wrong(tmp_path: Path) -> None:
     figures = source.read(tmp_path)
     assert (figures.lifetime.games, figures.sprints, figures.faults) == (0, [], [])
+    assert list(tmp_path.iterdir()) == []  # and nothing made

@@ -70,11 +70,10 @@ def test_the_page_shows_every_cabinet_live_as_messages_arrive(tmp_path, broker, 
         table.next_read = 0.0
         cells = until_shown(browser, lambda c: c[1] == "3", table, "three coins today")
         assert cells[1:5] == ["3", "3", "3", "3"]
-        (tmp_path / "table-1" / "audits" / "audits.json").write_text("{torn")  # a fault, with the next heartbeat
+        write_state(tmp_path / "table-1", coins=8, no_spit_2=30)  # a fault, with the next heartbeat
         table.next_read = table.next_heartbeat = 0.0
         cells = until_shown(browser, lambda c: c[5] != "none", table, "the fault")
-        assert cells[5] == "the audits unreadable (audits.json: Expecting property name enclosed in double " \
-                           "quotes: line 1 column 2 (char 1))"
+        assert cells[5] == "player 2's SPIT button: not pressed in the last 30 games"
         assert browser.evaluate("document.getElementById('status').textContent") == "1 cabinet(s), live"
         assert json.loads(browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('tbody tr'), "
                                            "r => r.id))")) == ["cabinet-table-1"]
