@@ -187,8 +187,8 @@ def test_the_audits_count_the_games_lifetime_beside_resettable_and_are_kept(tmp_
     h = menu(tmp_path)
     for seed in range(1, 4):
         played(h, seed, abandon=seed == 3)
-    go(h, 1)
-    assert seen(h)[1] == "reading the books..."  # read off the frame loop
+    go(h, 1)  # (read off the frame loop: "reading the books..." until the writer's thread answers, which
+    # may be before the next frame is drawn, so it is not asserted here)
     assert office(h.ctx).drain(10)
     h.frame()
     lines = seen(h)
