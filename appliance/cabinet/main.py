@@ -236,6 +236,7 @@ def main(argv: list[str]) -> int:
             ("the keyboard's ways out", cabinet.escapes),
             ("a broken config.toml: the game runs on defaults, no restart loop", cabinet.broken_config),
             ("power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
+            ("A/B: slot switch and fallback", cabinet.ab_slots),
         ]
         for name, step in steps:
             try:
