@@ -56,6 +56,7 @@ def test_the_report_has_every_figure_the_issue_names() -> None:
         "boot_to_title_s", "title_on_screen", "gpio_presses_applied", "gpio_p99_ms", "pad_presses_applied",
         "kill_resume_s", "watchdog_restart_s", "power_cuts_tried", "power_cuts_resumed", "escapes_tried",
         "escapes_held", "exposure", "run_s", "wheel_files", "wheel_lab_modules", "manifest_python_packages",
+        "state_partition_mb", "state_grown", "ab_switched", "ab_rolled_back",
     ):  # fmt: skip
         assert key in figures, key
 
@@ -115,7 +116,8 @@ def test_the_agent_answers_each_request_and_never_dies_of_a_bad_one(tmp_path: Pa
 
 def test_the_builder_scripts_parse() -> None:
     subprocess.run(["bash", "-n", str(IMAGE / "build-image.sh")], check=True)
-    for script in ("inside.sh", "gpio-sim-module.sh"):
+    subprocess.run(["bash", "-n", str(IMAGE / "make-bundle.sh")], check=True)
+    for script in ("inside.sh", "gpio-sim-module.sh", "slot-switch.sh", "boot-ok.sh", "esp-rw.sh"):
         subprocess.run(["sh", "-n", str(IMAGE / script)], check=True)
     inside = (IMAGE / "inside.sh").read_text()
     assert "LABEL=spit-root   /                    ext4   ro" in inside  # the root is read-only, booted

@@ -33,6 +33,7 @@ LINES = {
     (2, "left"): 16, (2, "spit"): 20, (2, "right"): 21,
 }  # fmt: skip
 STATE_FSCK = r"systemd-fsck@dev-disk-by\\x2dlabel-spit\\x2dstate.service"
+ENTRIES = "/boot/efi/loader/entries"  # systemd-boot's loader entries, one a root slot (slot-switch.sh)
 
 
 @dataclass
@@ -69,6 +70,14 @@ class Report:
     power_cuts_state_clean: int = 0
     escapes_tried: int = 0
     escapes_held: int = 0
+    state_image_mb: float | None = None  # the state partition as built, and after the first boot
+    state_partition_mb: float | None = None
+    state_fs_mb: float | None = None
+    state_grown: bool = False
+    booted_slot: str = ""
+    ab_switched: bool = False  # slot B (a copy of A) made primary: booted once, blessed good
+    ab_rolled_back: bool = False  # slot A made primary with a game that never comes up: back on B
+    ab_rollback_s: float | None = None  # from power-on into the broken slot to the game on the good one
     exposure: float | None = None
     exposure_line: str = ""
     wheel_files: int = 0  # the game's installed files (its wheel's RECORD), of which ...
@@ -506,6 +515,170 @@ class Cabinet:
             and errors in ("0", "")
         )
 
+    def state_grown(self) -> None:
+        """The state partition, 256 MiB in the image, fills the larger disk after the first boot
+        (systemd-repart, then systemd-growfs), and its file system with it."""
+        name = self.vm.out("basename $(readlink -f /dev/disk/by-label/spit-state)")
+        disk = int(self.vm.out("lsblk -bdno SIZE /dev/vda") or 0)
+        start = int(self.vm.out(f"cat /sys/class/block/{name}/start") or 0) * 512
+        room = disk - start - 2**20  # to the disk's end, less the GPT's backup at the end
+
+        def grown() -> bool:
+            size = int(self.vm.out(f"cat /sys/class/block/{name}/size") or 0) * 512
+            fs = self.fs_size(f"/dev/{name}")
+            self.report.state_partition_mb = round(size / 2**20, 1)
+            self.report.state_fs_mb = round(fs / 2**20, 1)
+            return size >= room - 2**20 and fs >= size - 2**20
+
+        with contextlib.suppress(VmError):
+            wait_for("the state partition grown", grown, 120, 2)
+        self.report.state_grown = grown()
+        self.report.note(
+            "the state partition grown to fill the disk",
+            self.report.state_grown,
+            f"{self.report.state_image_mb} MiB in the image; now the partition {self.report.state_partition_mb} "
+            f"MiB, its file system {self.report.state_fs_mb} MiB, of {round(room / 2**20, 1)} MiB to the disk's end",
+        )
+
+    def fs_size(self, device: str) -> int:
+        """An ext4 file system's own size in bytes (block count × block size; df's is less its metadata)."""
+        awk = "awk -F: '/^Block count/{c=$2} /^Block size/{s=$2} END{printf \"%d\", c*s}'"
+        return int(self.vm.out(f"dumpe2fs -h {device} 2>/dev/null | {awk}") or 0)
+
+    def slot_states(self) -> dict[str, str]:
+        """RAUC's view of the slots (through its D-Bus service, as root): booted and A's and B's state."""
+        raw = self.vm.out("rauc status --output-format=json 2>/dev/null", timeout=60)
+        states: dict[str, str] = {}
+        with contextlib.suppress(ValueError, AttributeError, TypeError):
+            status = json.loads(raw)
+            states["booted"] = str(status.get("booted", ""))
+            for slot in status.get("slots", []):
+                for info in slot.values():
+                    states[str(info.get("bootname"))] = str(info.get("boot_status", ""))
+        return states
+
+    def slots(self) -> None:
+        """Booted from slot A (good), slot B empty (bad: never booted), as RAUC sees them."""
+        states = self.slot_states()
+        self.report.booted_slot = states.get("booted", "")
+        self.report.note(
+            "A/B root slots: booted from A, B empty",
+            states.get("booted") == "A" and states.get("A") == "good" and states.get("B") == "bad",
+            f"rauc status: {states}; loader entries {self.vm.out(f'ls {ENTRIES}')!r}",
+        )
+
+    def agent_out(self, command: str) -> str:
+        """`out` through a reboot inside the machine: the agent's channel opened again if it closed."""
+        if self.vm._agent is None:
+            self.vm.connect_agent(5)
+        return self.vm.out(command, timeout=20)
+
+    def reboot_into(self, slot: str, timeout: float) -> float:
+        """Wait for the machine (rebooting by itself) to run `slot` with the game up; seconds taken."""
+        return wait_for(
+            f"slot {slot} booted with the game up",
+            lambda: f"rauc.slot={slot}" in self.agent_out("cat /proc/cmdline") and self.ready(),
+            timeout,
+            2,
+        )
+
+    def new_entry(self, name: str, said: str) -> str:
+        """The loader entries once `name` is among them (or after 300 s). `rauc status mark-active`
+        gives up waiting for RAUC's service after D-Bus's 25 s ("Timeout was reached"), which the
+        emulated, loaded cabinet took to copy a slot's kernel and initrd onto the ESP; the service
+        goes on, and the entry is what counts."""
+        if "Timeout was reached" in said:
+            with contextlib.suppress(VmError):
+                wait_for(f"the loader entry {name}", lambda: name in self.vm.out(f"ls {ENTRIES}").split(), 300, 3)
+        return self.vm.out(f"ls {ENTRIES}")
+
+    def restart(self) -> None:
+        """A clean power-off and power-on (the firmware's variables kept): the game up again."""
+        self.vm.shutdown()
+        self.vm.start()
+        self.vm.connect_agent(300)
+        try:
+            wait_for("the game after power-on", self.ready, 600)
+        except VmError as error:
+            raise VmError(f"{error}; {self.what_happened()}") from None
+
+    def what_happened(self) -> str:
+        """Why a boot went wrong, as far as the machine says: its kernel command line, the game's
+        unit, the boot check, and the last lines of both."""
+        with contextlib.suppress(VmError):
+            return self.agent_out(
+                "cat /proc/cmdline; systemctl show -p Result -p NRestarts spit-arcade.service;"
+                " systemctl status --no-pager -n0 spit-arcade-boot-ok.service systemd-bless-boot.service;"
+                f" ls {ENTRIES}; journalctl -b --no-pager -o cat -u spit-arcade -u spit-arcade-boot-ok | tail -n 15"
+            )[-1500:]
+        return "the agent does not answer"
+
+    def ab_slots(self) -> None:
+        """The slot switch and the fallback, without a bundle: slot B gets a copy of A's root file
+        system and is made primary through RAUC (`rauc status mark-active other`: spit-slot-switch
+        copies its kernel and writes its loader entry with 3 tries); it boots, the game comes up, and
+        systemd-bless-boot marks it good. Then slot A is made primary with a game that fails at every
+        start: after its third failed start (spit-arcade-boot-ok) it is marked bad, the cabinet
+        restarts by itself, and is back on B with the game up."""
+        size = self.fs_size("/dev/disk/by-partlabel/spit-root-a")
+        rc, said = self.vm.sh(
+            "dd if=/dev/disk/by-partlabel/spit-root-a of=/dev/disk/by-partlabel/spit-root-b bs=4M "
+            f"count={size} iflag=count_bytes conv=fsync status=none && rauc status mark-active other 2>&1",
+            timeout=900,
+        )
+        entries = self.new_entry("spit-b+3.conf", said)
+        if (rc != 0 and "Timeout was reached" not in said) or "spit-b+3.conf" not in entries.split():
+            self.report.note("A/B: slot B made primary", False, f"rc {rc}: {said[-400:]}; entries {entries!r}")
+            return
+        self.restart()
+        try:
+            wait_for("slot B blessed", lambda: "spit-b.conf" in self.vm.out(f"ls {ENTRIES}").split(), 900, 2)
+        except VmError as error:
+            why = f"{error}; {self.what_happened()}"
+            self.report.note("A/B: slot B made primary, booted, blessed good", False, why)
+            return
+        states = self.slot_states()
+        cmdline = self.vm.out("cat /proc/cmdline")
+        self.report.ab_switched = "rauc.slot=B" in cmdline and states.get("B") == "good" and states.get("booted") == "B"
+        self.report.note(
+            "A/B: slot B made primary, booted, blessed good",
+            self.report.ab_switched,
+            f"rauc status {states}; loader entries {self.vm.out(f'ls {ENTRIES}')!r}",
+        )
+        if not self.report.ab_switched:
+            return
+        # Slot A made primary again, with a game that fails at every start.
+        rc, said = self.vm.sh(
+            "mkdir -p /run/spit-a && mount /dev/disk/by-partlabel/spit-root-a /run/spit-a"
+            " && mkdir -p /run/spit-a/etc/systemd/system/spit-arcade.service.d"
+            " && printf '[Service]\\nExecStart=\\nExecStart=/bin/false\\n'"
+            " >/run/spit-a/etc/systemd/system/spit-arcade.service.d/broken.conf"
+            " && umount /run/spit-a && rauc status mark-active other 2>&1",
+            timeout=120,
+        )
+        entries = self.new_entry("spit-a+3.conf", said)
+        if (rc != 0 and "Timeout was reached" not in said) or "spit-a+3.conf" not in entries.split():
+            self.report.note("A/B: a broken slot A made primary", False, f"rc {rc}: {said[-400:]}; entries {entries!r}")
+            return
+        self.vm.shutdown()
+        self.vm.start()
+        try:
+            self.reboot_into("B", 900)
+            self.report.ab_rollback_s = round(time.monotonic() - self.vm.started_at, 1)
+        except VmError as error:
+            self.report.note("A/B: a slot whose game never comes up is left", False, f"{error}; {self.what_happened()}")
+            return
+        entries = self.vm.out(f"ls {ENTRIES}")
+        states = self.slot_states()
+        self.report.ab_rolled_back = (
+            "spit-a+0-1.conf" in entries.split() and states.get("A") == "bad" and states.get("booted") == "B"
+        )
+        self.report.note(
+            "A/B: a slot whose game never comes up is left",
+            self.report.ab_rolled_back,
+            f"back on B {self.report.ab_rollback_s} s after power-on; rauc status {states}; loader entries {entries!r}",
+        )
+
     def exposure(self) -> None:
         out = self.vm.out(f"systemd-analyze security {UNIT} --no-pager | tail -n1")
         self.report.exposure_line = out
@@ -546,3 +719,11 @@ class Cabinet:
 
 def image_mb(path: Path) -> float:
     return round(path.stat().st_size / 2**20, 1)
+
+
+def last_partition_mb(path: Path) -> float | None:
+    """The size of the image's last partition (the state partition), from its partition table."""
+    with contextlib.suppress(subprocess.CalledProcessError, ValueError, KeyError, IndexError, OSError):
+        table = json.loads(subprocess.run(["sfdisk", "--json", str(path)], capture_output=True, check=True).stdout)
+        return round(int(table["partitiontable"]["partitions"][-1]["size"]) * 512 / 2**20, 1)
+    return None

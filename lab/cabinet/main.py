@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .checks import Cabinet, Report, image_mb
+from .checks import Cabinet, Report, image_mb, last_partition_mb
 from .vm import OVMF_CODE, Machine, VmError
 
 TOOLS = {  # command -> Debian package
@@ -212,6 +212,7 @@ def main(argv: list[str]) -> int:
         return 1
     report.image = str(image)
     report.image_mb = image_mb(image)
+    report.state_image_mb = last_partition_mb(image)
     accel = "kvm" if args.accel == "kvm" or (args.accel == "auto" and kvm_works()) else "tcg"
     report.accel = accel
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
@@ -225,6 +226,8 @@ def main(argv: list[str]) -> int:
         cabinet.exposure()
         cabinet.packaging()
         steps: list[tuple[str, Callable[[], object]]] = [
+            ("the state partition grown to fill the disk", cabinet.state_grown),
+            ("A/B root slots: booted from A, B empty", cabinet.slots),
             ("panels through the kernel's GPIO", cabinet.gpio_game),
             ("a USB keyboard", cabinet.keyboard),
             ("a slap pad on a USB serial adapter plugged in after the start", cabinet.pad_game),
@@ -234,6 +237,7 @@ def main(argv: list[str]) -> int:
             ("the keyboard's ways out", cabinet.escapes),
             ("a broken config.toml: the game runs on its last good copy, no restart loop", cabinet.broken_config),
             ("power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
+            ("A/B: slot switch and fallback", cabinet.ab_slots),
         ]
         for name, step in steps:
             try:

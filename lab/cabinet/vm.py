@@ -8,7 +8,8 @@ console goes to a file (`console.log`). The agent (systemd/image/agent.py, test 
 a virtio-serial port: unit states, the journal, the simulated GPIO lines of the panels.
 
 The disk is a qcow2 overlay on the image, kept across boots of one run: what a power cut leaves is what
-the next boot finds. KVM is used when asked for and it answers; emulation (TCG) otherwise.
+the next boot finds. It is larger than the image (`grow_mb`), as a card is: the state partition must
+grow into the rest at the first boot. KVM is used when asked for and it answers; emulation (TCG) otherwise.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Machine:
     gpu: str = "virtio-vga"  # the screen's device
     sound: bool = True  # a sound card from the start (False: none until plug_sound)
     pad_chardev: str | None = None  # a host serial device (the pad emulator's pty) for the USB adapter
+    grow_mb: int = 1024  # the disk is this much larger than the image
     process: subprocess.Popen[bytes] | None = None
     boots: int = 0
     _qmp: Any = None
@@ -69,10 +71,9 @@ class Machine:
         self.workdir.mkdir(parents=True, exist_ok=True)
         disk = self.workdir / "disk.qcow2"
         disk.unlink(missing_ok=True)
-        subprocess.run(
-            ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image.resolve()), "-F", "raw", str(disk)],
-            check=True,
-        )
+        size = self.image.stat().st_size + self.grow_mb * 2**20
+        backing = ["-b", str(self.image.resolve()), "-F", "raw"]
+        subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", *backing, str(disk), str(size)], check=True)
         shutil.copyfile(first_existing(OVMF_VARS), self.workdir / "vars.fd")
 
     def command(self) -> list[str]:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build a cabinet's disk image from Debian's packages (mmdebstrap, as root):
-#   systemd/image/build-image.sh [--arch amd64|arm64] [--test] [--out DIR]
+#   systemd/image/build-image.sh [--arch amd64|arm64] [--test] [--out DIR] [--keyring CA.pem]
+#                                [--bundle [--cert SIGNER.pem --key SIGNER.key]]
 #
 # Debian bookworm (the base of Raspberry Pi OS: systemd 252, Python 3.11) with the game installed the
 # way a bar owner installs it: a clone of this repository in /root/spit-arcade and `systemd/install.sh
@@ -8,8 +9,12 @@
 # file system read-only, the game's state (journals, audits, settings, credits) on a partition of its
 # own (ext4, label spit-state, mounted at /var/lib/spit-arcade), /tmp, /var/tmp and /var/log in RAM.
 #
-#   amd64: GPT disk, an EFI system partition with systemd-boot (x86 mini PCs; what `spit-arcade
-#          cabinet-test` boots under QEMU with OVMF), root, state.
+#   amd64: GPT disk (x86 mini PCs; what `spit-arcade cabinet-test` boots under QEMU with OVMF): an EFI
+#          system partition with systemd-boot and a loader entry a slot, two root slots (A holds
+#          the system, B is empty until the first update: RAUC, signed bundles, boot counting), and
+#          the state partition, which grows to fill the disk at the first boot (systemd-repart).
+#          The updates' keyring is --keyring (a CA's certificate; default the development CA in
+#          systemd/image/dev-keys/, for development only).
 #   arm64: MBR disk for the Raspberry Pi 4: a FAT boot partition filled by Debian's raspi-firmware
 #          (the Pi's firmware, device trees, config.txt, cmdline.txt), root, state.
 #
@@ -17,16 +22,25 @@
 # the kernel's gpio-sim (built as a module from Debian's kernel source: Debian's kernel lacks it) with
 # a simulated chip of 28 lines wired as the Pi's header, the inputs set to that chip and to a slap pad
 # on /dev/ttyUSB0, a root agent on a virtio-serial port (systemd/image/agent.py) and the kernel's
-# console on the first serial port. Output: DIR/spit-arcade-bookworm-ARCH[-test].img
+# console on the first serial port. Output: DIR/spit-arcade-bookworm-ARCH[-test].img, and beside it
+# .manifest.json: the version, the commit, the Debian and Python packages and their versions.
+#
+# --bundle also makes a signed RAUC update bundle of the build's root file system (make-bundle.sh):
+# DIR/spit-arcade-VERSION-ARCH[-test].raucb, signed with --cert/--key (default: the development
+# signer in systemd/image/dev-keys/, for tests only; systemd/README.md, "Your own signing key").
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-arch=amd64 test=no out="$repo/build/cabinet"
+arch=amd64 test=no out="$repo/build/cabinet" keyring="$here/dev-keys/ca.cert.pem" bundle=no cert="" key=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch="$2"; shift 2 ;;
     --test) test=yes; shift ;;
     --out) out="$2"; shift 2 ;;
+    --keyring) keyring="$(realpath "$2")"; shift 2 ;;
+    --bundle) bundle=yes; shift ;;
+    --cert) cert="$(realpath "$2")"; shift 2 ;;
+    --key) key="$(realpath "$2")"; shift 2 ;;
     *) echo "build-image.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -39,6 +53,7 @@ suffix=""
 [ "$test" = yes ] && suffix=-test
 name="spit-arcade-bookworm-$arch$suffix"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"  # (the partitions are filled from inside their folders)
 work="$(mktemp -d "$out/.work.XXXXXX")"
 cleanup() {
   # mmdebstrap stopped half-way (a signal) can leave /proc, /sys and /dev/pts mounted in the chroot:
@@ -64,7 +79,7 @@ packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
   libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils)
 components=main
 case "$arch" in
-  amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi) ;;
+  amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc) ;;
   arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
@@ -109,20 +124,37 @@ cp -a "$root/var/lib/spit-arcade/." "$work/state/"
 rm -rf "${root:?}/var/lib/spit-arcade/"*
 state_mb=256
 boot_mb=256
+console="console=tty1"
+[ "$test" = yes ] && console="console=tty1 console=ttyS0,115200"
+if [ "$arch" = amd64 ]; then
+  # Each root slot's own kernel command line (without the root, which names the slot): copied with
+  # its kernel into its loader entry by spit-slot-switch when a slot is installed.
+  mkdir -p "$root/etc/kernel" "$root/etc/rauc"
+  echo "ro rootwait quiet consoleblank=0 vt.global_cursor_default=0 $console" >"$root/etc/kernel/cmdline"
+  install -m 0644 "$keyring" "$root/etc/rauc/keyring.pem"
+fi
 root_mb=$(( $(du -sm "$root" | cut -f1) * 13 / 10 + 200 ))
+# amd64: each root slot is a partition of slot_mb; a root file system (this one, or a bundle's) may
+# be as large as that. 2 GiB: twice today's root, on cards of 16 GB and more.
+slot_mb=2048
+if [ "$arch" = amd64 ] && [ "$root_mb" -gt "$slot_mb" ]; then
+  echo "build-image.sh: the root file system ($root_mb MiB) is larger than a slot ($slot_mb MiB)" >&2
+  exit 1
+fi
 mkfs.ext4 -q -L spit-state -d "$work/state" "$work/state.ext4" "${state_mb}M"
 mkdir -p "$work/boot"
 case "$arch" in
   amd64)
-    mkdir -p "$work/boot/EFI/BOOT" "$work/boot/loader/entries"
+    # systemd-boot boots the first of its entries that is not bad (no tries left), in the order
+    # sort-key, then version downwards: slot A's entry, good, version 1. spit-slot-switch writes
+    # slot B's (version 2, 3 tries) when an update is installed into it. systemd/README.md.
+    mkdir -p "$work/boot/EFI/BOOT" "$work/boot/loader/entries" "$work/boot/spit-a"
     cp "$root/usr/lib/systemd/boot/efi/systemd-bootx64.efi" "$work/boot/EFI/BOOT/BOOTX64.EFI"
-    cp "$root/boot/vmlinuz-$kver" "$work/boot/vmlinuz"
-    cp "$root/boot/initrd.img-$kver" "$work/boot/initrd.img"
-    printf 'default spit-arcade.conf\ntimeout 0\nconsole-mode keep\neditor no\n' >"$work/boot/loader/loader.conf"
-    console="console=tty1"
-    [ "$test" = yes ] && console="console=tty1 console=ttyS0,115200"
-    printf 'title Spit Arcade\nlinux /vmlinuz\ninitrd /initrd.img\noptions root=LABEL=spit-root ro rootwait quiet consoleblank=0 vt.global_cursor_default=0 %s\n' \
-      "$console" >"$work/boot/loader/entries/spit-arcade.conf"
+    cp "$root/boot/vmlinuz-$kver" "$work/boot/spit-a/vmlinuz"
+    cp "$root/boot/initrd.img-$kver" "$work/boot/spit-a/initrd.img"
+    printf 'default spit-*\ntimeout 0\nconsole-mode keep\neditor no\n' >"$work/boot/loader/loader.conf"
+    printf 'title Spit Arcade (slot A)\nsort-key spit-arcade\nversion 1\nlinux /spit-a/vmlinuz\ninitrd /spit-a/initrd.img\noptions root=PARTLABEL=spit-root-a rauc.slot=A %s\n' \
+      "$(cat "$root/etc/kernel/cmdline")" >"$work/boot/loader/entries/spit-a.conf"
     ;;
   arm64)
     cp -a "$root/boot/firmware/." "$work/boot/"
@@ -134,19 +166,67 @@ mkfs.vfat -n SPITBOOT -C "$work/boot.vfat" $((boot_mb * 1024)) >/dev/null
 mkfs.ext4 -q -L spit-root -d "$root" "$work/root.ext4" "${root_mb}M"
 
 img="$out/$name.img"
-total_mb=$((1 + boot_mb + root_mb + state_mb + 1))
 rm -f "$img"
-truncate -s "${total_mb}M" "$img"
-label=gpt boot_type=U
-[ "$arch" = arm64 ] && label=dos boot_type=c
-sfdisk --quiet "$img" <<PARTS
-label: $label
-start=1MiB, size=${boot_mb}MiB, type=$boot_type, name=boot
+if [ "$arch" = amd64 ]; then
+  # GPT: the ESP; root slots A and B (type root-x86-64, named: the loader entries and RAUC find
+  # them by these names); the state partition, the only linux-generic one (systemd-repart grows it).
+  total_mb=$((1 + boot_mb + 2 * slot_mb + state_mb + 1))
+  truncate -s "${total_mb}M" "$img"
+  sfdisk --quiet "$img" <<PARTS
+label: gpt
+start=1MiB, size=${boot_mb}MiB, type=U, name=boot
+size=${slot_mb}MiB, type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=spit-root-a
+size=${slot_mb}MiB, type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=spit-root-b
+size=${state_mb}MiB, type=L, name=spit-state
+PARTS
+  state_at=$((1 + boot_mb + 2 * slot_mb))
+else
+  total_mb=$((1 + boot_mb + root_mb + state_mb + 1))
+  truncate -s "${total_mb}M" "$img"
+  sfdisk --quiet "$img" <<PARTS
+label: dos
+start=1MiB, size=${boot_mb}MiB, type=c, name=boot
 size=${root_mb}MiB, type=L, name=root
 size=${state_mb}MiB, type=L, name=state
 PARTS
+  state_at=$((1 + boot_mb + root_mb))
+fi
 dd if="$work/boot.vfat" of="$img" bs=1M seek=1 conv=notrunc status=none
-dd if="$work/root.ext4" of="$img" bs=1M seek=$((1 + boot_mb)) conv=notrunc status=none
-dd if="$work/state.ext4" of="$img" bs=1M seek=$((1 + boot_mb + root_mb)) conv=notrunc status=none
+dd if="$work/root.ext4" of="$img" bs=1M seek=$((1 + boot_mb)) conv=notrunc,sparse status=none
+dd if="$work/state.ext4" of="$img" bs=1M seek=$state_at conv=notrunc status=none
 echo "build-image.sh: $img ($(du -h --apparent-size "$img" | cut -f1); kernel $kver)" >&2
+
+# --- the build's manifest: what it is made of, the same for two builds of one commit
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/pyproject.toml" | head -n1)
+commit=$(cd "$repo" && git rev-parse HEAD)
+[ "$dirty" = 0 ] || commit="$commit+changes"
+SOURCE_DATE_EPOCH=$(cd "$repo" && git log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
+python3 - "$root" "$version" "$arch" "$test" "$commit" "$kver" >"$out/$name.manifest.json" <<'MANIFEST'
+import json, pathlib, subprocess, sys
+root, version, arch, test, commit, kernel = sys.argv[1:]
+debian = subprocess.run(
+    ["dpkg-query", f"--admindir={root}/var/lib/dpkg", "-W", "-f", "${Package} ${Version}\n"],
+    capture_output=True, text=True, check=True,
+).stdout.split("\n")
+python = {}
+for info in pathlib.Path(root, "opt/spit-arcade").glob("venv*/lib/python3*/site-packages/*.dist-info"):
+    meta = {k: v for k, _, v in (line.partition(": ") for line in (info / "METADATA").read_text().splitlines()[:5])}
+    python[meta.get("Name", info.name)] = meta.get("Version", "")
+print(json.dumps({
+    "name": "spit-arcade", "version": version, "arch": arch, "test_image": test == "yes", "commit": commit,
+    "kernel": kernel,
+    "debian": dict(sorted(line.split(" ", 1) for line in debian if line)),
+    "python": dict(sorted(python.items())),
+}, indent=1))
+MANIFEST
 echo "$img"
+
+if [ "$bundle" = yes ]; then
+  signer=()
+  [ -z "$cert" ] || signer+=(--cert "$cert")
+  [ -z "$key" ] || signer+=(--key "$key")
+  "$here/make-bundle.sh" --rootfs "$work/root.ext4" --arch "$arch" --version "$version" \
+    --out "$out/spit-arcade-$version-$arch$suffix.raucb" --keyring "$keyring" "${signer[@]}" \
+    --manifest "$out/$name.manifest.json" --description "Spit Arcade $version ($arch, ${commit:0:12})" >/dev/null
+fi

@@ -19,6 +19,37 @@ tmpfs             /var/tmp             tmpfs  mode=1777,nosuid,nodev,size=16m   
 tmpfs             /var/log             tmpfs  mode=0755,nosuid,nodev,size=32m     0 0
 FSTAB
 [ "$ARCH" = arm64 ] && echo 'LABEL=SPITBOOT    /boot/firmware       vfat   ro,noatime,nofail                 0 2' >>/etc/fstab
+
+if [ "$ARCH" = amd64 ]; then
+  # A/B root slots (systemd/README.md, "Updates: A/B root slots"). The state partition grows to fill
+  # the disk at the first boot: systemd-repart grows the partition before any disk is checked or
+  # mounted (repart.conf), then systemd-growfs its ext4 once mounted (x-systemd.growfs, online).
+  sed -i 's|^LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail                 |LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail,x-systemd.growfs|' /etc/fstab
+  grep -q 'x-systemd.growfs' /etc/fstab
+  mkdir -p /etc/repart.d /etc/systemd/system/systemd-repart.service.d
+  install -m 0644 "$here/repart.d/50-spit-state.conf" /etc/repart.d/
+  install -m 0644 "$here/repart.conf" /etc/systemd/system/systemd-repart.service.d/spit-arcade.conf
+  # The ESP holds systemd-boot, each slot's kernel and its loader entry: read-only but while a slot
+  # is switched (spit-slot-switch) or blessed (systemd-bless-boot, through spit-esp-rw).
+  mkdir -p /boot/efi
+  echo 'LABEL=SPITBOOT    /boot/efi            vfat   ro,noatime,nofail,umask=0077      0 0' >>/etc/fstab
+  install -m 0755 "$here/esp-rw.sh" /usr/local/libexec/spit-esp-rw
+  install -m 0755 "$here/slot-switch.sh" /usr/local/libexec/spit-slot-switch
+  install -m 0755 "$here/boot-ok.sh" /usr/local/libexec/spit-arcade-boot-ok
+  mkdir -p /etc/systemd/system/systemd-bless-boot.service.d
+  install -m 0644 "$here/bless-boot.conf" /etc/systemd/system/systemd-bless-boot.service.d/spit-arcade.conf
+  install -m 0644 "$here/spit-arcade-boot-ok.service" /etc/systemd/system/
+  systemctl enable spit-arcade-boot-ok.service >/dev/null 2>&1
+  # bootctl would update a systemd-boot in EFI/systemd/ (there is none: it is EFI/BOOT/BOOTX64.EFI).
+  systemctl mask systemd-boot-update.service >/dev/null 2>&1 || true
+  # RAUC: its configuration (the keyring is put there by build-image.sh), and its D-Bus service,
+  # which Debian's package does not ship: root's alone.
+  mkdir -p /etc/rauc /usr/share/dbus-1/system.d /usr/share/dbus-1/system-services
+  sed "s/@ARCH@/$ARCH/" "$here/rauc/system.conf" >/etc/rauc/system.conf
+  install -m 0644 "$here/rauc/rauc.service" /etc/systemd/system/rauc.service
+  install -m 0644 "$here/rauc/de.pengutronix.rauc.conf" /usr/share/dbus-1/system.d/
+  install -m 0644 "$here/rauc/de.pengutronix.rauc.service" /usr/share/dbus-1/system-services/
+fi
 # Services' state directories, made now: a read-only root cannot have them made at boot (logind
 # failed with 238/STATE_DIRECTORY for want of /var/lib/systemd/linger).
 mkdir -p /var/lib/systemd/linger
