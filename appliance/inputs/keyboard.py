@@ -198,11 +198,7 @@ class KeyboardSource:
                 self._held.discard(event.key)
             now = self._clock() if now_ns is None else now_ns
             press = Press(target[0], target[1], pressed, self._stamp(event, now), self.name)
-            status = self._status[target]
-            status.down = pressed
-            status.last_edge_ns = press.t_ns
-            if pressed:
-                status.presses += 1
+            self._status[target].edge(pressed, press.t_ns)
         if self._sink is not None:
             self._sink.put(press)
         return press

@@ -32,10 +32,7 @@ class _Board:
         status = self.controls.setdefault(
             (press.player, press.control), ControlStatus(press.player, press.control, "script")
         )
-        status.down = press.pressed
-        status.last_edge_ns = press.t_ns
-        if press.pressed:
-            status.presses += 1
+        status.edge(press.pressed, press.t_ns)
 
 
 class ScriptLineError(ValueError):

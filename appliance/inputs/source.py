@@ -21,6 +21,13 @@ class ControlStatus:
     bounces: int = 0  # edges swallowed by the debounce lockout
     last_edge_ns: int | None = None
 
+    def edge(self, pressed: bool, t_ns: int) -> None:
+        """A press or release delivered at `t_ns`: held or not, when, and one press more."""
+        self.down = pressed
+        self.last_edge_ns = t_ns
+        if pressed:
+            self.presses += 1
+
 
 @dataclass
 class SourceStatus:

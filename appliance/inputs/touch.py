@@ -117,10 +117,7 @@ class TouchSource:
             now = self._clock() if now_ns is None else now_ns
             press = Press(target[0], target[1], pressed, event_stamp(event, now, self._ticks_ms), self.name)
             status = self._status.setdefault(target, ControlStatus(target[0], target[1], wiring="touch"))
-            status.down = pressed
-            status.last_edge_ns = press.t_ns
-            if pressed:
-                status.presses += 1
+            status.edge(pressed, press.t_ns)
         if self._sink is not None:
             self._sink.put(press)
         return press
