@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,16 +36,22 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
         venue.stop()
 
 
-def until(condition: Callable[[], bool], *uplinks: Uplink, what: str) -> None:
-    """Run the uplinks' loops until `condition` holds; fail after BOUND_S."""
+def until(condition: Callable[[], bool], *uplinks: Uplink, what: str, woken: threading.Event | None = None) -> None:
+    """Run the uplinks' loops until `condition` holds; fail after BOUND_S. With no uplink to run, the
+    view's own paho thread does the work: wait on `woken`, which it sets at every message."""
+    assert uplinks or woken is not None, "nothing to run and nothing to wait on"
     deadline = time.monotonic() + BOUND_S
-    while not condition():
+    while True:
+        if woken is not None:
+            woken.clear()  # (before the look: a message after it wakes the wait below)
+        if condition():
+            return
         if time.monotonic() > deadline:
             pytest.fail(f"not within {BOUND_S} s: {what}")
         for uplink in uplinks:
             uplink.step(0.02)
-        if not uplinks:
-            time.sleep(0.02)  # the view's own paho thread does the work; this only polls it, bounded
+        if not uplinks and woken is not None:
+            woken.wait(max(0.0, deadline - time.monotonic()))
 
 
 def settings(broker: Broker, name: str) -> VenueSettings:
@@ -82,12 +89,14 @@ class View:
     def __init__(self, broker: Broker) -> None:
         self.venue = Venue()
         self.fresh: list[str] = []
+        self.arrived = threading.Event()  # set at every message the view takes (on paho's thread)
         receive = self.venue.receive
 
         def recording(topic: str, payload: bytes):
             message = receive(topic, payload)
             if message is not None:
                 self.fresh.append(message.id)
+            self.arrived.set()
             return message
 
         self.venue.receive = recording  # type: ignore[method-assign]
@@ -259,7 +268,7 @@ def test_the_outbox_survives_a_broker_restart_nothing_lost_nothing_twice(tmp_pat
     assert len(table.outbox) == 24  # kept while the broker is away
     broker.start()
     until(lambda: len(table.outbox) == 0, table, what="the outbox empties after the restart")
-    until(lambda: ids[-1] in view.fresh, what="the last message in the view")
+    until(lambda: ids[-1] in view.fresh, what="the last message in the view", woken=view.arrived)
     sent = [i for i in view.fresh if i in ids]
     assert sent == ids  # every one, once, in order
     table.close()
