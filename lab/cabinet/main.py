@@ -164,6 +164,10 @@ def kvm_works() -> bool:
     return "kvm" not in done.stderr.lower()
 
 
+STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
+STEPS += ("config", "power-cuts", "ab")
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="spit-arcade cabinet-test", description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object, last")
@@ -175,6 +179,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the power cuts")
     parser.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="tcg", help="tcg (default) or kvm")
     parser.add_argument(
+        "--only",
+        metavar="STEPS",
+        help=f"after the first boot's checks, run only these steps (comma-separated: {','.join(STEPS)}); "
+        "for working on one step, never for the figures",
+    )
+    parser.add_argument(
         "--arm64",
         nargs="?",
         const="build",
@@ -182,7 +192,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="instead: build (or take) the Raspberry Pi 4 image, read what a Pi 4 needs off the card, and boot "
         "it emulated to the game's first frame",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.only.split(",")) - set(STEPS)) if args.only else []
+    if unknown:
+        parser.error(f"no step called {', '.join(unknown)}; the steps: {', '.join(STEPS)}")
+    return args
 
 
 def main(argv: list[str]) -> int:
@@ -225,21 +239,28 @@ def main(argv: list[str]) -> int:
         cabinet.first_boot()
         cabinet.exposure()
         cabinet.packaging()
-        steps: list[tuple[str, Callable[[], object]]] = [
-            ("the state partition grown to fill the disk", cabinet.state_grown),
-            ("A/B root slots: booted from A, B empty", cabinet.slots),
-            ("panels through the kernel's GPIO", cabinet.gpio_game),
-            ("a USB keyboard", cabinet.keyboard),
-            ("a slap pad on a USB serial adapter plugged in after the start", cabinet.pad_game),
-            ("a sound card plugged in after the start", cabinet.plug_sound),
-            ("kill -9: back and resumed", lambda: cabinet.kill_and_resume(cabinet.newest_journal())),
-            ("a hung frame loop: the watchdog restarts it", cabinet.watchdog),
-            ("the keyboard's ways out", cabinet.escapes),
-            ("a broken config.toml: the game runs on its last good copy, no restart loop", cabinet.broken_config),
-            ("power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
-            ("A/B: slot switch and fallback", cabinet.ab_slots),
+        steps: list[tuple[str, str, Callable[[], object]]] = [
+            ("grown", "the state partition grown to fill the disk", cabinet.state_grown),
+            ("slots", "A/B root slots: booted from A, B empty", cabinet.slots),
+            ("gpio", "panels through the kernel's GPIO", cabinet.gpio_game),
+            ("keyboard", "a USB keyboard", cabinet.keyboard),
+            ("pad", "a slap pad on a USB serial adapter plugged in after the start", cabinet.pad_game),
+            ("sound", "a sound card plugged in after the start", cabinet.plug_sound),
+            ("kill", "kill -9: back and resumed", lambda: cabinet.kill_and_resume(cabinet.newest_journal())),
+            ("watchdog", "a hung frame loop: the watchdog restarts it", cabinet.watchdog),
+            ("escapes", "the keyboard's ways out", cabinet.escapes),
+            (
+                "config",
+                "a broken config.toml: the game runs on its last good copy, no restart loop",
+                cabinet.broken_config,
+            ),
+            ("power-cuts", "power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
+            ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
         ]
-        for name, step in steps:
+        only = set(args.only.split(",")) if args.only else None
+        assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
+        steps_run = [(name, step) for key, name, step in steps if only is None or key in only]
+        for name, step in steps_run:
             try:
                 step()
             except VmError as error:
