@@ -6,6 +6,7 @@ loop stuck on a dead display, a deadlock). Outside systemd (NOTIFY_SOCKET unset)
 nothing, so the desktop and the tests need no switch.
 
     from appliance import watchdog
+    watchdog.progress("the store")  # while starting: one more step done, STEP_S more for the next
     watchdog.ready("title")        # once, when the first frame is on screen
     watchdog.ping()                # every frame: sends WATCHDOG=1 at most every interval_s (cheap)
     watchdog.status("playing")     # a line `systemctl status spit-arcade` shows
@@ -22,6 +23,8 @@ import os
 import socket
 import time
 from collections.abc import Callable
+
+STEP_S = 60.0  # the most a step of the start may take (the unit's TimeoutStartSec= for the first)
 
 
 class Notifier:
@@ -70,6 +73,13 @@ class Notifier:
             return False
         return True
 
+    def progress(self, step: str) -> bool:
+        """A step of the start done: systemd's start timeout (TimeoutStartSec=) is extended by STEP_S
+        from now (EXTEND_TIMEOUT_USEC=), so a start that is slow but moving (an emulated CPU, a long
+        journal to resume) is not killed and restarted for ever, while a start that hangs still is,
+        STEP_S after its last step."""
+        return self.notify(EXTEND_TIMEOUT_USEC=int(STEP_S * 1e6), STATUS=f"starting: {step}")
+
     def ready(self, status: str = "") -> bool:
         """The game is up (the first frame is on screen): systemd's start job is done."""
         return self.notify(READY=1, **({"STATUS": status} if status else {}))
@@ -107,6 +117,10 @@ def notifier() -> Notifier:
     if _notifier is None:
         _notifier = Notifier()
     return _notifier
+
+
+def progress(step: str) -> bool:
+    return notifier().progress(step)
 
 
 def ready(status: str = "") -> bool:

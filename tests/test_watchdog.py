@@ -55,6 +55,22 @@ def test_ready_status_and_stopping_reach_systemd(systemd: tuple[str, socket.sock
     notifier.close()
 
 
+def test_each_step_of_the_start_gives_systemd_a_minute_more_and_says_the_step(
+    systemd: tuple[str, socket.socket],
+) -> None:
+    """A slow start that moves on (an emulated CPU, a long journal to resume) is not killed at the
+    unit's TimeoutStartSec=; one that hangs still is, a minute after its last step."""
+    address, server = systemd
+    notifier = Notifier(address, "10000000")
+    assert notifier.progress("the store open")
+    assert notifier.progress("the first frame")
+    assert received(server) == [
+        "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=starting: the store open",
+        "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=starting: the first frame",
+    ]
+    notifier.close()
+
+
 def test_pings_go_at_half_the_watchdog_period_however_often_it_is_called(systemd: tuple[str, socket.socket]) -> None:
     address, server = systemd
     clock = FakeClock()

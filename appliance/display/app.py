@@ -280,15 +280,20 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     except (SettingsError, ValueError) as error:
         print(f"spit-arcade play: {error}", file=sys.stderr)
         return 2
+    from appliance import watchdog
+
+    watchdog.progress("settings read")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    watchdog.progress("pygame loaded")
     notices: list[str] = []
     try:
         merger = open_inputs(args, notices)
     except Exception as error:  # a wrong command line (`--sources carrier-pigeon`)
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
         return 2
+    watchdog.progress("inputs open")
     try:
         screen = open_screen(size, args.fullscreen)
     except DisplayError as error:
@@ -296,6 +301,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
         if merger is not None:
             merger.stop()
         return 1
+    watchdog.progress("screen open")
     try:
         journals = None if args.no_journal else journal_dir(settings.journal_dir)
         config_path = args.config if args.config is not None else default_config_path()
@@ -327,6 +333,8 @@ def run(
 
     import pygame
 
+    from appliance import watchdog
+
     from .i18n import LANGUAGES, set_language
     from .runner import Runner
     from .scenes.base import Context, Push
@@ -343,9 +351,12 @@ def run(
     from appliance.operator.office import Office
 
     kept_s = settings.credits_kept_off_h * 3600  # credits left at a power-off expire after this (0: never)
+    watchdog.progress("sound and fonts")
     ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
+    watchdog.progress("the store open")
     said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
     stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
+    watchdog.progress("the first scenes made (a game resumed)")
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
     for scene in stack[1:]:
         runner.apply(Push(scene))

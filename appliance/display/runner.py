@@ -210,6 +210,8 @@ class Runner:
         events: list[Any] = []
         started = next_frame
         costs: list[float] = []
+        if not self.ready_said:
+            self.notifier.progress("the first frame")
         while self.status is None:
             now = time.monotonic_ns()
             if now >= next_frame:  # a scheduled frame (not one woken early by a press)
