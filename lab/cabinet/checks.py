@@ -68,6 +68,8 @@ class Report:
     power_cuts_tried: int = 0
     power_cuts_resumed: int = 0
     power_cuts_state_clean: int = 0
+    books_power_cuts_tried: int = 0  # cuts during coins and paid games (lab/cabinet/books.py) ...
+    books_power_cuts_exact: int = 0  # ... after which credits = coins' credits - games' credits, none lost or twice
     escapes_tried: int = 0
     escapes_held: int = 0
     state_image_mb: float | None = None  # the state partition as built, and after the first boot

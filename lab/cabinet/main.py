@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .books import Books
 from .checks import Cabinet, Report, image_mb, last_partition_mb
 from .vm import OVMF_CODE, Machine, VmError
 
@@ -165,7 +166,7 @@ def kvm_works() -> bool:
 
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
-STEPS += ("config", "power-cuts", "ab")
+STEPS += ("config", "power-cuts", "books", "ab")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -176,6 +177,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true", help="build the image even if the tree has not changed")
     parser.add_argument("--out", type=Path, help="where images and runs go (default: build/cabinet in the clone)")
     parser.add_argument("--power-cuts", type=int, default=20, help="power cuts at random moments (default 20)")
+    parser.add_argument(
+        "--books-cuts", type=int, default=20, help="power cuts during coins and paid games, books checked (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the power cuts")
     parser.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="tcg", help="tcg (default) or kvm")
     parser.add_argument(
@@ -255,6 +259,11 @@ def main(argv: list[str]) -> int:
                 cabinet.broken_config,
             ),
             ("power-cuts", "power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
+            (
+                "books",
+                "power cuts during coins and paid games",
+                lambda: Books(cabinet).cuts(args.books_cuts, random.Random(seed + 1)),
+            ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
         ]
         only = set(args.only.split(",")) if args.only else None
