@@ -388,10 +388,9 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     the journal is left as it is)."""
     from appliance.journal import newest_unfinished
     from appliance.match import Match
-    from appliance.rules import Game
 
     from . import runner as _registry  # noqa: F401 (registers the operator's scenes)
-    from .scenes.base import SCENES, make, ready_for_play
+    from .scenes.base import make, ready_for_play
 
     path = newest_unfinished(ctx.journal_dir) if ctx.journal_dir is not None else None
     if path is None:
@@ -413,19 +412,11 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
                 match.journal.finish(match.game.state())
             match.journal = None
         return [make("title", ctx)]
-    play = "play" if isinstance(match.game, Game) else "speed_play"
-    if play not in SCENES:
-        if match.journal is not None:
-            match.journal.close()  # left as it is: a version with its table resumes it
-        notice = f"the game in {path.name} ({match.variant}) has no table here yet; it is left as it is"
-        print(f"spit-arcade play: {notice}", file=sys.stderr)
-        notices.append(notice)
-        return [make("title", ctx)]
     try:
         ready_for_play(ctx)
         # the cabinet plays every interrupted game on; a desktop asks once (no: it is left for good)
         asked = "resumed" if ctx.settings.kiosk else "resume_ask"
-        return [make(play, ctx, match), make(asked, ctx, match, path.name)]
+        return [make("play", ctx, match), make(asked, ctx, match, path.name)]  # (every game's table)
     except Exception as error:  # never a crash at start (systemd would make it a restart loop)
         if match.journal is not None:
             with contextlib.suppress(OSError, ValueError):
