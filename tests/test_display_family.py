@@ -29,7 +29,7 @@ from headless import (
 from appliance.display.captions import Caption, shown_to
 from appliance.display.i18n import LANGUAGES, LOCALE_DIR, read_po, set_language
 from appliance.display.rules_words import choice_of, in_force, menu_options, preset_name, rules_help
-from appliance.display.scenes.base import SCENES, MenuKey
+from appliance.display.scenes.base import MenuKey
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.game_menu import GameMenuScene
 from appliance.display.scenes.play import PlayScene
@@ -140,19 +140,6 @@ def test_wrong_house_rules_in_the_settings_are_named_and_left_out(tmp_path: Path
     settings = load_settings(config)
     assert (settings.game, settings.house_rules) == ("classic", {"refill": True})
     assert sorted(p.key for p in settings.warnings) == ["game", "house_rules.bogus", "house_rules.choose"]
-
-
-def test_speed_says_its_table_is_coming_unless_its_scene_is_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(SCENES, "speed_play", raising=False)  # before Speed's table is there
-    h = Harness(SIZE, settings=Settings(layout="tabletop", game="speed"))
-    to_choose(h)
-    scene = h.scene
-    assert isinstance(scene, ChooseScene)
-    h.press(1, "spit")
-    h.frame()
-    assert h.scene is scene
-    for seat in (1, 2):
-        assert "Speed's table is coming: choose another game for now" in shown_to(scene.captions(), seat)
 
 
 def test_a_game_the_computer_cannot_play_offers_people_only(monkeypatch: pytest.MonkeyPatch) -> None:

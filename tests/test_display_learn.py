@@ -14,7 +14,7 @@ from appliance.display.app import parse_args
 from appliance.display.captions import shown_to
 from appliance.display.guide import asked_words, invitation, praise_words, wrong_words
 from appliance.display.i18n import LANGUAGES, set_language
-from appliance.display.scenes.learn import LearnedScene, LearnScene, SpeedLearnScene
+from appliance.display.scenes.learn import LearnedScene, LearnScene
 from appliance.first_game import Wrong
 from appliance.shared.settings import Settings
 
@@ -59,7 +59,8 @@ def test_one_press_on_the_title_starts_the_guide_at_that_seat(layout: str, learn
 
 def test_speed_chosen_teaches_speed() -> None:
     h = learning(game="speed")
-    assert isinstance(h.scene, SpeedLearnScene)
+    assert isinstance(h.scene, LearnScene) and h.scene.game_name == "speed"
+    assert type(h.scene.match.game).__name__ == "SpeedGame"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -130,7 +131,7 @@ def test_the_partners_keys_do_nothing_and_start_leaves() -> None:
     assert type(h.scene).__name__ == "TitleScene"
 
 
-@pytest.mark.parametrize(("game", "scene_class"), [("classic", LearnScene), ("speed", SpeedLearnScene)])
+@pytest.mark.parametrize(("game", "scene_class"), [("classic", LearnScene), ("speed", LearnScene)])
 def test_the_lesson_ends_with_what_was_learnt_and_offers_a_real_game(game: str, scene_class: type) -> None:
     h = learning(game=game)
     assert isinstance(h.scene, scene_class)

@@ -46,7 +46,7 @@ def test_a_whole_computer_game_runs_through_the_front_end_to_game_over(tmp_path:
     assert script.final_state == match.game.state()
     _, replayed = run(script)
     assert replayed.state() == match.game.state()
-    figures = h.scene.figures  # type: ignore[attr-defined]
+    figures = h.scene.words.figures  # type: ignore[attr-defined]
     assert figures[1].cards_played + figures[2].cards_played == sum(1 for e in match.events if kind(e) == "play")
     # after game over the title comes back by itself
     h.advance(31)

@@ -11,7 +11,7 @@ from headless import KEY_SCENES, Harness, to_choose, to_game_over, to_play, to_r
 from appliance.display.events import kind
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.play import PlayScene
-from appliance.display.scenes.round_summary import summary_lines
+from appliance.display.scenes.spit_words import summary_lines
 from appliance.display.scenes.title import TitleScene
 from appliance.match import bots_available
 from appliance.rules.events import from_json
@@ -120,7 +120,7 @@ class _Idle:
 def test_game_over_shows_figures_then_the_title() -> None:
     h = Harness((480, 270), "tabletop")
     to_game_over(h)
-    figures = h.scene.figures  # type: ignore[attr-defined]
+    figures = h.scene.words.figures  # type: ignore[attr-defined]
     assert figures[1].cards_played == 1 and figures[1].races_won == 1 and figures[1].fastest_reaction_ms == 600
     h.press(1, "spit")  # too soon: a press meant for the game doesn't skip the result
     h.frame()

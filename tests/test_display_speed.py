@@ -15,11 +15,12 @@ from slides import band, heights_until_landed
 from appliance.bots import make_bot
 from appliance.display.captions import Caption, Drawn, shown_to
 from appliance.display.i18n import LANGUAGES, set_language
-from appliance.display.scenes import speed_play
+from appliance.display.scenes import speed_words
 from appliance.display.scenes.base import make
-from appliance.display.scenes.speed_over import SpeedOverScene, deals_of
-from appliance.display.scenes.speed_play import SpeedPlayScene
-from appliance.display.scenes.speed_summary import SpeedSummaryScene, deal_lines
+from appliance.display.scenes.game_over import GameOverScene
+from appliance.display.scenes.play import PlayScene
+from appliance.display.scenes.round_summary import RoundSummaryScene
+from appliance.display.scenes.speed_words import deal_lines, deals_of
 from appliance.display.speed_view import SpeedTable, speed_legend
 from appliance.match import Match
 from appliance.rules import deck, game_from_setup
@@ -62,14 +63,14 @@ def harness(layout: str, game: Any = None, bots: dict[int, str] | None = None, s
         else:
             match = Match(seed, START_NS, bots=computer, game=game[0], events=game[1])
         match.levels = dict(bots or {})  # (as the players' menu starts a game: a rematch plays them again)
-        return make("speed_play", ctx, match)
+        return make("play", ctx, match)  # (the one play scene: Speed's table and words are its TableGame's)
 
     return Harness(SIZE, layout, scene=scene)
 
 
-def play_scene(h: Harness) -> SpeedPlayScene:
+def play_scene(h: Harness) -> PlayScene:
     scene = h.scene
-    assert isinstance(scene, SpeedPlayScene)
+    assert isinstance(scene, PlayScene)
     return scene
 
 
@@ -102,7 +103,7 @@ def test_a_computer_seat_is_told_nothing_and_its_call_is_said_as_the_computers()
     assert own(scene.captions(), 2, "prompt") == ["the computer called SPIT!"]
 
 
-def check_scores(scene: SpeedPlayScene, layout: str) -> list[str]:
+def check_scores(scene: PlayScene, layout: str) -> list[str]:
     """What is wrong with the score each seat is shown (empty: nothing)."""
     problems = []
     game: Any = scene.match.game
@@ -126,12 +127,12 @@ def test_each_seat_reads_the_running_score_as_its_own(layout: str) -> None:
 def test_a_swapped_score_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The planted bug: the seats' scores swapped. The check above must see it."""
     h = harness("tabletop", speed_setup("5H 6H 7H 8H 9H", "KD QS JC TS 2S", scores=(3, 8), target=11))
-    real = speed_play.score_lines
+    real = speed_words.score_lines
 
     def swapped(game: Any, seat: int, desktop: bool = False) -> tuple[str, str]:
         return real(game, 3 - seat, desktop)
 
-    monkeypatch.setattr(speed_play, "score_lines", swapped)
+    monkeypatch.setattr(speed_words, "score_lines", swapped)
     assert len(check_scores(play_scene(h), "tabletop")) == 2
 
 
@@ -166,7 +167,7 @@ def test_a_played_card_slides_to_its_pile_never_changing_hand_and_middle_in_one_
     stocks = ("3S 4S", "") if player == 1 else ("", "3S 4S")
     h = harness(layout, speed_setup(*hands, *stocks))
     scene = play_scene(h)
-    table = scene.table
+    table = scene.view
     game: Any = scene.match.game
     pile, hand = table.layout.spit_piles[0], table.layout.seat(player).stock[0]
     h.press(player, "pile1")
@@ -225,7 +226,7 @@ def test_the_legend_says_what_each_key_does_in_speed() -> None:
     assert [line.split()[:2] for line in legend[1:3]] == [["play", "left"], ["play", "right"]]
     assert legend[3].startswith("SPIT! ") and legend[3].endswith("when stuck")
     scene.background()
-    assert {d.seat for d in scene.table.legend_texts} == {1, 2}
+    assert {d.seat for d in scene.view.legend_texts} == {1, 2}
 
 
 # ------------------------------------------------------------------ between deals and game over
@@ -238,7 +239,7 @@ def test_a_deal_played_out_shows_the_points_and_the_scores_then_goes_on() -> Non
     h.press(1, "left")
     h.frame()
     summary = h.scene
-    assert isinstance(summary, SpeedSummaryScene)
+    assert isinstance(summary, RoundSummaryScene)
     words = shown_to(summary.captions(), 1)
     assert words[0] == "Deal 2"
     assert "Deal 1: Player 1 played out!" in words
@@ -246,7 +247,7 @@ def test_a_deal_played_out_shows_the_points_and_the_scores_then_goes_on() -> Non
     assert words[-1] == "Score 17 – 4, first to 25"
     h.press(2, "spit")  # a press for the new deal ends the summary, and counts
     h.frame()
-    assert isinstance(h.scene, SpeedPlayScene) and h.scene is not scene
+    assert isinstance(h.scene, PlayScene) and h.scene is not scene
     game: Any = h.scene.match.game
     assert game.player(2).called
 
@@ -257,7 +258,7 @@ def test_game_over_shows_every_deal_and_the_scores() -> None:
     h.press(1, "left")
     h.frame()
     over = h.scene
-    assert isinstance(over, SpeedOverScene)
+    assert isinstance(over, GameOverScene)
     words = shown_to(over.captions(), 1)
     assert words[0] == "Player 1 wins!"
     assert "score 14" in words and "Deal 1: player 1 +5" in words
@@ -268,7 +269,7 @@ def test_game_over_shows_every_deal_and_the_scores() -> None:
     h.press(1, "spit")
     h.frame()
     again = h.scene
-    assert isinstance(again, SpeedPlayScene) and again.match is not over.match
+    assert isinstance(again, PlayScene) and again.match is not over.match
     assert again.match.variant == "speed" and set(again.match.bots) == {2} and again.match.levels == {2: "3"}
     game: Any = again.match.game
     assert game.options.target == 10 and (game.player(1).score, game.player(2).score) == (0, 0)
@@ -305,12 +306,12 @@ def to_summary(h: Harness) -> None:
 
 
 SCENES: dict[str, tuple[type, Callable[[], Any], Callable[[Harness], None]]] = {
-    "ready": (SpeedPlayScene, lambda: None, to_ready),
-    "playing": (SpeedPlayScene, lambda: None, to_playing),
-    "stalemate": (SpeedPlayScene, lambda: speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("2C", "2D"),
+    "ready": (PlayScene, lambda: None, to_ready),
+    "playing": (PlayScene, lambda: None, to_playing),
+    "stalemate": (PlayScene, lambda: speed_setup("5H 6H 7H 8H 9H", "KD KS KC QS JS", tops=("2C", "2D"),
                                                        phase="stalemate"), to_ready),
-    "summary": (SpeedSummaryScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", stock2="3S"), to_summary),
-    "over": (SpeedOverScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", scores=(24, 12)), to_summary),
+    "summary": (RoundSummaryScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", stock2="3S"), to_summary),
+    "over": (GameOverScene, lambda: speed_setup("5H - - - -", "KD QS JC TS 2S", scores=(24, 12)), to_summary),
 }
 
 
@@ -333,8 +334,8 @@ def test_every_speed_text_fits_faces_its_seat_and_covers_nothing(name: str, layo
     go(h)
     scene = h.scene
     assert isinstance(scene, cls)
-    assert isinstance(scene, (SpeedPlayScene, SpeedSummaryScene, SpeedOverScene))
-    table = scene.table
+    assert isinstance(scene, (PlayScene, RoundSummaryScene, GameOverScene))
+    table = scene.view
     canvas = h.canvas()
     texts: list[Drawn] = [d for d in canvas.texts if not hidden(canvas, d.rect, d.layer) and d.place != "count"]
     assert texts

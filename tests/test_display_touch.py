@@ -109,3 +109,23 @@ def test_the_computers_cards_the_felt_and_a_menu_take_no_taps() -> None:
     assert h.runner.touch_target(5, SIZE[1] // 2, None) is None  # the felt
     # with one person at the table a spit pile is theirs, whoever tapped last
     assert h.runner.touch_target(*lay.spit_piles[1].center, None) == (1, "right")
+
+
+def test_touch_turned_off_in_the_inputs_takes_no_taps(tmp_path: Any) -> None:
+    """The inputs configuration's source "touch": named, a tap is a press; left out, taps do nothing
+    (a cabinet whose screen is no touch screen); a desktop with no inputs named has it."""
+    from appliance.display.app import parse_args, touch_wanted
+    from appliance.display.runner import Runner
+
+    path = tmp_path / "inputs.toml"
+    path.write_text('sources = ["gpio"]\n')
+    assert touch_wanted(parse_args(["--inputs", str(path)])) is False
+    path.write_text('sources = ["gpio", "touch"]\n')
+    assert touch_wanted(parse_args(["--inputs", str(path)])) is True
+    assert touch_wanted(parse_args(["--sources", "serial,touch"])) is True
+    assert touch_wanted(parse_args(["--sources", "serial"])) is False
+    assert touch_wanted(parse_args([])) is True
+    h, scene = at_table("desktop")
+    h.runner = Runner(h.ctx, scene, h.screen, present=h.presented.append, touch=False)
+    h.frame(click(scene.view.layout.seat(1).stock[0].center))
+    assert h.runner.touch is None and scene.match.spit.player(1).selected is None  # nothing picked up

@@ -21,7 +21,7 @@ from appliance.inputs.serial_link import SerialSource
 
 def test_the_default_wires_a_whole_cabinet():
     config = load_config()
-    assert config.sources == ["gpio"]
+    assert config.sources == ["gpio", "touch"]  # (a tap on the screen: the screen's own source)
     assert len(config.gpio) == 21
     pins = {(c.player, c.control): c for c in config.gpio}
     assert pins[(1, "pile1")].pin == 4 and pins[(0, "start")].pin == 10
@@ -179,6 +179,19 @@ def test_sources_are_built_by_name(tmp_path):
     kinds = [type(s) for s in merger.sources]
     assert kinds == [GpioSource, KeyboardSource, SerialSource, ScriptSource]
     assert merger.window_ns == 4_000_000
+
+
+def test_touch_is_a_source_by_name_that_the_screen_makes(tmp_path):
+    """"touch" is named (and so left out) as any source; build_sources leaves it to the screen, which
+    alone knows what lies under a tap (display/runner.py)."""
+    on = read_config('sources = ["gpio", "touch"]\n[gpio.player1]\nleft = 13\n')
+    assert on.sources == ["gpio", "touch"] and on.problems == []
+    assert [type(s) for s in build_sources(on, pin_factory=MockFactory())] == [GpioSource]
+    off = read_config('sources = ["gpio"]\n')
+    assert "touch" not in off.sources
+    typo = read_config('sources = ["gpio", "tuoch"]\n')
+    assert typo.sources == ["gpio"] and "did you mean 'touch'?" in str(typo.problems[0])
+    assert load_config(sources=["touch"]).sources == ["touch"]
 
 
 def test_the_source_list_can_be_overridden_and_the_env_names_the_file(tmp_path, monkeypatch):

@@ -5,10 +5,13 @@ The screen only reads the rules core's state and sends it presses; it never chan
     app.py          `spit-arcade play`: options, window or full screen (vsync), clean exits
     runner.py       the frame loop: events in, a stack of scenes changed in one place, the difference drawn
     scenes/         title (attract), choose, countdown, play, round summary, game over, settings (pushed
-                    over any of them); registered by name in scenes/base.py, so none imports another
+                    over any of them); registered by name in scenes/base.py, so none imports another;
+                    play, round summary and game over are every table game's, with what is a game's
+                    own in its policy (scenes/table_game.py: spit_words.py, speed_words.py)
     match.py        one game: rules core + journal + computer players (no pygame)
     events.py       the one place the core's events are read (and the table's sides asked)
-    table_view.py   the table drawn from state, and the feedback (slides, flips, deals, shakes, races)
+    table_view.py   the table drawn from state, and the feedback (slides, flips, deals, shakes, races);
+                    speed_view.py: Speed's; both made of table_pieces.py (card images, piles, legends)
     captions.py     every text as data: its owner seat (or everybody), its place, fitted and turned
     layout.py       desktop and tabletop geometry, with each seat's text places
     card_art.py     cards drawn by code; legend.py: each seat's keys as it reads them

@@ -223,7 +223,8 @@ def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> A
 
     sources = [s.strip() for s in args.sources.split(",") if s.strip()] if args.sources else None
     config = load_config(args.inputs, sources, strict=False)  # a typo never stops the cabinet
-    config.sources = [s for s in config.sources if s != "keyboard"]  # the screen reads the keyboard itself
+    # the screen reads the keyboard and the touch screen itself (run's `touch`)
+    config.sources = [s for s in config.sources if s not in ("keyboard", "touch")]
     said = notices if notices is not None else []
     merger = Merger([], max_window_ns=config.max_window_ns)
     built: list[Any] = []
@@ -248,6 +249,18 @@ def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> A
     favour_input_threads()
     merger.start()  # each source's start is idempotent: this marks the merger running
     return merger
+
+
+def touch_wanted(args: argparse.Namespace) -> bool:
+    """Whether a tap (or a click) on the screen is a press: on a desktop with no inputs named, yes; with
+    an inputs file or `--sources`, where "touch" is among its sources (appliance/inputs/config.py),
+    so a cabinet whose screen is no touch screen turns it off as it turns off any source."""
+    if args.inputs is None and args.sources is None:
+        return True
+    from appliance.inputs.config import load_config
+
+    sources = [s.strip() for s in args.sources.split(",") if s.strip()] if args.sources else None
+    return "touch" in load_config(args.inputs, sources, strict=False).sources
 
 
 def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) -> int:
@@ -289,6 +302,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     watchdog.progress("pygame loaded")
     notices: list[str] = []
     try:
+        touch = touch_wanted(args)
         merger = open_inputs(args, notices)
     except Exception as error:  # a wrong command line (`--sources carrier-pigeon`)
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
@@ -305,7 +319,8 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     try:
         journals = None if args.no_journal else journal_dir(settings.journal_dir)
         config_path = args.config if args.config is not None else default_config_path()
-        return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices, args.learn)
+        return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices, args.learn,
+                   touch)
     except KeyboardInterrupt:
         return 130
     except pygame.error as error:
@@ -328,7 +343,9 @@ def run(
     config_path: Path | None = None,
     notices: list[str] | None = None,
     learn: str | None = None,
+    touch: bool = True,
 ) -> int:
+    """The game on `screen` until it ends (`touch`: a tap or a click on it is a press)."""
     import time
 
     import pygame
@@ -357,7 +374,7 @@ def run(
     said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
     stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
     watchdog.progress("the first scenes made (a game resumed)")
-    runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
+    runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True, touch=touch)
     for scene in stack[1:]:
         runner.apply(Push(scene))
     try:
@@ -399,10 +416,9 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     the journal is left as it is)."""
     from appliance.journal import newest_unfinished
     from appliance.match import Match
-    from appliance.rules import Game
 
     from . import runner as _registry  # noqa: F401 (registers the operator's scenes)
-    from .scenes.base import SCENES, make, ready_for_play
+    from .scenes.base import make, ready_for_play
 
     path = newest_unfinished(ctx.journal_dir) if ctx.journal_dir is not None else None
     if path is None:
@@ -424,19 +440,11 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
                 match.journal.finish(match.game.state())
             match.journal = None
         return [make("title", ctx)]
-    play = "play" if isinstance(match.game, Game) else "speed_play"
-    if play not in SCENES:
-        if match.journal is not None:
-            match.journal.close()  # left as it is: a version with its table resumes it
-        notice = f"the game in {path.name} ({match.variant}) has no table here yet; it is left as it is"
-        print(f"spit-arcade play: {notice}", file=sys.stderr)
-        notices.append(notice)
-        return [make("title", ctx)]
     try:
         ready_for_play(ctx)
         # the cabinet plays every interrupted game on; a desktop asks once (no: it is left for good)
         asked = "resumed" if ctx.settings.kiosk else "resume_ask"
-        return [make(play, ctx, match), make(asked, ctx, match, path.name)]
+        return [make("play", ctx, match), make(asked, ctx, match, path.name)]  # (every game's table)
     except Exception as error:  # never a crash at start (systemd would make it a restart loop)
         if match.journal is not None:
             with contextlib.suppress(OSError, ValueError):

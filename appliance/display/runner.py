@@ -71,10 +71,12 @@ class Runner:
         log_rate: bool = False,
         notifier: watchdog.Notifier | None = None,
         service_menu: bool = False,
+        touch: bool = True,
     ) -> None:
         """`merger`: appliance.inputs' Merger of the cabinet's sources (GPIO panels, serial pads);
         the keyboard then joins it, and presses reach the scenes in edge-time order. `log_rate`:
-        say on stderr, once after the first seconds, how many frames a second the loop keeps."""
+        say on stderr, once after the first seconds, how many frames a second the loop keeps. `touch`:
+        a tap or a click is a press (the inputs configuration's source "touch"; off: taps do nothing)."""
         self.ctx = ctx
         self.stack: list[Scene] = [scene]
         self.screen = screen
@@ -82,10 +84,11 @@ class Runner:
         self.merger = merger
         ctx.inputs = merger  # the service menu's switch test reads it
         # a click or a tap on the table: the scene on top says what lies there (its `touch_target`)
-        self.touch = TouchSource(self.touch_target, screen.get_size(), clock=ctx.clock)
+        self.touch = TouchSource(self.touch_target, screen.get_size(), clock=ctx.clock) if touch else None
         if merger is not None:
             self.keyboard.join(merger)
-            merger.add(self.touch)
+            if self.touch is not None:
+                merger.add(self.touch)
         self.compositor = Compositor()
         self.present = present or (lambda rects: pygame.display.update(rects))
         self.status: int | None = None  # set when the program should end
@@ -141,7 +144,7 @@ class Runner:
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
             self.compositor.invalidate()
         press = self.keyboard.feed(event, now_ns)
-        if press is None and event.type in TOUCH_EVENTS:
+        if press is None and event.type in TOUCH_EVENTS and self.touch is not None:
             press = self.touch.feed(event, now_ns)
         seat = seat_key(event, self.ctx.keymap) if press is None else None
         if seat is not None:  # players 3 and 4 at the keyboard

@@ -25,7 +25,6 @@ computer, which could read everything, reads only its own hand (bots/speed.py).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -35,8 +34,7 @@ from appliance.rules import Event, Reason
 from appliance.rules.events import Call, Deal, Deselect, Draw, GameOver, Play, Reject, Select
 from appliance.rules.player_words import reject_words as rules_reject_words
 
-from . import fonts
-from .captions import Caption, Drawn, Line, fit_block
+from .captions import Caption, Drawn, Line
 from .card_art import CardArt
 from .compositor import Canvas, painted
 from .events import seat_of, side_for
@@ -44,18 +42,24 @@ from .hints import misfit
 from .i18n import _
 from .keys import Keymap, key_label
 from .layout import Place, Seat, TableLayout
-from .table_view import (
-    FELT,
-    FELT_DARK,
+from .table_pieces import (
     GOLD,
     PLAYER_COLOURS,
     RED,
     SOFT,
-    WHITE,
-    owned_lines,
-    paint_label,
-    race_words,
+    Flash,
+    SeatCards,
+    Slide,
+    draw_slides,
+    draw_spit_piles,
+    felt,
+    paint_legend,
+    paint_name,
+    paint_pile_keys,
+    paint_side_keys,
+    seat_feedback,
 )
+from .table_view import race_words
 
 MESSAGE_S = 2.0
 RACE_S = 2.0
@@ -107,31 +111,6 @@ def speed_layout(base: TableLayout) -> tuple[TableLayout, tuple[pygame.Rect, pyg
     return layout, sides
 
 
-@dataclass
-class Flash:
-    words: Any  # a callable giving the words in the language of the moment
-    until_ns: int
-    colour: tuple[int, int, int]
-
-
-@dataclass
-class Slide:
-    """A played card on its way from the hand slot (`start`, as it lay lifted) to its spit pile."""
-
-    card: str
-    start: tuple[int, int]
-    spit_pile: int
-    under: str  # the pile's top until the card lands
-    turned: bool  # it leaves a hand drawn turned (player 2 at the cabinet)
-    t0_ns: int | None = None  # the frame that first shows it, still at the hand: the slide starts there
-
-    def progress(self, now_ns: int) -> float:
-        """How far it is on its way (0 to 1) in the frame of `now_ns`; the first frame asking starts it."""
-        if self.t0_ns is None:
-            self.t0_ns = now_ns
-        return min(1.0, (now_ns - self.t0_ns) / (SLIDE_S * 1e9))
-
-
 def speed_legend(keymap: Keymap, player: int, mode: str) -> list[str]:
     """What the keys do in Speed, as the seat reads the screen."""
     lines = []
@@ -170,8 +149,7 @@ class SpeedTable:
         self.slides: dict[int, Slide] = {}  # by spit pile: the card sliding onto it
         self.painted_texts: list[Drawn] = []  # the texts painted into the background: names, keys, legends
         self._backgrounds = backgrounds if backgrounds is not None else {}
-        self._turned: dict[tuple[str, str, int], pygame.Surface] = {}
-        self._shade: dict[tuple[int, int], pygame.Surface] = {}
+        self.cards = SeatCards(art)  # the card images turned to each seat, the panels
 
     # ------------------------------------------------------------------ events
 
@@ -206,7 +184,9 @@ class SpeedTable:
         if not (0 <= index < len(self.layout.spit_piles) and 1 <= slot <= len(seat.stock)):
             return
         start = seat.stock[slot - 1].move(0, seat.stack_step * 3).topleft  # played lifted, as selected
-        self.slides[index] = Slide(event.card, start, index, event.onto, seat.cards_angle == 180)
+        end = self.layout.spit_piles[index].topleft
+        self.slides[index] = Slide(event.card, start, end, index, event.onto, seat.cards_angle == 180, player,
+                                   seconds=SLIDE_S)
 
     def sliding(self, now_ns: int) -> dict[int, Slide]:
         """The slides on their way in the frame of `now_ns` (a new one starts in it; those landed
@@ -215,45 +195,12 @@ class SpeedTable:
         return self.slides
 
     def feedback(self, now_ns: int) -> list[Caption]:
-        out = []
-        for player, flash in sorted(self.messages.items()):
-            if flash.until_ns > now_ns and player not in self.computer:
-                lines = owned_lines(self.layout, player, flash.words(), flash.colour)
-                out.append(Caption("reject", player, lines, 150))
-        if self.race is not None and self.race.until_ns > now_ns:
-            out.append(Caption("race", None, (Line(self.race.words(), 0.12, self.race.colour),), 170))
-        return out
+        return seat_feedback(self.layout, self.messages, self.race, now_ns, self.computer)
 
     # ------------------------------------------------------------------ drawing
 
     def _image(self, what: str, seat: Seat | None, card: str = "") -> pygame.Surface:
-        angle = 0 if seat is None else seat.cards_angle
-        if angle in (0, 180):
-            if what == "face":
-                return self.art.face(card, angle == 180)
-            if what == "back":
-                return self.art.back(angle == 180)
-            if what == "slot":
-                return self.art.slot()
-            return self.art.glow(what)
-        key = (what, card, angle)
-        found = self._turned.get(key)
-        if found is None:
-            upright = {"face": lambda: self.art.face(card), "back": self.art.back, "slot": self.art.slot}.get(
-                what, lambda: self.art.glow(what))()
-            found = self._turned[key] = pygame.transform.rotate(upright, angle)
-        return found
-
-    def _badge(self, canvas: Canvas, words: str, centre: tuple[int, int], angle: int, colour: tuple[int, int, int]
-               ) -> None:
-        label = fonts.text(words, self.layout.text_size(0.14), colour, angle=angle)
-        size = (label.get_width() + 12, label.get_height() + 4)
-        shade = self._shade.get(size)
-        if shade is None:
-            shade = self._shade[size] = pygame.Surface(size, pygame.SRCALPHA)
-            shade.fill((0, 0, 0, 200))
-        canvas.blit_centred(shade, centre)
-        canvas.blit_centred(label, centre)
+        return self.cards.image(what, seat, card)
 
     @property
     def legend_texts(self) -> list[Drawn]:
@@ -270,50 +217,25 @@ class SpeedTable:
         if found is not None:
             self.painted_texts = found[1]
             return found[0]
-        w, h = lay.size
-        surface = pygame.Surface(lay.size)
-        surface.fill(FELT)
-        pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
+        surface = felt(lay, True)
         small = lay.text_size(0.12)
         self.painted_texts = []
         for player, seat in lay.seats.items():
-            colour = PLAYER_COLOURS[player]
             name = _("Computer") if player in self.computer else _("Player {n}").format(n=player)
-            label = fonts.text(name, lay.text_size(0.12), colour, angle=seat.angle)
-            paint_label(surface, self.painted_texts, label, seat.side_label, "name", player, name, seat.angle)
+            paint_name(surface, self.painted_texts, seat, name, small)
             for rect in seat.stock:
                 surface.blit(self._image("slot", seat), rect)
             surface.blit(self._image("slot", seat), seat.spit_cards)
             if not keys or player in self.computer:
                 continue
-            for number, rect in enumerate(seat.stock, start=1):
-                key = key_label(self.keymap, player, f"pile{number}")
-                if key:
-                    image = fonts.text(key, small, SOFT, angle=seat.angle)
-                    centre = (rect.centerx, seat.labels_y)
-                    paint_label(surface, self.painted_texts, image, centre, "key", player, key, seat.angle)
+            paint_pile_keys(surface, self.painted_texts, self.keymap, seat, small)
             lines = tuple(Line(words, 0.12, SOFT) for words in speed_legend(self.keymap, player, lay.mode))
-            if lines:
-                box = seat.legend
-                image, scale, words, px, fits = fit_block(lines, lay.text_h, box.size, seat.angle, 0)
-                rect = image.get_rect(center=box.center)
-                surface.blit(image, rect)
-                self.painted_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px, fits))
+            paint_legend(surface, self.painted_texts, lay, seat, lines)
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
             surface.blit(self.art.slot(), self.side_stacks[index])
-            if not keys:
-                continue
-            for player, seat in lay.seats.items():
-                if player in self.computer:
-                    continue
-                key = key_label(self.keymap, player, side_for(player, index))
-                if key:
-                    image = fonts.text(key, small, PLAYER_COLOURS[player], seat.turned)
-                    gap = image.get_height() // 2 + 2
-                    y = rect.bottom + gap if player == 1 else rect.top - gap
-                    angle = 180 if seat.turned else 0
-                    paint_label(surface, self.painted_texts, image, (rect.centerx, y), "key", player, key, angle)
+            if keys:
+                paint_side_keys(surface, self.painted_texts, self.keymap, lay, index, small, self.computer)
         background = surface.convert() if pygame.display.get_surface() is not None else surface
         painted(background, self.painted_texts)
         self._backgrounds[cache_key] = (background, self.painted_texts)
@@ -321,13 +243,11 @@ class SpeedTable:
 
     def draw(self, canvas: Canvas, game: Any, now_ns: int) -> None:
         lay = self.layout
+        count_size = lay.text_size(0.14)
         for player, seat in lay.seats.items():
             me = game.player(player)
             dy = seat.stack_step
-            for k in range(min(len(me.stock), PEEK_CARDS) - 1, -1, -1):
-                canvas.card(self._image("back", seat), seat.spit_cards.move(0, dy * k).topleft)
-            if me.stock:
-                self._badge(canvas, str(len(me.stock)), seat.spit_cards.center, seat.angle, WHITE)
+            self.cards.face_down(canvas, seat, seat.spit_cards, len(me.stock), count_size, 0, dy, PEEK_CARDS)
             for number, rect in enumerate(seat.stock, start=1):
                 card = me.hand[number - 1]
                 if card is None:
@@ -338,30 +258,11 @@ class SpeedTable:
                     canvas.blit(self._image("select", seat), (rect.x - off, rect.y - off))
                 canvas.card(self._image("face", seat, card), rect.topleft)
         sliding = self.sliding(now_ns)
-        for index, rect in enumerate(lay.spit_piles):
-            pile = game.spit_piles[index]
-            slide = sliding.get(index)
-            shown = len(pile) - 1 if slide is not None and pile else len(pile)  # the card on its way not yet
-            if shown > 0:
-                canvas.card(self.art.face(slide.under if slide is not None else pile[-1]), rect.topleft)
-                for centre, angle in lay.pile_counts[index]:
-                    label = fonts.text(str(shown), lay.text_size(0.14), SOFT, angle=angle)
-                    placed = canvas.blit_centred(label, centre)
-                    canvas.text(Drawn("count", None, (str(shown),), placed, placed, angle, 1.0, label.get_height()))
+        draw_spit_piles(canvas, lay, self.art, game.spit_piles, sliding)
+        for index, side in enumerate(self.side_stacks):  # Speed's own: a side stack beyond each spit pile
             stack = game.middle.side_stacks[index]
-            side = self.side_stacks[index]
-            for k in range(min(len(stack), PEEK_CARDS) - 1, -1, -1):
-                canvas.card(self.art.back(), side.move(0, -3 * k).topleft)
-            if stack:
-                self._badge(canvas, str(len(stack)), side.center, 0, WHITE)
-        for index, slide in sliding.items():
-            # even steps, a fraction of the way each frame: no frame changes the hand's row and the
-            # middle's at once (the band KMSDRM uploads)
-            f = slide.progress(now_ns)
-            end = lay.spit_piles[index].topleft
-            x = slide.start[0] + (end[0] - slide.start[0]) * f
-            y = slide.start[1] + (end[1] - slide.start[1]) * f
-            canvas.card(self.art.face(slide.card, slide.turned and f < 0.5), (x, y))
+            self.cards.face_down(canvas, None, side, len(stack), count_size, 0, -3, PEEK_CARDS)
+        draw_slides(canvas, self.art, sliding, now_ns)
 
     def places(self) -> list[Place]:
         """Every text place of this table (for tests)."""

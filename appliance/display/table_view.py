@@ -46,32 +46,45 @@ from appliance.rules.events import TableSlap as TableSlapped
 from appliance.rules.house_rule import Verdict as RulesVerdict
 
 from . import fonts
-from .captions import Caption, Drawn, Line, fit_block
+from .captions import Caption, Drawn, Line
 from .card_art import CardArt
 from .compositor import Canvas, painted
-from .events import seat_of, side_for
+from .events import seat_of
 from .hints import misfit, reject_words, tell
 from .i18n import _
-from .keys import Keymap, key_label
+from .keys import Keymap
 from .layout import Seat, TableLayout
-from .legend import pile_keys, seat_key_label, seat_legend
+from .legend import pile_keys, seat_legend
 from .round_table import LABEL_SIZE
 from .slap_working import working_words
+from .table_pieces import (  # noqa: F401 (the colours, SLIDE_S, Flash, owned_lines: imported from here too)
+    GOLD,
+    PLAYER_COLOURS,
+    RED,
+    SLIDE_S,
+    SOFT,
+    WHITE,
+    Flash,
+    SeatCards,
+    Slide,
+    draw_slides,
+    draw_spit_piles,
+    felt,
+    owned_lines,
+    paint_label,
+    paint_legend,
+    paint_name,
+    paint_pile_keys,
+    paint_side_keys,
+    seat_feedback,
+)
 
-SLIDE_S = 0.1  # a card reaches its pile within 120 ms
 SHAKE_S = 0.3
 FLIP_S = 0.16  # a stock card turned face up: its back narrows to an edge, its face widens back
 DEAL_STEP_S = 0.07  # a new layout: each stock pile dealt from the spit cards, one after another
 DEAL_SLIDE_S = 0.14
 MESSAGE_S = 2.0
 RACE_S = 2.0
-FELT = (18, 92, 52)
-FELT_DARK = (12, 70, 40)
-WHITE = (255, 255, 255)
-GOLD = (255, 215, 64)
-RED = (255, 90, 90)
-SOFT = (200, 230, 210)
-PLAYER_COLOURS = {1: (120, 200, 255), 2: (255, 170, 90), 3: (190, 150, 255), 4: (150, 235, 130)}
 VERDICT_S = 2.5  # a house rule's verdict (a table slap judged, a race for a card) stays this long
 
 
@@ -86,15 +99,6 @@ def race_words(winner: int, by_ms: float, computer: Collection[int] = ()) -> str
 
 def table_slap_words(player: int, computer: Collection[int] = ()) -> str:
     return _("{who} slaps the table!").format(who=seat_name(player, computer))
-
-
-def owned_lines(layout: TableLayout, player: int, words: str, colour: tuple[int, int, int]) -> tuple[Line, ...]:
-    """A seat's own message (why its press did nothing): on the desktop, where nothing is turned to
-    its reader, under the seat's name in its colour, so each player knows which is theirs."""
-    said = Line(words, 0.12, colour)
-    if layout.mode != "desktop":
-        return (said,)
-    return (Line(_("Player {n}").format(n=player), 0.12, PLAYER_COLOURS.get(player, WHITE)), said)
 
 
 def _ms(ms: float | None) -> str:
@@ -175,54 +179,6 @@ class Late:
     said: RulesVerdict
 
 
-@dataclass
-class Slide:
-    """A card on its way to a spit pile: played from a stock pile, or revealed from the spit cards."""
-
-    card: str
-    start: tuple[int, int]
-    end: tuple[int, int]
-    spit_pile: int
-    under: str | None  # the spit pile's top shown until the card lands
-    turned: bool
-    player: int = 0  # who played it (0: revealed)
-    t0_ns: int | None = None  # the frame that first draws it, still at its start: the slide starts there
-
-    def progress(self, now_ns: int) -> float:
-        """How far it is on its way (0 to 1) in the frame of `now_ns`; the first frame asking starts it."""
-        if self.t0_ns is None:
-            self.t0_ns = now_ns
-        return min(1.0, (now_ns - self.t0_ns) / (SLIDE_S * 1e9))
-
-
-@dataclass
-class Flash:
-    """A message for a while: `words()` says it in the language chosen when it is drawn."""
-
-    words: Callable[[], str]
-    until_ns: int
-    colour: tuple[int, int, int] = WHITE
-
-    @property
-    def text(self) -> str:
-        return self.words()
-
-
-
-def paint_label(
-    surface: pygame.Surface, texts: list[Drawn], image: pygame.Surface, centre: tuple[int, int], place: str,
-    player: int, words: str, angle: int, room: pygame.Rect | None = None,
-) -> None:
-    """A label (a name, a key) painted into a background at `centre` (moved inside `room`, if given),
-    kept in `texts` as a text drawn."""
-    rect = image.get_rect(center=centre)
-    if room is not None:
-        rect.clamp_ip(room)
-    surface.blit(image, rect)
-    px = image.get_height() if angle % 180 == 0 else image.get_width()  # its line's height, as drawn
-    texts.append(Drawn(place, player, (words,), rect, rect, angle, 1.0, px))
-
-
 class TableView:
     def __init__(
         self,
@@ -253,8 +209,7 @@ class TableView:
         self.dealt_ns: int | None = None  # when the last layout was dealt (the deal animation)
         self.painted_texts: list[Drawn] = []  # the texts painted into the background: names, keys, legends
         self._backgrounds = backgrounds if backgrounds is not None else {}
-        self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
-        self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
+        self.cards = SeatCards(art)  # the card images turned to each seat, the panels
         self.verdict: Verdict | None = None  # a house rule's verdict (a table slap judged...), big, for everybody
         self.verdict_ends_ns = 0  # until when the last verdict is up (the play scene shows it out)
         self.late: Late | None = None  # the last verdict, while a slower slap may still be told as late
@@ -349,14 +304,7 @@ class TableView:
             verdict = self.verdict.lines()
             lines = [Line(verdict[0], 0.22, self.verdict.colour)] + [Line(w, 0.14, WHITE) for w in verdict[1:]]
             return [Caption("centre", None, tuple(lines), 210)]
-        out = []
-        for player, flash in sorted(self.messages.items()):
-            if flash.until_ns > now_ns and player not in self.computer:
-                owned = owned_lines(self.layout, player, flash.text, flash.colour)
-                out.append(Caption("reject", player, owned, 150))
-        if self.race is not None and self.race.until_ns > now_ns:
-            out.append(Caption("race", None, (Line(self.race.text, 0.12, self.race.colour),), 170))
-        return out
+        return seat_feedback(self.layout, self.messages, self.race, now_ns, self.computer)
 
     def _slide(
         self, card: str, start: tuple[int, int], index: int, under: str | None, turned: bool, player: int = 0
@@ -421,25 +369,7 @@ class TableView:
 
     def _image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
         """A card's face ("face"), back, slot or glow, turned to face `seat` (None: upright)."""
-        angle = 0 if seat is None else seat.cards_angle
-        if kind == "face":
-            if angle in (0, 180):
-                return self.art.face(card, angle == 180)
-        elif kind == "back":
-            if angle in (0, 180):
-                return self.art.back(angle == 180)
-        elif kind == "slot" and angle in (0, 180):
-            return self.art.slot()
-        elif kind in ("select", "second", "assist") and angle in (0, 180):
-            return self.art.glow(kind)
-        key = (kind, card, angle)
-        image = self._turned.get(key)
-        if image is None:
-            upright = {"face": lambda: self.art.face(card), "back": self.art.back, "slot": self.art.slot}.get(
-                kind, lambda: self.art.glow(kind)
-            )()
-            image = self._turned[key] = pygame.transform.rotate(upright, angle)
-        return image
+        return self.cards.image(kind, seat, card)
 
     @property
     def legend_texts(self) -> list[Drawn]:
@@ -456,11 +386,7 @@ class TableView:
         if found is not None:
             self.painted_texts = found[1]
             return found[0]
-        w, h = lay.size
-        surface = pygame.Surface(lay.size)
-        surface.fill(FELT)
-        if len(lay.seats) == 2:
-            pygame.draw.rect(surface, FELT_DARK, (0, h // 2 - 2, w, 4))
+        surface = felt(lay, len(lay.seats) == 2)
         small = lay.text_size(0.12 if len(lay.seats) == 2 else LABEL_SIZE)  # a crowded table's row is narrower
         self.painted_texts = []
         piles = len(lay.seat(1).stock)
@@ -468,32 +394,18 @@ class TableView:
             colour = PLAYER_COLOURS[player]
             name = _("Computer") if player in self.computer else _("Player {n}").format(n=player)
             if self.names:
-                label = fonts.text(name, small, colour, angle=seat.angle)
-                at = seat.side_label
-                paint_label(surface, self.painted_texts, label, at, "name", player, name, seat.angle, seat.name_room)
+                paint_name(surface, self.painted_texts, seat, name, small)
             for rect in seat.stock:
                 surface.blit(self._image("slot", seat), rect)
             if not keys or player in self.computer:
                 continue
-            for number, rect in enumerate(seat.stock, start=1):
-                key = seat_key_label(self.keymap, player, f"pile{number}")  # players 3 and 4 too
-                if key:
-                    image = fonts.text(key, small, SOFT, angle=seat.angle)
-                    level = seat.cards_angle in (0, 180)
-                    centre = (rect.centerx, seat.labels_y) if level else (seat.labels_y, rect.centery)
-                    paint_label(surface, self.painted_texts, image, centre, "key", player, key, seat.angle)
+            paint_pile_keys(surface, self.painted_texts, self.keymap, seat, small)
             legend = seat_legend(self.keymap, player, lay.mode, piles, len(lay.seats), self.slap)
             size = 0.12 if len(lay.seats) == 2 else 0.1  # the corner of a crowded table
             lines = tuple(Line(words, size, SOFT) for words in legend)
             if lines and len(lay.seats) > 2:  # a corner of its own, not always by the seat: whose it is
                 lines = (Line(name, size, colour), *lines)
-            if lines:
-                box = seat.legend
-                upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
-                image, scale, words, px, fits = fit_block(lines, lay.text_h, upright, seat.angle, 0)
-                rect = image.get_rect(center=box.center)
-                surface.blit(image, rect)
-                self.painted_texts.append(Drawn("legend", player, words, rect, box, seat.angle, scale, px, fits))
+            paint_legend(surface, self.painted_texts, lay, seat, lines)
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
             if not keys:
@@ -501,17 +413,7 @@ class TableView:
             if len(lay.seats) > 2:
                 self._pile_keys(surface, index, small)
                 continue
-            for player, seat in lay.seats.items():
-                if player in self.computer or len(lay.seats) > 2:
-                    continue
-                key = key_label(self.keymap, player, side_for(player, index))
-                if not key:
-                    continue
-                image = fonts.text(key, small, PLAYER_COLOURS[player], seat.turned)
-                below = seat.stock[0].centery > rect.centery  # the label goes on the side of the pile facing the seat
-                y = rect.bottom + image.get_height() // 2 + 2 if below else rect.top - image.get_height() // 2 - 2
-                angle = 180 if seat.turned else 0
-                paint_label(surface, self.painted_texts, image, (rect.centerx, y), "key", player, key, angle)
+            paint_side_keys(surface, self.painted_texts, self.keymap, lay, index, small, self.computer)
         background = surface.convert() if pygame.display.get_surface() is not None else surface
         painted(background, self.painted_texts)
         self._backgrounds[cache_key] = (background, self.painted_texts)
@@ -542,13 +444,7 @@ class TableView:
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""
-        key = (size[0], size[1], alpha)
-        panel = self._shade.get(key)
-        if panel is None:
-            panel = pygame.Surface(size, pygame.SRCALPHA)
-            panel.fill((0, 0, 0, alpha))
-            self._shade[key] = panel
-        return panel
+        return self.cards.shade(size, alpha)
 
     def _shake(self, player: int, control: str, now_ns: int) -> int:
         t0 = self.shakes.get((player, control))
@@ -584,13 +480,8 @@ class TableView:
             me = game.player(player)
             dx, dy = seat.stack_dx, seat.stack_step
             # spit cards (and, at a table of three or four, the pile taken on going out)
-            if me.spit_cards:
-                for k in range(min(len(me.spit_cards), step_cards) - 1, -1, -1):
-                    canvas.card(self._image("back", seat), seat.spit_cards.move(dx * k, dy * k).topleft)
-                count = fonts.text(str(len(me.spit_cards)), lay.text_size(0.14), WHITE, angle=seat.angle)
-                middle = seat.spit_cards.center
-                canvas.blit_centred(self.shade((count.get_width() + 12, count.get_height() + 4), 200), middle)
-                canvas.blit_centred(count, middle)
+            self.cards.face_down(canvas, seat, seat.spit_cards, len(me.spit_cards), lay.text_size(0.14), dx, dy,
+                                 step_cards)
             hidden = me.hidden  # V9: picked up, played from memory
             second = me.second  # V8: the second hand's pile
             # stock piles
@@ -631,25 +522,5 @@ class TableView:
                     top_rect = top_rect.move((self.art.width - turning.get_width()) // 2, 0)
                 canvas.card(image, top_rect.topleft)
         # spit piles
-        size_text = lay.text_size(0.14)
-        for index, rect in enumerate(lay.spit_piles):
-            if index >= len(game.spit_piles):
-                continue
-            spit_pile = game.spit_piles[index]
-            slide = sliding.get(index)
-            # until it lands, the pile as it was: the card it will cover, and the count without it
-            top = slide.under if slide is not None else (spit_pile[-1] if spit_pile else None)
-            shown = len(spit_pile) - 1 if slide is not None and spit_pile else len(spit_pile)
-            if top is not None:
-                canvas.card(self.art.face(top), rect.topleft)
-            if shown > 0:
-                for centre, angle in lay.pile_counts[index]:  # a copy facing each side of the table
-                    label = fonts.text(f"{shown}", size_text, SOFT, angle=angle)
-                    placed = canvas.blit_centred(label, centre)
-                    canvas.text(Drawn("count", None, (f"{shown}",), placed, placed, angle, 1.0, size_text))
-        for slide in sliding.values():
-            f = slide.progress(now_ns)
-            # even steps: the least screen changes in any one frame (the band KMSDRM uploads)
-            sx = slide.start[0] + (slide.end[0] - slide.start[0]) * f
-            sy = slide.start[1] + (slide.end[1] - slide.start[1]) * f
-            canvas.card(self.art.face(slide.card, slide.turned and f < 0.5), (sx, sy))
+        draw_spit_piles(canvas, lay, self.art, game.spit_piles, sliding)
+        draw_slides(canvas, self.art, sliding, now_ns)

@@ -4,8 +4,10 @@
     merger = build_merger(config)          # every configured source behind one Merger
     merger.start(); ...; merger.ready(now_ns); ...; merger.stop()
 
-Backends by name: "gpio", "keyboard", "serial", "mock" (alias "scripted"). The file format is
-documented in the default file itself (appliance/inputs/default.toml).
+Backends by name: "gpio", "keyboard", "serial", "touch", "mock" (alias "scripted"). The file format
+is documented in the default file itself (appliance/inputs/default.toml). "touch" (a mouse or a touch
+screen on the game's screen, touch.py) is named here so a cabinet can turn it off like any source,
+but the screen makes it (only it knows what lies under a tap): `build_sources` leaves it out.
 
 A mistake in the file need not stop the cabinet: `load_config(strict=False)` (what `play` uses)
 keeps the default for each key that is wrong and lists every problem (file and key) in
@@ -34,7 +36,8 @@ from .script_source import ScriptLineError, ScriptSource, read_script
 from .serial_link import SerialSource
 from .source import Source
 
-BACKENDS = ("gpio", "keyboard", "serial", "mock", "scripted")
+BACKENDS = ("gpio", "keyboard", "serial", "touch", "mock", "scripted")
+SCREEN_SOURCES = ("touch",)  # made by the screen that reads them (display/runner.py), not by build_sources
 _SEATS = {"player1": 1, "player2": 2, "cabinet": CABINET_PLAYER}
 
 
@@ -307,7 +310,8 @@ def load_config(
 
 
 def build_sources(config: InputsConfig, pin_factory: Any = None) -> list[Source]:
-    """One Source per configured backend (one per pad for serial), not yet started."""
+    """One Source per configured backend (one per pad for serial), not yet started; none for the
+    screen's own (`SCREEN_SOURCES`: the touch screen, which the game's screen makes)."""
     out: list[Source] = []
     for backend in config.sources:
         if backend == "gpio":

@@ -96,7 +96,7 @@ def frame_times(
     times: list[float] = []
     frames = int(seconds * 60)
     seats = read_options(variant, options).seats
-    table = "speed_play" if variant == "speed" else "play"
+    table = "play"  # (Speed's too: the game's own table, words and sounds are its TableGame's)
 
     def new_game(number: int) -> Any:
         bots = {p: make_bot("5", p, number * 10 + p) for p in range(1, seats + 1)}

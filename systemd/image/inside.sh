@@ -75,10 +75,10 @@ if [ "$TEST" = yes ]; then
   install -m 0644 "$here/spit-cabinet-gpio-sim.service" /etc/systemd/system/
   systemctl enable spit-cabinet-gpio-sim.service >/dev/null 2>&1
   # The default wiring, with the chip named and a pad added (systemd/image/test-inputs.toml), checked.
-  sed -e 's/^sources = \["gpio"\]$/sources = ["gpio", "serial"]/' \
+  sed -e 's/^sources = \["gpio", "touch"\]$/sources = ["gpio", "serial", "touch"]/' \
       -e '/^\[gpio\]$/r '"$here/test-inputs.toml" /root/spit-arcade/appliance/inputs/default.toml \
       >/etc/spit-arcade/inputs.toml
   printf '\n[[serial]]\nport = "/dev/ttyUSB0"   # QEMU usb-serial, the host pad-emulator on its other end\nplayer = 1\n' >>/etc/spit-arcade/inputs.toml
-  grep -q '^sources = \["gpio", "serial"\]$' /etc/spit-arcade/inputs.toml
+  grep -q '^sources = \["gpio", "serial", "touch"\]$' /etc/spit-arcade/inputs.toml
   /opt/spit-arcade/venv/bin/spit-arcade check-config --inputs /etc/spit-arcade/inputs.toml
 fi

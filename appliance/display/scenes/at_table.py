@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import Any, ClassVar
+from typing import Any
 
 from appliance.match import Match
 
@@ -28,7 +28,7 @@ IDLE_WARNING_S = 10.0  # the idle time's last seconds are counted down (a third 
 
 
 class AtTable:
-    SOUNDS: ClassVar[dict[str, str]] = {}
+    sounds: dict[str, str]  # an event's kind -> the sound it makes (the game's)
     ctx: Context
     match: Match
     reader: EventReader
@@ -55,7 +55,7 @@ class AtTable:
         self.notice(events)
         for event in events:
             name = kind(event)
-            sound = self.SOUNDS.get(name)
+            sound = self.sounds.get(name)
             if sound is not None:
                 self.ctx.sound.play(sound)
             if name == "round_over":

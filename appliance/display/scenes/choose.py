@@ -8,8 +8,7 @@ left/right (pile N moves to seat N's row). The computer's levels are offered fro
 5; the operator's (the setting `computer_level`, the service menu's Adjustments) is marked
 "recommended", and it is the level a seat changed from a person to the computer gets. Up/down (the arrow keys) or
 left/right move between rows at a table of two; SPIT or START plays. A game the computer cannot play
-yet offers people only, and says so. Speed is played on a table of its own: until its scene is
-registered ("speed_play"), the menu says it is coming instead of starting it.
+yet offers people only, and says so.
 
 The menu offers again the seats the computer played last, at their levels (`Context.computer_seats`,
 kept while the program runs), so the same players start the next game with one press; the game-over
@@ -34,7 +33,6 @@ from ..rules_words import GameChoice, game_choice, in_force
 from ..table_view import GOLD, RED, SOFT, WHITE, TableView
 from .base import (
     BACK,
-    SCENES,
     Context,
     Input,
     Push,
@@ -49,7 +47,6 @@ from .new_game import start_game
 
 IDLE_S = 60.0
 GAME_ROW = 0
-SPEED_SCENE = "speed_play"
 
 
 def level_description(level: str) -> str:
@@ -194,9 +191,6 @@ class ChooseScene:
         return {} if level is None else {2: level}
 
     def play(self) -> Transition | None:
-        if self.game.is_speed and SPEED_SCENE not in SCENES:
-            self.notice = _("Speed's table is coming: choose another game for now")
-            return None
         if not pay_for_game(self.ctx):  # the credits are taken here, as the game starts
             self.notice = insert_coin_words(self.ctx)
             self.ctx.sound.play("reject")

@@ -30,7 +30,6 @@ from ..i18n import _
 from ..table_view import GOLD, SOFT, WHITE, TableView, owned_lines
 from .base import BACK, Context, Input, Replace, Reset, Transition, draw_scene, is_press, leave_game, make
 from .play import PlayScene
-from .speed_play import SpeedPlayScene
 
 PRAISE_S = 2.0  # the praise for a step done stays this long
 WRONG_S = 3.0  # why a press was held back stays this long
@@ -134,12 +133,12 @@ class Guided:
 
 
 class LearnScene(Guided, PlayScene):
-    """The guided first game of Spit."""
+    """The guided first game of Spit or of Speed (`game_name`): the play scene of the game, with its guide."""
 
-    def __init__(self, ctx: Context, learner: int = 1) -> None:
-        match, guide = lesson_match("spit", learner, ctx.clock())
+    def __init__(self, ctx: Context, learner: int = 1, game_name: str = "spit") -> None:
+        match, guide = lesson_match(game_name, learner, ctx.clock())
         super().__init__(ctx, match)
-        self._set_up_guide(guide, "spit")
+        self._set_up_guide(guide, game_name)
 
     def layout_now(self) -> Any:
         return self.view.layout
@@ -156,59 +155,28 @@ class LearnScene(Guided, PlayScene):
             return self._asked(self.view.keymap), GOLD
         return super().prompt(player)
 
-    def info(self, player: int | None) -> list[str]:
-        return self.guide_info()
+    def info(self) -> list[Caption]:
+        """The guide's lines instead of the game's (the rules in force, Speed's score): the step, and
+        how to leave the guide."""
+        lines = self.guide_info()
+        layout = self.view.layout
+        owners: Collection[int | None] = [None] if layout.mode == "desktop" else layout.seats
+        return [caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT), shade=130)
+                for owner in owners]
 
     def captions(self) -> list[Caption]:
         return super().captions() + self.guide_captions()
 
     def draw(self, canvas: Canvas) -> None:
-        self.view.draw(canvas, self.match.spit, self.now_ns)
+        self.view.draw(canvas, self.game, self.now_ns)
         self.light(canvas, self.view)
         draw_scene(canvas, self.ctx, self.captions(), self.view.layout)
 
 
-class SpeedLearnScene(Guided, SpeedPlayScene):
-    """The guided first game of Speed."""
-
-    def __init__(self, ctx: Context, learner: int = 1) -> None:
-        match, guide = lesson_match("speed", learner, ctx.clock())
-        super().__init__(ctx, match)
-        self._set_up_guide(guide, "speed")
-
-    def layout_now(self) -> Any:
-        return self.table.layout
-
-    def on_event(self, press: Input) -> Transition | None:
-        return self._guided_event(press, super().on_event)
-
-    def _next(self) -> Transition | None:
-        self._summary_due = False
-        return self._guided_next()
-
-    def prompt(self, player: int) -> tuple[str, tuple[int, int, int]] | None:
-        if player == self.learner:
-            return self._asked(self.table.keymap), GOLD
-        return super().prompt(player)
-
-    def captions(self) -> list[Caption]:
-        out = [c for c in super().captions() if c.place != "info"]  # the score: the guide's lines instead
-        lines = self.guide_info()
-        owners: Collection[int | None] = [None] if self.table.layout.mode == "desktop" else self.table.layout.seats
-        for owner in owners:
-            out.append(caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT), shade=130))
-        return out + self.guide_captions()
-
-    def draw(self, canvas: Canvas) -> None:
-        self.table.draw(canvas, self.game, self.now_ns)
-        self.light(canvas, self.table)
-        draw_scene(canvas, self.ctx, self.captions(), self.table.layout)
-
-
-def learn_scene(ctx: Context, learner: int = 1, game: str = "spit") -> LearnScene | SpeedLearnScene:
+def learn_scene(ctx: Context, learner: int = 1, game: str = "spit") -> LearnScene:
     """The guided first game of `game` ("spit" or "speed") for the seat `learner` (1 or 2)."""
     learner = learner if learner in (1, 2) else 1
-    return SpeedLearnScene(ctx, learner) if game == "speed" else LearnScene(ctx, learner)
+    return LearnScene(ctx, learner, "speed" if game == "speed" else "spit")
 
 
 class LearnedScene:

@@ -35,7 +35,7 @@ def start_game(ctx: Context, choice: Any, computer: dict[int, str]) -> Scene:
     match.ended = office(ctx).game_over  # its figures into the audits when it ends
     match.levels = dict(computer)
     if choice.is_speed:
-        return make("speed_play", ctx, match)
+        return make("play", ctx, match)
     return make("countdown", ctx, match)
 
 
