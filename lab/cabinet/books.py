@@ -32,7 +32,7 @@ COIN_HOLD_MS = 60  # a coin mech's pulse (the input takes 5-500 ms as one coin)
 COIN_GAP_MS = 240
 COINS = 25  # a burst: 7.5 s of coins
 SETTLE_S = 2.0  # a coin this long before the cut has been written (the writer thread syncs it at once)
-CONFIG = "/var/lib/spit-arcade/config.toml"
+BOOT_S = 600  # power-on to the game, the most waited: an emulated CPU on a loaded machine took 340 s
 STORE = "/var/lib/spit-arcade/store.sqlite"
 READ = (
     "import json, sqlite3; c = sqlite3.connect('file:" + STORE + "?mode=ro', uri=True); "
@@ -119,7 +119,7 @@ class Books:
             self.set_free_play(False)
             for n in range(count):
                 if not self.cab.ready():
-                    wait_for("the game", self.cab.ready, 300)
+                    wait_for("the game", self.cab.ready, BOOT_S)
                 with contextlib.suppress(VmError):
                     if self.cab.status().startswith("notices:"):
                         self.cab.press(1, "spit")
@@ -136,8 +136,8 @@ class Books:
                 tried += 1
                 try:
                     self.vm.start()
-                    self.vm.connect_agent(300)
-                    wait_for("the game", self.cab.ready, 300)
+                    self.vm.connect_agent(BOOT_S)
+                    wait_for("the game", self.cab.ready, BOOT_S)
                     after = self.read()
                     wrong = exact(before, after, COINS, coins_due(cut_after))
                 except VmError as error:
@@ -153,7 +153,7 @@ class Books:
         finally:
             with contextlib.suppress(VmError):
                 if not self.cab.ready():
-                    wait_for("the game", self.cab.ready, 300)
+                    wait_for("the game", self.cab.ready, BOOT_S)
                 self.set_free_play(True)
         self.report.books_power_cuts_tried = tried
         self.report.books_power_cuts_exact = exact_count
