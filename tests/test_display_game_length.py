@@ -136,3 +136,18 @@ def test_a_game_ended_by_its_cards_says_nothing_of_a_length() -> None:
     assert ended_words([GameOver(3.0, 1)], str) == []
     assert ended_words([GameOver(3.0, 2, "minutes", [9, 3])], str, most=False)[0].startswith("Time is up")
     assert "most" in ended_words([GameOver(3.0, 1, "minutes", [9, 3])], str, most=True)[0]
+
+
+def test_a_game_on_a_cabinet_with_books_is_journalled_by_their_boot_and_sequence_number(tmp_path: Path) -> None:
+    from appliance.display.coins import office
+    from appliance.journal import journal_order
+
+    h = Harness(SIZE, journal_dir=tmp_path / "journals")
+    h.ctx.config_path = tmp_path / "config.toml"  # a store beside it: boots counted across starts
+    to_choose(h)
+    h.press(1, "spit")
+    h.frame()
+    (journal,) = (tmp_path / "journals").glob("*.jsonl")
+    order = journal_order(journal.name)
+    assert order is not None and order[0] == office(h.ctx).boot == 1
+    office(h.ctx).close()

@@ -120,6 +120,14 @@ class Office:
             self._seq += 1
             return Stamp(self.boot, self._seq, self.clock(), self.wall())
 
+    def journal_order(self) -> tuple[int, int] | None:
+        """A new game's journal's boot and sequence number (its name's order, never the clock's);
+        None where boots are not counted across starts (a store kept in memory)."""
+        if self.store.path is None:
+            return None
+        found = self.stamp()
+        return found.boot, found.seq
+
     def _write(self, what: str, apply: Callable[[Store], Any], done: Callable[[Any], None] | None = None) -> None:
         self.writer.put(Write(what, apply, done))
 
