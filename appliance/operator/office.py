@@ -21,10 +21,11 @@ the cabinet, a clock that went back keeps them.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from typing import Any
 from .store import MAX_CREDITS, GameRow, Score, Stamp, Store, store_path
 from .writer import Write, Writer
 
-__all__ = ["Office", "game_row"]
+__all__ = ["Office", "game_row", "record_adjustments"]
 
 SCORE_KINDS = ("sprint", "reaction")  # Running Spit's fastest sprints; the fastest races won
 SCORES_KEPT = 10
@@ -243,6 +244,42 @@ class Office:
         self.writer.stop()
         with contextlib.suppress(Exception):
             self.store.close()
+
+
+def record_adjustments(config_path: Path, changes: Iterable[tuple[str, Any, Any]], made_by: str) -> str | None:
+    """Adjustments made outside the game (`spit-arcade settings set`: another process, perhaps while
+    the game runs) into the store beside `config_path`, each `(key, old, new)`, with when. They are
+    stamped by a boot of their own (`made_by` in the boots table, the next boot number): never a
+    (boot, sequence) the game uses. SQLite keeps the two processes' writes apart. Written by root,
+    the store stays the game's own (its owner: the settings directory's). None, or why not."""
+    changes = list(changes)
+    if not changes:
+        return None
+    store = Store.open(store_path(config_path))
+    try:
+        if store.path is None or store.read_only:
+            return "; ".join(store.problems) or "the books cannot be written"
+        boot = store.new_boot(made_by)
+        for seq, (key, old, new) in enumerate(changes, start=1):
+            store.add_adjustment(Stamp(boot, seq, time.monotonic_ns(), time.time()), key, old, new)
+        return None
+    except OSError as error:
+        return str(error)
+    finally:
+        store.close()
+        _keep_owner(store_path(config_path))
+
+
+def _keep_owner(path: Path) -> None:
+    """Root made or wrote the store (and its log files): given back to the owner of its directory."""
+    if os.geteuid() != 0:
+        return
+    with contextlib.suppress(OSError):
+        owner = path.parent.stat()
+        for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                if each.stat().st_uid != owner.st_uid:
+                    os.chown(each, owner.st_uid, owner.st_gid)
 
 
 def game_row(match: Any, abandoned: bool = False) -> GameRow:
