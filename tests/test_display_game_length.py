@@ -71,12 +71,14 @@ def test_the_service_menu_steps_through_the_lengths_and_writes_them(tmp_path: Pa
     h.press(0, "start")
     h.frame()
     assert (h.settings.limit_rounds, h.settings.limit_minutes) == LENGTHS[1]
+    assert h.ctx.office is not None and h.ctx.office.drain(10)  # written by the operator layer's writer
     assert load_settings(path).limit_rounds == LENGTHS[1][0]
     assert f"▶  {length_words(h.settings)}  ◀" in shown_to(menu.captions(), 1)
     for _ in range(3):
         h.press(0, "start")
     h.frame()
     assert (h.settings.limit_rounds, h.settings.limit_minutes) == LENGTHS[4] == (0, 5)
+    assert h.ctx.office.drain(10)
     saved = load_settings(path)
     assert (saved.limit_rounds, saved.limit_minutes) == (0, 5)
     assert "▶  game length: 5 minutes  ◀" in shown_to(menu.captions(), 1)

@@ -218,6 +218,22 @@ class Office:
             self.record_adjustment(change.key, change.old, change.new)
         return done.why_not()
 
+    def adjust_later(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
+                     done: Callable[[str | None], None] | None = None) -> None:
+        """`adjust` on the writer's thread, after every write handed over before (two syncs of the
+        card, some 30 ms: the frame never waits on them); `done` gets its answer there (None: saved)."""
+        values, rules = dict(values), None if house_rules is None else dict(house_rules)
+
+        def job() -> None:
+            try:
+                answer = self.adjust(values, rules)
+            except Exception as error:  # said where it was asked, never lost on this thread
+                answer = f"{type(error).__name__}: {error}"
+            if done is not None:
+                done(answer)
+
+        self.writer.call(job)
+
     def reset_audits(self) -> None:
         stamp = self.stamp()
         self._write("audit reset", lambda store: store.reset_audits(stamp))

@@ -666,12 +666,13 @@ def _finish_rolling_back(path: Path) -> None:
     (`store.sqlite.rolled-back`) with the newer one already set aside takes the name; made with the
     newer one still in place, it is made again."""
     built = path.with_name(path.name + ROLLED_BACK)
-    _remove(built.with_name(built.name + ".part"))
-    if built.exists():
-        if path.exists():
-            _remove(built)
-        else:
-            _rename_with_logs(built, path)
+    with contextlib.suppress(OSError, ValueError):  # (a path that cannot be: said when it is opened)
+        _remove(built.with_name(built.name + ".part"))
+        if built.exists():
+            if path.exists():
+                _remove(built)
+            else:
+                _rename_with_logs(built, path)
 
 
 def _free_name(path: Path, suffix: str) -> Path:
