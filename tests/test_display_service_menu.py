@@ -541,3 +541,35 @@ def test_a_save_is_made_off_the_frame_which_says_saving_until_it_is_done(
     saved(h)
     assert "saved" in seen(h) and 'game = "' in (tmp_path / "config.toml").read_text()
     assert threading.main_thread().name not in synced_on
+
+
+def test_the_audits_go_to_the_usb_stick_from_utilities_off_the_frame(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from appliance.shared.usb_stick import STICK_ENV
+
+    def answered() -> None:  # the operator layer read the books, then wrote the stick on its own thread
+        saved(h)
+        for thread in threading.enumerate():
+            if thread.name == "audits-export":
+                thread.join(10)
+
+    monkeypatch.setenv(STICK_ENV, str(tmp_path / "no-stick-here"))
+    h = menu(tmp_path)
+    go(h, 3, 2)  # utilities, export
+    answered()
+    assert "no USB stick: plug one in" in seen(h)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    monkeypatch.setenv(STICK_ENV, str(stick))
+    let_go = threading.Event()
+    office(h.ctx).writer.call(lambda: let_go.wait(10))  # the books busy: the frame goes on regardless
+    h.press(0, "start")
+    h.frame()
+    assert "exporting to the USB stick..." in seen(h) and list(stick.iterdir()) == []
+    let_go.set()
+    answered()
+    (written,) = (stick / "spit-arcade").iterdir()
+    assert f"written to the USB stick: {written.name}" in seen(h)
+    assert written.read_text().startswith("section,name,lifetime,since cleared")

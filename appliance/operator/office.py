@@ -234,6 +234,37 @@ class Office:
 
         self.writer.call(job)
 
+    def export_audits(self, done: Callable[[Any], None], stick: Path | None = None) -> None:
+        """The audits as CSV onto the operator's USB stick (`export.py`): read on the writer's thread
+        (after every write handed over before), written to the stick on a thread of its own (a slow
+        stick never holds back a coin or a journal's sync). `done` gets the `Export` there."""
+        from . import books
+        from .export import Export, cabinet_name, write_export
+
+        stamp = self.stamp()
+
+        def write(found: dict[str, Any] | Export) -> None:
+            if isinstance(found, Export):  # the books could not be read
+                done(found)
+                return
+
+            def run() -> None:
+                try:
+                    answer = write_export(found, cabinet_name(), stamp, stick)
+                except Exception as error:  # never lost on this thread: said where it was asked
+                    answer = Export("failed", detail=f"{type(error).__name__}: {error}")
+                done(answer)
+
+            threading.Thread(target=run, name="audits-export", daemon=True).start()
+
+        def report(store: Store) -> dict[str, Any] | Export:
+            try:
+                return books.report(store)
+            except Exception as error:
+                return Export("failed", detail=f"the books could not be read: {error}")
+
+        self.ask(report, write)
+
     def reset_audits(self) -> None:
         stamp = self.stamp()
         self._write("audit reset", lambda store: store.reset_audits(stamp))

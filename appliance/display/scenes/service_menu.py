@@ -10,7 +10,8 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
     Adjustments   default game and house rules (the players' game menu, over this one: what it keeps
                   is the default), computer level, attract mode, idle timeout, volume, language,
                   free play or credits (a game's price)
-    Utilities     reset audits, factory settings (each asks for a second press)
+    Utilities     reset audits, factory settings (each asks for a second press), the audits exported
+                  to the operator's USB stick (the CSV of `spit-arcade audits --csv`)
 
 Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
 steps a value (the arrow keys left/right step either way); SERVICE or Escape goes back a page, and
@@ -68,6 +69,7 @@ class ServiceMenuScene:
         self.opened_ns = self.now_ns
         self.message = ""  # the last thing an action said (written, could not be written, ...)
         self.saves = 0  # adjustments handed to the operator layer to save (the last one's answer is shown)
+        self.exports = 0  # exports of the audits asked for (the last one's answer is shown)
         self.confirm: str | None = None  # the utility waiting for its second press
         self.pattern = 0
         # the switch test: (player, control) -> [edges, pressed at (None: up), source]
@@ -153,6 +155,7 @@ class ServiceMenuScene:
             return [
                 Item(lambda: self.confirming("reset_audits", _("Reset audits")), self.utility("reset_audits")),
                 Item(lambda: self.confirming("factory", _("Factory settings")), self.utility("factory")),
+                Item(lambda: _("Export audits to USB stick"), self.export_audits),
             ]
         return []
 
@@ -408,6 +411,24 @@ class ServiceMenuScene:
         """The resettable audits start again (a failure to write it is the operator layer's notice)."""
         office(self.ctx).reset_audits()
         self.message = _("audits reset")
+
+    def export_audits(self, step: int) -> None:
+        """The audits onto the USB stick, written by the operator layer off the frame: "exporting..."
+        now, then where it went or why not (no stick, full, read-only)."""
+        if step <= 0:
+            return
+        self.exports = token = self.exports + 1
+        words = {"written": _("written to the USB stick: {name}"), "no_stick": _("no USB stick: plug one in"),
+                 "full": _("the USB stick is full"), "read_only": _("the USB stick is read-only (its lock switch?)"),
+                 "failed": _("the USB stick could not be written: {why}")}
+
+        def answer(found: Any) -> None:  # on the operator layer's thread: one assignment
+            if token == self.exports:
+                name = found.path.name if found.path is not None else ""
+                self.message = words.get(found.outcome, words["failed"]).format(name=name, why=found.detail)
+
+        self.message = _("exporting to the USB stick...")
+        office(self.ctx).export_audits(answer)
 
     def factory_settings(self) -> None:
         """Every adjustment back to its built-in value (the layout, keys and journal place kept)."""
