@@ -321,7 +321,8 @@ class Store:
             # The boot counter never goes back: a boot seen in any row is a boot the next start is after.
             seen = max(int(db.execute(f"SELECT COALESCE(MAX(boot), 0) FROM {table}").fetchone()[0])
                        for table in ROW_TABLES)
-            db.execute("INSERT OR IGNORE INTO boots VALUES (?, 'carried', '?')", (seen,))
+            if seen:
+                db.execute("INSERT OR IGNORE INTO boots VALUES (?, 'carried', '?')", (seen,))
             try:
                 credits = newer.execute("SELECT credits, boot, seq, wall FROM credits WHERE id = 1").fetchone()
             except sqlite3.Error:
@@ -347,7 +348,7 @@ class Store:
 
     def _migrate(self, version: int) -> None:
         for number in range(version, SCHEMA_VERSION):
-            if not MIGRATIONS[number].additive and number > 0:
+            if not MIGRATIONS[number].additive and version > 0:  # (a new store has nothing to keep)
                 self._keep_copy(number + 1)
             with self.transaction() as db:
                 for statement in MIGRATIONS[number].sql.split(";"):
@@ -391,18 +392,23 @@ class Store:
         words = (f"{path.name} was made by a newer version of spit-arcade (schema {version}, written only by "
                  f"schema {bar} and later; this version knows {SCHEMA_VERSION})")
         built = path.with_name(path.name + ROLLED_BACK)
+        aside = _free_name(path, f"{NEWER}{version}")
         try:
             base, carried = _build_for_this_version(path, built)
+            _rename_with_logs(path, aside)
         except (OSError, sqlite3.Error, CannotCarry) as error:
             _remove(built.with_name(built.name + ".part"))
+            _remove(built)
             problems.append(f"{words}: {error}. It is read, never changed; the coins and games of this run are "
                             "held in memory, and lost if the cabinet is switched off before the newer version "
                             "runs again")
             return cls(path, _connect(f"file:{path}?mode=ro", True), read_only=True, problems=problems)
-        aside = _free_name(path, f"{NEWER}{version}")
-        _rename_with_logs(path, aside)
-        _rename_with_logs(built, path)
-        store = cls.open(path)
+        try:
+            _rename_with_logs(built, path)
+            target = path
+        except OSError:  # written where it is for this run; it takes the name at the next start
+            target = built
+        store = cls.open(target)
         store.problems[:0] = problems
         rows = ", ".join(f"{n} {table}" for table, n in carried.items() if n) or "no rows"
         store.problems.append(f"{words}: kept as {aside.name}, never changed. This version's books go on from "
