@@ -4,13 +4,13 @@ cabinet, boot and sequence number, with words for no stick, a full one and a rea
 
 from __future__ import annotations
 
-import os
 import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmpfs import small_tmpfs
 
 from appliance.operator import audits_cli, books
 from appliance.operator.export import Export, cabinet_name, write_export
@@ -73,18 +73,8 @@ def test_the_cabinet_is_named_as_the_venue_knows_it_else_by_its_host(tmp_path: P
 @pytest.fixture
 def small_stick(tmp_path: Path) -> Iterator[Path]:
     """A 1 MiB tmpfs standing for a stick (root only; in CI it must work)."""
-    where = tmp_path / "stick"
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"cannot mount a small tmpfs as the stick: {done.stderr.strip()}")
-        pytest.skip(f"mounting a tmpfs needs root: {done.stderr.strip()}")
-    try:
+    with small_tmpfs(tmp_path / "stick", 1, "the stick") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def test_a_full_stick_is_said_and_no_part_file_left(small_stick: Path, tmp_path: Path) -> None:
