@@ -46,6 +46,11 @@ schema version (`user_version`) and the oldest version that may still write it (
 The rule for a migration that is not additive, so that rule keeps working: the tables coins, spends,
 credits and boots stay readable by the column names this file uses (a view of the same name will do),
 and no column keeps its name with a new meaning.
+Beside the store, across the same rollback: `config.toml` is read by each version with what it knows
+(a setting only a newer version knows is named as unknown and ignored, every other one holds, and an
+adjustment keeps its bytes: tomlkit); journals are JSON lines whose readers ignore keys they do not
+know, named by boot and sequence (appliance/journal.py); an unfinished game of a variant this version
+cannot replay is left as it is, said at the start.
 """
 
 from __future__ import annotations
