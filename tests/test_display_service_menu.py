@@ -571,5 +571,5 @@ def test_the_audits_go_to_the_usb_stick_from_utilities_off_the_frame(tmp_path: P
     let_go.set()
     answered()
     (written,) = (stick / "spit-arcade").iterdir()
-    assert f"written to the USB stick: {written.name}" in seen(h)
+    assert f"written to the USB stick: spit-arcade/{written.name}" in seen(h)
     assert written.read_text().startswith("section,name,lifetime,since cleared")

@@ -290,8 +290,8 @@ class ServiceMenuScene:
         office(self.ctx).adjust_later(values, house_rules, self.saving(said))  # (its changes kept in the books)
 
     def saving(self, said: str | None = None) -> Callable[[str | None], None]:
-        """"saving..." on the page now, and what says how the save went, on the writer's thread:
-        `said` ("saved") or why not (the words chosen now, in the language of the moment)."""
+        """Says "saving..." on the page now; returns what says how the save went, on the writer's
+        thread: `said` ("saved") or why not (the words chosen now, in the language of the moment)."""
         self.saves += 1
         token, done, not_done = self.saves, said or _("saved"), _("changed for now; not saved: {why}")
 
@@ -424,7 +424,7 @@ class ServiceMenuScene:
 
         def answer(found: Any) -> None:  # on the operator layer's thread: one assignment
             if token == self.exports:
-                name = found.path.name if found.path is not None else ""
+                name = f"{found.path.parent.name}/{found.path.name}" if found.path is not None else ""
                 self.message = words.get(found.outcome, words["failed"]).format(name=name, why=found.detail)
 
         self.message = _("exporting to the USB stick...")
