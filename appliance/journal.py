@@ -13,6 +13,8 @@ Surviving the bar:
   by a lull is on the card within 0.5 s too. A power cut loses at most the last half second of presses.
 - A power cut can cut the last line in two. `read_journal` gives the complete lines and says whether
   a torn tail was dropped; `newest_unfinished` finds the game a power cut interrupted.
+- Journals are named, ordered and pruned by the boot and sequence number the operator's store gives
+  each game (`journal_path`, `journals`), never by the wall clock: a cabinet has no real-time clock.
 - Journals never fill the disk: opening a new one starts a background job that deletes the oldest
   journals while the directory holds more than its budget (finished games first, then unfinished
   ones; never the one being written). The budget is `max_dir_bytes`, and never more than the
@@ -31,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import stat
 import threading
 import time
@@ -45,6 +48,7 @@ Syncer = Callable[[Callable[[], None]], None]  # runs a sync on another thread (
 MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
 MIB = 1024 * 1024
 SUFFIX = ".jsonl"
+_ORDERED = re.compile(r"boot(\d+)-seq(\d+)-")
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
 
@@ -62,15 +66,26 @@ def journal_dir(configured: str = "") -> Path:
     return Path(configured).expanduser() if configured else default_journal_dir()
 
 
-def journal_path(directory: Path, seed: int, now: float | None = None) -> Path:
-    """A new file name that sorts by start time: 20261121-203015-seed7.jsonl (never reused)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    path = directory / f"{stamp}-seed{seed}{SUFFIX}"
+def journal_path(directory: Path, seed: int, now: float | None = None, order: tuple[int, int] | None = None) -> Path:
+    """A new file name (never reused). With `order`, the boot and sequence number the operator's store
+    gave the game (`Office.stamp`): boot12-seq40-20261121-203015-seed7.jsonl, ordered by them, never by
+    the clock (the date is for the reader). Without (no store that counts boots): the name of the
+    release before, 20261121-203015-seed7.jsonl, which sorts by the clock."""
+    date = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    stem = f"{date}-seed{seed}" if order is None else f"boot{order[0]}-seq{order[1]}-{date}-seed{seed}"
+    path = directory / f"{stem}{SUFFIX}"
     n = 1
     while path.exists():
         n += 1
-        path = directory / f"{stamp}-seed{seed}-{n}{SUFFIX}"
+        path = directory / f"{stem}-{n}{SUFFIX}"
     return path
+
+
+def journal_order(name: str) -> tuple[int, int] | None:
+    """The boot and sequence number in a journal's name (`journal_path` with `order`); None for a
+    name without them (the release before's, or any other)."""
+    found = _ORDERED.match(name)
+    return None if found is None else (int(found[1]), int(found[2]))
 
 
 class Journal:
@@ -324,21 +339,25 @@ def is_finished(path: Path) -> bool:
 
 
 def _scan(directory: Path) -> list[tuple[Path, int]]:
-    """The journals in `directory` with their sizes, oldest first (by the time each was last
-    written; names break ties). One stat a file."""
-    found: list[tuple[float, str, int]] = []
+    """The journals in `directory` with their sizes, oldest first: by the boot and sequence number in
+    their names (a clock set back changes nothing), after every journal named without them (those of
+    the release before, ordered as it did: by the time each was last written, names breaking ties).
+    One stat a file."""
+    found: list[tuple[tuple[int, int, int, float], str, int]] = []
     with contextlib.suppress(OSError), os.scandir(directory) as entries:
         for entry in entries:
             if entry.name.endswith(SUFFIX):
                 with contextlib.suppress(OSError):
                     info = entry.stat(follow_symlinks=False)
                     if stat.S_ISREG(info.st_mode):
-                        found.append((info.st_mtime, entry.name, info.st_size))
+                        order = journal_order(entry.name)
+                        key = (0, 0, 0, info.st_mtime) if order is None else (1, *order, 0.0)
+                        found.append((key, entry.name, info.st_size))
     return [(directory / name, size) for _, name, size in sorted(found)]
 
 
 def journals(directory: Path) -> list[Path]:
-    """The journals in `directory`, oldest first (by the time each was last written; names break ties)."""
+    """The journals in `directory`, oldest first (`_scan`: by boot and sequence number, never the clock)."""
     return [path for path, _ in _scan(directory)]
 
 

@@ -99,11 +99,13 @@ def setup_line(seed: int, variant: str = "classic", options: Mapping[str, Any] |
 
 
 def open_journal(directory: Path, seed: int, variant: str = "classic", options: Mapping[str, Any] | None = None,
-                 bots: Mapping[int, str] | None = None, syncer: Any = None) -> Recorder:
-    """A new journal for a game; `syncer` (the store's writer) syncs it off the caller's thread."""
+                 bots: Mapping[int, str] | None = None, syncer: Any = None,
+                 order: tuple[int, int] | None = None) -> Recorder:
+    """A new journal for a game; `syncer` (the store's writer) syncs it off the caller's thread;
+    `order` (the store's boot and sequence number) names it (`journal_path`)."""
     from appliance.journal import Journal, journal_path
 
-    journal: Recorder = Journal(journal_path(directory, seed), setup_line(seed, variant, options, bots),
+    journal: Recorder = Journal(journal_path(directory, seed, order=order), setup_line(seed, variant, options, bots),
                                 syncer=syncer)
     return journal
 

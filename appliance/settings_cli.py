@@ -12,7 +12,8 @@ one (`tabletop`, `de`). A value is checked as `check-config` checks the file, an
 the same words (an unknown key with the nearest known one, a wrong type, a value out of range):
 nothing is written, exit status 2. A change is made by config_file.adjust, as the service menu
 makes it: only that value changes in the file, atomically, and its last good copy is kept; a game
-running reads it at its next start.
+running reads it at its next start. The change is recorded in the operator's store beside the file
+(the audits' adjustments, with when), under a boot of its own (`record_adjustments`).
 """
 
 from __future__ import annotations
@@ -144,6 +145,11 @@ def set_main(path: Path, key: str, text: str) -> int:
     for change in done.changes:
         was = "not in the file" if change.old is None else f"was {toml(change.old)}"
         print(f"{path}: {change.key} = {toml(change.new)} ({was}); a game running takes it at its next start")
+    from appliance.operator.office import record_adjustments
+
+    why_not = record_adjustments(path, [(c.key, c.old, c.new) for c in done.changes], "settings set")
+    if why_not is not None:  # the setting is changed; only its line in the audits is missing
+        print(f"{path}: changed, but not recorded in the audits' adjustments: {why_not}", file=sys.stderr)
     if not done.changes:
         print(f"{path}: {key} is {toml(value)} already")
     return 0

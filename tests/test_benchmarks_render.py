@@ -6,6 +6,7 @@ import select
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from headless import headless_display
@@ -99,3 +100,16 @@ def test_pacing_through_an_x_server() -> None:
         os.close(read)
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_books_run_interleaves_both_arms_and_writes_every_coin_off_the_frame(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    headless_display((480, 270))
+    assert render.main(["--json", "--size", "480x270", "--seconds", "4", "--rounds", "2",
+                        "--books", str(tmp_path / "books")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["without"]["frames"] == report["with_books"]["frames"] == 240  # 2 runs of 2 s each, 60 a second
+    books = report["with_books"]
+    assert books["coins"] == books["coins_written"] == 4 and books["frame_thread_fsyncs"] == 0
+    with pytest.raises(SystemExit):  # a folder that holds a store already: its counts would be wrong
+        render.main(["--size", "480x270", "--books", str(tmp_path / "books")])

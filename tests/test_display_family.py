@@ -108,6 +108,7 @@ def test_the_choice_is_kept_in_the_settings_and_written_back_atomically(tmp_path
     h.frame()
     assert isinstance(h.scene, ChooseScene)
     assert (h.settings.game, h.settings.house_rules) == ("four-piles", {"choose": "shapp", "alternate_colours": True})
+    assert h.ctx.office is not None and h.ctx.office.drain(10)  # written by the operator layer's writer
     text = config.read_text()
     assert text.startswith("# mine\n") and '[keys]\nz = "1 pile1"' in text
     data = tomllib.loads(text)

@@ -71,12 +71,14 @@ def test_the_service_menu_steps_through_the_lengths_and_writes_them(tmp_path: Pa
     h.press(0, "start")
     h.frame()
     assert (h.settings.limit_rounds, h.settings.limit_minutes) == LENGTHS[1]
+    assert h.ctx.office is not None and h.ctx.office.drain(10)  # written by the operator layer's writer
     assert load_settings(path).limit_rounds == LENGTHS[1][0]
     assert f"▶  {length_words(h.settings)}  ◀" in shown_to(menu.captions(), 1)
     for _ in range(3):
         h.press(0, "start")
     h.frame()
     assert (h.settings.limit_rounds, h.settings.limit_minutes) == LENGTHS[4] == (0, 5)
+    assert h.ctx.office.drain(10)
     saved = load_settings(path)
     assert (saved.limit_rounds, saved.limit_minutes) == (0, 5)
     assert "▶  game length: 5 minutes  ◀" in shown_to(menu.captions(), 1)
@@ -136,3 +138,18 @@ def test_a_game_ended_by_its_cards_says_nothing_of_a_length() -> None:
     assert ended_words([GameOver(3.0, 1)], str) == []
     assert ended_words([GameOver(3.0, 2, "minutes", [9, 3])], str, most=False)[0].startswith("Time is up")
     assert "most" in ended_words([GameOver(3.0, 1, "minutes", [9, 3])], str, most=True)[0]
+
+
+def test_a_game_on_a_cabinet_with_books_is_journalled_by_their_boot_and_sequence_number(tmp_path: Path) -> None:
+    from appliance.display.coins import office
+    from appliance.journal import journal_order
+
+    h = Harness(SIZE, journal_dir=tmp_path / "journals")
+    h.ctx.config_path = tmp_path / "config.toml"  # a store beside it: boots counted across starts
+    to_choose(h)
+    h.press(1, "spit")
+    h.frame()
+    (journal,) = (tmp_path / "journals").glob("*.jsonl")
+    order = journal_order(journal.name)
+    assert order is not None and order[0] == office(h.ctx).boot == 1
+    office(h.ctx).close()

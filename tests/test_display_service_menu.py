@@ -70,6 +70,11 @@ def menu(tmp_path: Path, text: str = "") -> Harness:
     return h
 
 
+def saved(h: Harness) -> None:
+    """Wait (bounded) until the operator layer's writer has saved what the menu handed it."""
+    assert office(h.ctx).drain(10)
+
+
 def seen(h: Harness) -> list[str]:
     return shown_to(h.scene.captions(), 1)
 
@@ -228,6 +233,7 @@ def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_o
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     h.press(0, "start")  # free play: on -> off
+    saved(h)
     config = tmp_path / "config.toml"
     written = config.read_text()
     assert written.startswith('# the cabinet\nlayout = "tabletop"\nvolume = 0.7\n')
@@ -255,10 +261,12 @@ def test_a_new_language_confirms_in_itself(tmp_path: Path) -> None:
     go(h, 2)
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     go(h, 5)  # down to the language, and step it: English -> Deutsch
-    saved = {code: read_po(LOCALE_DIR / code / "LC_MESSAGES" / "spit_arcade.po")["saved"] for code in ("de", "eo")}
-    assert language() == "de" and seen(h)[-2] == saved["de"]
+    said = {code: read_po(LOCALE_DIR / code / "LC_MESSAGES" / "spit_arcade.po")["saved"] for code in ("de", "eo")}
+    saved(h)
+    assert language() == "de" and seen(h)[-2] == said["de"]
     h.press(0, "start")  # Deutsch -> Esperanto
-    assert language() == "eo" and seen(h)[-2] == saved["eo"]
+    saved(h)
+    assert language() == "eo" and seen(h)[-2] == said["eo"]
 
 
 def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_service_menu(tmp_path: Path) -> None:
@@ -277,6 +285,7 @@ def test_the_default_game_and_house_rules_are_set_in_the_game_menu_over_the_serv
     chosen = (h.scene.game_menu.preset, dict(h.scene.game_menu.rules))  # type: ignore[attr-defined]
     assert chosen[0] == "four-piles" and chosen[1]
     h.press(0, "start")  # keeps it: the default, written as the game menu writes it
+    saved(h)
     assert isinstance(h.scene, ServiceMenuScene) and seen(h)[0] == "Adjustments"
     assert cursor_line(h) == "▶  default game: Four piles  ◀" and "saved" in seen(h)
     assert "Adjustments" in drawn(h) and "Game and house rules" not in drawn(h)
@@ -311,6 +320,7 @@ def test_factory_settings_put_every_adjustment_back_after_a_second_press(
     write = config_file.write_atomically
     monkeypatch.setattr(config_file, "write_atomically", lambda path, text: (writes.append(text), write(path, text)))
     go(h, 0)
+    saved(h)
     # all at once: a power cut keeps all or none (then the last good copy, the same text)
     assert len(writes) == 2 and writes[0] == writes[1] and "[house_rules]" not in writes[0]
     settings = load_settings(tmp_path / "config.toml")
@@ -325,6 +335,7 @@ def test_a_settings_file_that_cannot_be_written_changes_it_for_now_and_says_why(
     h.ctx.config_path = tmp_path / "no-such-dir" / "\0bad" / "config.toml"
     go(h, 2, 3)  # attract mode
     assert h.ctx.settings.attract is False
+    saved(h)
     assert any(line.startswith("changed for now; not saved:") for line in seen(h))
 
 
@@ -473,17 +484,92 @@ def test_a_setting_the_file_holds_as_a_table_is_said_to_be_no_number_and_the_res
     text = "volume.x = 1\nfree_play = false\ncredits_per_game = 2\n"
     h = menu(tmp_path, text)
     go(h, 2, 5)  # adjustments, volume: a step
+    saved(h)
     line = "changed for now; not saved: volume is a table in the file, not a number"
     assert line in seen(h)
     # the page fits its panel as the same page does with "saved" under it (the longer line costs no size)
     (tmp_path / "other").mkdir()
-    saved = menu(tmp_path / "other", "free_play = false\n")
-    go(saved, 2, 5)
-    assert "saved" in seen(saved)
-    size = {d.words[0]: d.px for d in overlay_texts(saved) if d.place == "panel"}  # type: ignore[attr-defined]
+    other = menu(tmp_path / "other", "free_play = false\n")
+    go(other, 2, 5)
+    saved(other)
+    assert "saved" in seen(other)
+    size = {d.words[0]: d.px for d in overlay_texts(other) if d.place == "panel"}  # type: ignore[attr-defined]
     panels = [d for d in overlay_texts(h) if line in d.words]  # type: ignore[attr-defined]
     assert panels and all(d.box.contains(d.rect) and d.px == size[d.words[0]] for d in panels), (panels, size)
     config = tmp_path / "config.toml"
     assert config.read_text() == text
     settings = load_settings(config)
     assert (settings.free_play, settings.credits_per_game) == (False, 2)
+
+
+def test_a_save_is_made_off_the_frame_which_says_saving_until_it_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settings file's two syncs (and the books' row) happen on the operator layer's writer
+    thread: held back here by a job before it, the frame goes on, says "saving...", and the file is
+    untouched; let go, the page says "saved"."""
+    import os
+    import threading
+
+    text = "volume = 0.6\n"
+    h = menu(tmp_path, text)
+    synced_on: list[str] = []
+    sync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced_on.append(threading.current_thread().name), sync(fd))[1])
+    go(h, 2)
+    let_go = threading.Event()
+    office(h.ctx).writer.call(lambda: let_go.wait(10))  # the card busy with something else
+    go(h, 5)  # volume: 60% -> 70%
+    h.frame()
+    assert h.ctx.settings.volume == 0.7 and "saving..." in seen(h)  # applied at once, said
+    assert (tmp_path / "config.toml").read_text() == text and synced_on == []
+    let_go.set()
+    saved(h)
+    assert "saved" in seen(h) and "volume = 0.7" in (tmp_path / "config.toml").read_text()
+    assert synced_on and threading.main_thread().name not in synced_on
+    # the default game from the game menu over the page: the same
+    office(h.ctx).writer.call(lambda: let_go.wait(10))
+    let_go.clear()
+    for _ in range(5):  # up from the volume to the default game
+        h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    go(h, 0)  # the game menu
+    h.runner.send(MenuKey(0, "right", True, h.now_ns))
+    h.press(0, "start")
+    assert isinstance(h.scene, ServiceMenuScene) and "saving..." in seen(h)
+    assert "game" not in (tmp_path / "config.toml").read_text()
+    let_go.set()
+    saved(h)
+    assert "saved" in seen(h) and 'game = "' in (tmp_path / "config.toml").read_text()
+    assert threading.main_thread().name not in synced_on
+
+
+def test_the_audits_go_to_the_usb_stick_from_utilities_off_the_frame(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from appliance.shared.usb_stick import STICK_ENV
+
+    def answered() -> None:  # the operator layer read the books, then wrote the stick on its own thread
+        saved(h)
+        for thread in threading.enumerate():
+            if thread.name == "audits-export":
+                thread.join(10)
+
+    monkeypatch.setenv(STICK_ENV, str(tmp_path / "no-stick-here"))
+    h = menu(tmp_path)
+    go(h, 3, 2)  # utilities, export
+    answered()
+    assert "no USB stick: plug one in" in seen(h)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    monkeypatch.setenv(STICK_ENV, str(stick))
+    let_go = threading.Event()
+    office(h.ctx).writer.call(lambda: let_go.wait(10))  # the books busy: the frame goes on regardless
+    h.press(0, "start")
+    h.frame()
+    assert "exporting to the USB stick..." in seen(h) and list(stick.iterdir()) == []
+    let_go.set()
+    answered()
+    (written,) = (stick / "spit-arcade").iterdir()
+    assert f"written to the USB stick: spit-arcade/{written.name}" in seen(h)
+    assert written.read_text().startswith("section,name,lifetime,since cleared")

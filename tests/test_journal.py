@@ -17,6 +17,7 @@ from appliance.journal import (
     Journal,
     default_journal_dir,
     is_finished,
+    journal_order,
     journal_path,
     journals,
     newest_unfinished,
@@ -307,3 +308,31 @@ def test_with_a_syncer_the_journal_syncs_on_its_thread_and_never_on_the_callers(
     assert after["journal-syncer-test"] - before.get("journal-syncer-test", 0) == 4  # 3 syncs and the directory
     assert read_journal(tmp_path / "g.jsonl")[0][-1] == '{"state": {"over": true}}'
     writer.stop()
+
+
+# --- order by the store's boot and sequence number, never the clock ---------------------------------
+
+
+def test_journals_are_named_by_boot_and_sequence_number_and_old_names_still_read(tmp_path: Path) -> None:
+    named = journal_path(tmp_path, 7, now=0, order=(12, 40))
+    assert named.name.startswith("boot12-seq40-") and named.name.endswith("-seed7.jsonl")
+    assert journal_order(named.name) == (12, 40)
+    assert journal_order(journal_path(tmp_path, 7, now=0).name) is None  # the release before's name
+
+
+def test_a_clock_set_back_neither_reorders_nor_prunes_the_newest_games(tmp_path: Path) -> None:
+    # The release before's journals, then boots 2 and 10 (boot 10 after the clock was set back a year:
+    # its files have the oldest times of all), then boot 9 (sorting "boot10" before "boot9" as text is wrong).
+    legacy = [_write(tmp_path / f"2026111{i}-200000-seed1.jsonl", finished=True, size=1000, mtime=2000 + i)
+              for i in range(2)]
+    ordered = [_write(tmp_path / f"boot{b}-seq{s}-20261120-200000-seed1.jsonl", finished=True, size=1000,
+                      mtime=mtime) for b, s, mtime in ((2, 3, 3000), (2, 11, 3001), (9, 1, 500), (10, 2, 10))]
+    newest = _write(tmp_path / "boot10-seq5-20251120-200000-seed1.jsonl", finished=False, size=1000, mtime=5)
+    expected = [*legacy, ordered[0], ordered[1], ordered[2], ordered[3], newest]
+    assert journals(tmp_path) == expected
+    assert newest_unfinished(tmp_path) == newest
+    budget = sum(p.stat().st_size for p in expected[4:])
+    deleted = prune_journals(tmp_path, budget, keep=newest)
+    assert deleted == expected[:4]  # the oldest by boot and sequence, the release before's first
+    assert journals(tmp_path) == expected[4:]
+    assert prune_journals(tmp_path, budget, keep=newest) == []  # nothing pruned again

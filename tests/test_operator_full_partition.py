@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmpfs import small_tmpfs
 
 from appliance.journal import Journal, store_reserve
 from appliance.operator.office import Office
@@ -22,18 +22,8 @@ SIZE_MIB = 8
 @pytest.fixture
 def partition(tmp_path: Path) -> Iterator[Path]:
     """A tmpfs of SIZE_MIB mounted at tmp_path/state (root only; in CI it must work)."""
-    where = tmp_path / "state"
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={SIZE_MIB}m", "tmpfs", str(where)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"cannot mount a small tmpfs as the state partition: {done.stderr.strip()}")
-        pytest.skip(f"mounting a tmpfs needs root: {done.stderr.strip()}")
-    try:
+    with small_tmpfs(tmp_path / "state", SIZE_MIB, "the state partition") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def free(path: Path) -> int:

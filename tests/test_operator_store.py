@@ -89,22 +89,6 @@ def test_a_truncated_store_is_kept_aside_and_what_can_be_read_recovered(tmp_path
     assert again.add_coin(stamp(1, boot=9), "gpio", True)
 
 
-def test_a_store_from_a_newer_version_is_read_and_never_changed(tmp_path: Path) -> None:
-    path = tmp_path / FILE
-    store = Store.open(path)
-    store.add_coin(stamp(1), "gpio", True)
-    store.connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    store.close()
-    before = path.read_bytes()
-    newer = Store.open(path)
-    assert newer.read_only and any("newer version" in p for p in newer.problems)
-    assert newer.credits()[0] == 1
-    with pytest.raises(OSError):
-        newer.add_coin(stamp(2), "gpio", True)
-    newer.close()
-    assert path.read_bytes() == before and not list(tmp_path.glob("*.damaged*"))
-
-
 def test_an_older_schema_is_migrated_up(tmp_path: Path) -> None:
     path = tmp_path / FILE
     sqlite3.connect(path).close()  # an empty database: schema 0

@@ -152,3 +152,32 @@ def test_root_keeps_the_games_files_the_games(tmp_path: Path) -> None:
     os.chown(tmp_path, 4244, 4245)
     write_atomically(tmp_path / "new.toml", "")  # a new file: the directory's owner
     assert (tmp_path / "new.toml").stat().st_uid == 4244
+
+
+def test_a_change_from_the_command_line_is_recorded_in_the_books_under_a_boot_of_its_own(
+        config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from appliance.operator import books
+    from appliance.operator.office import Office
+    from appliance.operator.store import Store
+
+    game = Office.open(config)  # the game running, boot 1, while the operator sets a value
+    game.coin("gpio")
+    assert run(["--config", str(config), "set", "volume", "0.4"], capsys)[0] == 0
+    assert run(["--config", str(config), "set", "volume", "0.4"], capsys)[0] == 0  # no change: nothing recorded
+    assert game.adjust({"free_play": True}) is None  # the service menu, in the same boot
+    assert game.drain(10) and game.held == 0
+    game.close()
+    store = Store.open(config.parent / "store.sqlite")
+    found = books.report(store)["adjustments"]
+    assert [(a["key"], a["old"], a["new"]) for a in found] == [("volume", 0.3, 0.4), ("free_play", False, True)]
+    assert store.rows("SELECT boot, version FROM boots ORDER BY boot") == [(1, ""), (2, "settings set")]
+    assert store.rows("SELECT boot, seq FROM adjustments ORDER BY id") == [(2, 1), (1, 2)]
+    store.close()
+    assert Office.open(config).boot == 3  # the next start after both
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_root_setting_a_value_leaves_the_books_the_games(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    os.chown(config.parent, 4244, 4245)
+    assert run(["--config", str(config), "set", "volume", "0.4"], capsys)[0] == 0
+    assert {p.name: p.stat().st_uid for p in config.parent.glob("store.sqlite*")} == {"store.sqlite": 4244}

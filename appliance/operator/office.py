@@ -21,10 +21,11 @@ the cabinet, a clock that went back keeps them.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from typing import Any
 from .store import MAX_CREDITS, GameRow, Score, Stamp, Store, store_path
 from .writer import Write, Writer
 
-__all__ = ["Office", "game_row"]
+__all__ = ["Office", "game_row", "record_adjustments"]
 
 SCORE_KINDS = ("sprint", "reaction")  # Running Spit's fastest sprints; the fastest races won
 SCORES_KEPT = 10
@@ -119,6 +120,14 @@ class Office:
         with self._lock:
             self._seq += 1
             return Stamp(self.boot, self._seq, self.clock(), self.wall())
+
+    def journal_order(self) -> tuple[int, int] | None:
+        """A new game's journal's boot and sequence number (its name's order, never the clock's);
+        None where boots are not counted across starts (a store kept in memory)."""
+        if self.store.path is None:
+            return None
+        found = self.stamp()
+        return found.boot, found.seq
 
     def _write(self, what: str, apply: Callable[[Store], Any], done: Callable[[Any], None] | None = None) -> None:
         self.writer.put(Write(what, apply, done))
@@ -209,6 +218,53 @@ class Office:
             self.record_adjustment(change.key, change.old, change.new)
         return done.why_not()
 
+    def adjust_later(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
+                     done: Callable[[str | None], None] | None = None) -> None:
+        """`adjust` on the writer's thread, after every write handed over before (two syncs of the
+        card, some 30 ms: the frame never waits on them); `done` gets its answer there (None: saved)."""
+        values, rules = dict(values), None if house_rules is None else dict(house_rules)
+
+        def job() -> None:
+            try:
+                answer = self.adjust(values, rules)
+            except Exception as error:  # said where it was asked, never lost on this thread
+                answer = f"{type(error).__name__}: {error}"
+            if done is not None:
+                done(answer)
+
+        self.writer.call(job)
+
+    def export_audits(self, done: Callable[[Any], None], stick: Path | None = None) -> None:
+        """The audits as CSV onto the operator's USB stick (`export.py`): read on the writer's thread
+        (after every write handed over before), written to the stick on a thread of its own (a slow
+        stick never holds back a coin or a journal's sync). `done` gets the `Export` there."""
+        from . import books
+        from .export import Export, cabinet_name, write_export
+
+        stamp = self.stamp()
+
+        def write(found: dict[str, Any] | Export) -> None:
+            if isinstance(found, Export):  # the books could not be read
+                done(found)
+                return
+
+            def run() -> None:
+                try:
+                    answer = write_export(found, cabinet_name(), stamp, stick)
+                except Exception as error:  # never lost on this thread: said where it was asked
+                    answer = Export("failed", detail=f"{type(error).__name__}: {error}")
+                done(answer)
+
+            threading.Thread(target=run, name="audits-export", daemon=True).start()
+
+        def report(store: Store) -> dict[str, Any] | Export:
+            try:
+                return books.report(store)
+            except Exception as error:
+                return Export("failed", detail=f"the books could not be read: {error}")
+
+        self.ask(report, write)
+
     def reset_audits(self) -> None:
         stamp = self.stamp()
         self._write("audit reset", lambda store: store.reset_audits(stamp))
@@ -235,6 +291,42 @@ class Office:
         self.writer.stop()
         with contextlib.suppress(Exception):
             self.store.close()
+
+
+def record_adjustments(config_path: Path, changes: Iterable[tuple[str, Any, Any]], made_by: str) -> str | None:
+    """Adjustments made outside the game (`spit-arcade settings set`: another process, perhaps while
+    the game runs) into the store beside `config_path`, each `(key, old, new)`, with when. They are
+    stamped by a boot of their own (`made_by` in the boots table, the next boot number): never a
+    (boot, sequence) the game uses. SQLite keeps the two processes' writes apart. Written by root,
+    the store stays the game's own (its owner: the settings directory's). None, or why not."""
+    changes = list(changes)
+    if not changes:
+        return None
+    store = Store.open(store_path(config_path))
+    try:
+        if store.path is None or store.read_only:
+            return "; ".join(store.problems) or "the books cannot be written"
+        boot = store.new_boot(made_by)
+        for seq, (key, old, new) in enumerate(changes, start=1):
+            store.add_adjustment(Stamp(boot, seq, time.monotonic_ns(), time.time()), key, old, new)
+        return None
+    except OSError as error:
+        return str(error)
+    finally:
+        store.close()
+        _keep_owner(store_path(config_path))
+
+
+def _keep_owner(path: Path) -> None:
+    """Root made or wrote the store (and its log files): given back to the owner of its directory."""
+    if os.geteuid() != 0:
+        return
+    with contextlib.suppress(OSError):
+        owner = path.parent.stat()
+        for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                if each.stat().st_uid != owner.st_uid:
+                    os.chown(each, owner.st_uid, owner.st_gid)
 
 
 def game_row(match: Any, abandoned: bool = False) -> GameRow:

@@ -20,15 +20,44 @@ retried after a failure counts once.
 What can go wrong, each said in `problems` (the service menu and the screen show them):
 - a file that is not a database, or a damaged one: renamed aside (`store.sqlite.damaged-1`, never
   overwritten), a new store made, and every row that can still be read from the old one copied in;
-- a file from a newer version (a rollback after an update): opened read-only, read, never changed;
+- a file from a newer version (a rollback after an update): see "Across versions";
 - a state partition that cannot be written (read-only, full): the store is read as far as it can be,
   and writes fail with OSError for the caller (the writer) to hold and retry.
+
+Across versions (an update, then a rollback to the slot before: the older version must go on counting
+coins). Like SQLite's own file format, with its read and write version bytes, the store carries its
+schema version (`user_version`) and the oldest version that may still write it (`meta`
+`writable_from`):
+- An additive migration (a new table, an index, a column that may be NULL or has a DEFAULT) leaves
+  `writable_from` as it was: after a rollback the older version opens the newer store and writes it
+  in place (its inserts name their columns; the new ones take their defaults), leaving the schema
+  version as it is.
+- Any other migration (`additive=False`) raises `writable_from` to its own version. Before it runs,
+  the store is copied whole to `store.sqlite.before-vN` (N the version it migrates to), kept until
+  the new slot is marked good (systemd/image/boot-ok.sh deletes the copies then).
+- An older version that finds a store it may not write (`_rolled_back`) makes its own: from the
+  newest copy it may write (or a new store), then every row the newer version recorded since that it
+  can read by its column names (rows are unique by boot and sequence: nothing counted twice), the
+  credits as the newer version left them, and it checks that every coin and payment came over. Only
+  then is the newer file set aside as `store.sqlite.newer-vV` (renamed, never changed) and the new one
+  takes the name; a power cut between the renamings is finished at the next start. If the money
+  cannot be carried, the newer store is read only and this run's coins are held in memory, said on
+  the screen and in the service menu.
+The rule for a migration that is not additive, so that rule keeps working: the tables coins, spends,
+credits and boots stay readable by the column names this file uses (a view of the same name will do),
+and no column keeps its name with a new meaning.
+Beside the store, across the same rollback: `config.toml` is read by each version with what it knows
+(a setting only a newer version knows is named as unknown and ignored, every other one holds, and an
+adjustment keeps its bytes: tomlkit); journals are JSON lines whose readers ignore keys they do not
+know, named by boot and sequence (appliance/journal.py); an unfinished game of a variant this version
+cannot replay is left as it is, said at the start.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -42,9 +71,20 @@ from . import fsyncs
 FILE = "store.sqlite"
 MAX_CREDITS = 99  # the arcade's two digits: a coin beyond that is counted (the money is in the box), no credit
 
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema, from version n to n + 1, in one transaction. `additive`: it only adds
+    (a table, an index, a column that may be NULL or has a DEFAULT), so a version that knows only
+    the schema before it may still write the store (see "Across versions" above)."""
+
+    sql: str
+    additive: bool
+
+
 # Each entry takes the store from version n to n + 1, in one transaction.
-MIGRATIONS: tuple[str, ...] = (
-    """
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(additive=False, sql="""
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE boots (boot INTEGER PRIMARY KEY, wall TEXT NOT NULL, version TEXT NOT NULL);
     CREATE TABLE credits (id INTEGER PRIMARY KEY CHECK (id = 1), credits INTEGER NOT NULL,
@@ -78,11 +118,30 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE rollbacks (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
                             wall REAL NOT NULL, from_version TEXT NOT NULL, to_version TEXT NOT NULL,
                             reason TEXT NOT NULL, UNIQUE (boot, seq));
-    """,
+    """),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+WRITABLE_FROM = "writable_from"  # meta: the oldest schema version that may still write this store
+BEFORE = ".before-v"  # store.sqlite.before-v2: the store as it was before the (not additive) migration to 2
+NEWER = ".newer-v"  # store.sqlite.newer-v3: a newer version's store, set aside after a rollback, never changed
+ROLLED_BACK = ".rolled-back"  # this version's store made from a newer one's, before it takes the name
 TABLES = ("meta", "boots", "credits", "coins", "spends", "games", "high_scores", "adjustments", "audit_resets",
           "carried", "updates", "rollbacks")  # fmt: skip
+
+
+ROW_TABLES = ("boots", "coins", "spends", "games", "high_scores", "adjustments", "audit_resets", "updates",
+              "rollbacks")  # each row made once, by its boot (and sequence number)
+MONEY = ("coins", "spends")  # what a rollback must carry whole, or not at all
+
+
+def writable_from(version: int) -> int:
+    """The oldest schema version that may write a store at `version` (of those this version knows):
+    the version the last migration that was not additive took it to."""
+    return max((n + 1 for n, step in enumerate(MIGRATIONS[:version]) if not step.additive), default=0)
+
+
+class CannotCarry(Exception):
+    """A newer version's store whose money this version cannot carry into its own."""
 
 
 def store_path(config_path: Path) -> Path:
@@ -150,10 +209,12 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as error:  # (ValueError: a name with a NUL in it)
-            problems.append(f"{path.parent}: cannot make it ({error})")
+            problems.append(f"{path}: cannot make it ({error})")
+        _finish_rolling_back(path)
         try:
             connection = _connect(str(path), False)
             version = _version(connection)
+            bar = _writable_from(connection, version)
         except sqlite3.DatabaseError as error:
             with contextlib.suppress(Exception):
                 connection.close()
@@ -161,11 +222,9 @@ class Store:
         except (sqlite3.Error, ValueError) as error:  # cannot be opened at all (no such directory, no permission)
             problems.append(f"{path}: cannot open it ({error}); the books are kept in memory for this run")
             return cls.in_memory(problems)
-        if version > SCHEMA_VERSION:
+        if bar > SCHEMA_VERSION:  # a newer version changed more than it added: this one may not write it
             connection.close()
-            problems.append(f"{path}: made by a newer version of spit-arcade (schema {version}, this one knows "
-                            f"{SCHEMA_VERSION}): read, never changed; new coins and games are kept in memory")
-            return cls(path, _connect(f"file:{path}?mode=ro", True), read_only=True, problems=problems)
+            return cls._rolled_back(path, version, bar, problems)
         store = cls(path, connection, problems=problems)
         try:
             store._migrate(version)
@@ -226,13 +285,141 @@ class Store:
                 db.execute("INSERT OR IGNORE INTO boots VALUES (?, ?, ?)", (boots, "recovered", "?"))
         return copied
 
+    def carry_from(self, newer: sqlite3.Connection) -> dict[str, int]:
+        """Every row of a newer version's store (`newer`, read only) that this store lacks and this
+        version can read (the columns it knows, by name), added; the credits, the totals carried from
+        the old files and the notes as the newer version left them. How many rows of each table.
+        CannotCarry if a coin or a payment cannot be read, or is missing after."""
+        added: dict[str, int] = {}
+        given = spent = 0
+        with self.transaction() as db:
+            for table in ROW_TABLES:
+                known = db.execute(f"PRAGMA table_info({table})").fetchall()
+                try:
+                    theirs = {str(c[1]) for c in newer.execute(f"PRAGMA table_info({table})").fetchall()}
+                except sqlite3.Error:
+                    theirs = set()
+                names = [str(c[1]) for c in known if c[1] != "id" and c[1] in theirs]
+                missing = [str(c[1]) for c in known if c[1] != "id" and c[3] and c[4] is None and c[1] not in theirs]
+                if missing or not names:
+                    if table in MONEY:
+                        raise CannotCarry(f"its {table} cannot be read by this version (no "
+                                          f"{', '.join(missing) or 'such table'})")
+                    added[table] = 0
+                    continue
+                columns, marks = ",".join(names), ",".join("?" * len(names))
+                order = "boot, seq" if "seq" in names else "boot"
+                try:
+                    rows = newer.execute(f"SELECT {columns} FROM {table} ORDER BY {order}").fetchall()
+                except sqlite3.Error as error:
+                    if table in MONEY:
+                        raise CannotCarry(f"its {table} cannot be read ({error})") from error
+                    rows = []
+                added[table] = 0
+                for row in rows:
+                    if db.execute(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({marks})", tuple(row)).rowcount:
+                        added[table] += 1
+                        if table == "coins":
+                            given += int(row[names.index("credited")])
+                        elif table == "spends":
+                            spent += int(row[names.index("credits")])
+            # The boot counter never goes back: a boot seen in any row is a boot the next start is after.
+            seen = max(int(db.execute(f"SELECT COALESCE(MAX(boot), 0) FROM {table}").fetchone()[0])
+                       for table in ROW_TABLES)
+            if seen:
+                db.execute("INSERT OR IGNORE INTO boots VALUES (?, 'carried', '?')", (seen,))
+            try:
+                credits = newer.execute("SELECT credits, boot, seq, wall FROM credits WHERE id = 1").fetchone()
+            except sqlite3.Error:
+                credits = None
+            if credits is not None:
+                db.execute("UPDATE credits SET credits = ?, boot = ?, seq = ?, wall = ? WHERE id = 1", tuple(credits))
+            else:  # moved by what was carried, as the newer version moved them
+                db.execute("UPDATE credits SET credits = MAX(0, MIN(?, credits + ?)) WHERE id = 1",
+                           (MAX_CREDITS, given - spent))
+            with contextlib.suppress(sqlite3.Error):
+                carried = newer.execute("SELECT scope, totals FROM carried").fetchall()
+                db.execute("DELETE FROM carried")
+                db.executemany("INSERT INTO carried VALUES (?, ?)", carried)
+            with contextlib.suppress(sqlite3.Error):
+                notes = newer.execute("SELECT key, value FROM meta WHERE key != ?", (WRITABLE_FROM,)).fetchall()
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", notes)
+            for table in MONEY:
+                theirs_rows = set(newer.execute(f"SELECT boot, seq FROM {table}").fetchall())
+                lacking = theirs_rows - set(db.execute(f"SELECT boot, seq FROM {table}").fetchall())
+                if lacking:
+                    raise CannotCarry(f"{len(lacking)} of its {table} could not be carried")
+        return added
+
     def _migrate(self, version: int) -> None:
         for number in range(version, SCHEMA_VERSION):
+            if not MIGRATIONS[number].additive and version > 0:  # (a new store has nothing to keep)
+                self._keep_copy(number + 1)
             with self.transaction() as db:
-                for statement in MIGRATIONS[number].split(";"):
+                for statement in MIGRATIONS[number].sql.split(";"):
                     if statement.strip():
                         db.execute(statement)
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (WRITABLE_FROM, writable_from(number + 1)))
                 db.execute(f"PRAGMA user_version = {number + 1}")
+
+    def _keep_copy(self, target: int) -> None:
+        """Before a migration to `target` that is not additive: the store as it is, copied whole to
+        `store.sqlite.before-vTARGET` (kept until the new slot is marked good), for the version before
+        to go on from after a rollback. A copy that cannot be made is said; the migration goes on (a
+        rollback then rebuilds the older version's store from this one's rows alone)."""
+        if self.path is None:
+            return
+        copy = self.path.with_name(f"{self.path.name}{BEFORE}{target}")
+        part = copy.with_name(copy.name + ".part")
+        try:
+            _remove(part)
+            out = sqlite3.connect(part)
+            try:
+                with self.lock:
+                    self.connection.backup(out)
+            finally:
+                out.close()
+            _sync_file(part)
+            part.replace(copy)
+            _sync_file(copy.parent)
+        except (OSError, sqlite3.Error) as error:
+            _remove(part)
+            self.problems.append(f"{copy.name}: the copy of the books before schema {target} could not be made "
+                                 f"({error}); a rollback will rebuild them from the newer store's rows")
+
+    @classmethod
+    def _rolled_back(cls, path: Path, version: int, bar: int, problems: list[str]) -> Store:
+        """A store a newer version made and changed past what this one may write (a rollback after an
+        update): this version's store is made from the copy kept before that change (or a new one)
+        and every row recorded since that this version can read, checked to hold every coin and
+        payment; the newer file is kept aside, never changed. If the money cannot be carried, the
+        newer store is read only and this run's books are held in memory, said."""
+        words = (f"{path.name} was made by a newer version of spit-arcade (schema {version}, written only by "
+                 f"schema {bar} and later; this version knows {SCHEMA_VERSION})")
+        built = path.with_name(path.name + ROLLED_BACK)
+        aside = _free_name(path, f"{NEWER}{version}")
+        try:
+            base, carried = _build_for_this_version(path, built)
+            _rename_with_logs(path, aside)
+        except (OSError, sqlite3.Error, CannotCarry) as error:
+            _remove(built.with_name(built.name + ".part"))
+            _remove(built)
+            problems.append(f"{words}: {error}. It is read, never changed; the coins and games of this run are "
+                            "held in memory, and lost if the cabinet is switched off before the newer version "
+                            "runs again")
+            return cls(path, _connect(f"file:{path}?mode=ro", True), read_only=True, problems=problems)
+        try:
+            _rename_with_logs(built, path)
+            target = path
+        except OSError:  # written where it is for this run; it takes the name at the next start
+            target = built
+        store = cls.open(target)
+        store.problems[:0] = problems
+        rows = ", ".join(f"{n} {table}" for table, n in carried.items() if n) or "no rows"
+        store.problems.append(f"{words}: kept as {aside.name}, never changed. This version's books go on from "
+                              f"{base or 'a new store'} with what was recorded since ({rows}); "
+                              f"credits {store.credits()[0]}")
+        return store
 
     def _check(self) -> None:
         found = self.connection.execute("PRAGMA quick_check").fetchone()[0]
@@ -407,6 +594,128 @@ def _version(connection: sqlite3.Connection) -> int:
     version = int(connection.execute("PRAGMA user_version").fetchone()[0])
     connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # a file that is not a database fails here
     return version
+
+
+def _writable_from(connection: sqlite3.Connection, version: int) -> int:
+    """The oldest schema version that may write the store behind `connection` (at `version`): as
+    the store says; for a store that does not say, as this version's migrations say, and for a newer
+    one that does not say, only its own version."""
+    row = None
+    if version:
+        with contextlib.suppress(sqlite3.Error):
+            row = connection.execute("SELECT value FROM meta WHERE key = ?", (WRITABLE_FROM,)).fetchone()
+    if row is not None and str(row[0]).isdigit():
+        return int(row[0])
+    return writable_from(version) if version <= SCHEMA_VERSION else version
+
+
+def _copies(path: Path) -> list[tuple[int, Path]]:
+    """The copies kept before migrations (`store.sqlite.before-vN`), newest (highest N) first."""
+    found = []
+    for copy in path.parent.glob(f"{path.name}{BEFORE}*"):
+        number = copy.name[len(path.name) + len(BEFORE):]
+        if number.isdigit():
+            found.append((int(number), copy))
+    return sorted(found, reverse=True)
+
+
+def _usable_copy(path: Path) -> Path | None:
+    """The newest copy kept before a migration that this version may write and that reads whole."""
+    for _, copy in _copies(path):
+        try:
+            connection = _connect(f"file:{copy}?mode=ro", True)
+        except sqlite3.Error:
+            continue
+        try:
+            version = _version(connection)
+            if _writable_from(connection, version) <= SCHEMA_VERSION and \
+                    connection.execute("PRAGMA quick_check").fetchone()[0] == "ok":
+                return copy
+        except sqlite3.Error:
+            continue
+        finally:
+            connection.close()
+    return None
+
+
+def _build_for_this_version(newer_path: Path, built: Path) -> tuple[str | None, dict[str, int]]:
+    """This version's store at `built`, made from the newest usable copy kept before a migration (or
+    a new one) and every row of the newer store at `newer_path` it can read (`Store.carry_from`).
+    The copy it started from (its name) and the rows carried."""
+    part = built.with_name(built.name + ".part")
+    _remove(part)
+    base = _usable_copy(newer_path)
+    if base is not None:
+        source = _connect(f"file:{base}?mode=ro", True)
+        out = sqlite3.connect(part)
+        try:
+            source.backup(out)
+        finally:
+            out.close()
+            source.close()
+    target = Store.open(part)
+    try:
+        if target.read_only or target.path is None or target.problems:
+            raise CannotCarry("; ".join(target.problems) or "its copy cannot be written")
+        newer = _connect(f"file:{newer_path}?mode=ro", True)
+        try:
+            carried = target.carry_from(newer)
+        finally:
+            newer.close()
+    finally:
+        target.close()
+        for _, stray in _copies(part):  # (a copy the migration of the copy kept: not wanted here)
+            _remove(stray)
+    _sync_file(part)
+    _rename_with_logs(part, built)
+    _sync_file(built.parent)
+    return (None if base is None else base.name), carried
+
+
+def _finish_rolling_back(path: Path) -> None:
+    """A power cut in the middle of a rollback's renaming: finished here. This version's store made
+    (`store.sqlite.rolled-back`) with the newer one already set aside takes the name; made with the
+    newer one still in place, it is made again."""
+    built = path.with_name(path.name + ROLLED_BACK)
+    with contextlib.suppress(OSError, ValueError):  # (a path that cannot be: said when it is opened)
+        _remove(built.with_name(built.name + ".part"))
+        if built.exists():
+            if path.exists():
+                _remove(built)
+            else:
+                _rename_with_logs(built, path)
+
+
+def _free_name(path: Path, suffix: str) -> Path:
+    """`NAME{suffix}`, or `NAME{suffix}-2`, ...: the first not taken."""
+    target, n = path.with_name(path.name + suffix), 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}{suffix}-{n}")
+    return target
+
+
+def _rename_with_logs(path: Path, target: Path) -> None:
+    """Rename a store with its write-ahead log and shared-memory files."""
+    path.replace(target)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            path.with_name(path.name + suffix).replace(target.with_name(target.name + suffix))
+
+
+def _remove(path: Path) -> None:
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+                 path.with_name(path.name + "-journal")):
+        with contextlib.suppress(FileNotFoundError):
+            each.unlink()
+
+
+def _sync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def set_aside(path: Path) -> Path | None:

@@ -2,6 +2,7 @@
 
     spit-arcade bench render [--json] [--size 1920x1080] [--seconds 8] [--layout tabletop]
     spit-arcade bench render --driver kmsdrm --vsync     # on the cabinet, as the game opens the screen
+    spit-arcade bench render --books DIR [--rounds 6]    # frame times with the operator's books against without
 
 - frame_p99_ms: one frame of a live game (computer against computer at its fastest level, cards
   sliding, piles lit) — update, draw, composite, present — 99th percentile, frames run back to back;
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from lab.benchmarks.figures import print_figures
@@ -77,15 +79,20 @@ def band_bytes(dirty: list[Any], size: tuple[int, int], depth: int = 4) -> int:
 
 def frame_times(
     size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None,
-    variant: str = "classic", options: dict[str, Any] | None = None,
+    variant: str = "classic", options: dict[str, Any] | None = None, books: Path | None = None,
+    frame_syncs: list[int] | None = None,
 ) -> tuple[list[float], int]:
     """Frames of a computer-vs-computer game of `variant` in virtual time (16.7 ms a frame), timed
-    for real; `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`)."""
+    for real; `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`). With
+    `books` (a folder): the operator's store there, a coin every second (inside the frame it comes
+    in, as the runner takes it) and every game's end counted, as on a paid cabinet; `frame_syncs`
+    (if given) gets the syncs the frame thread made during the frames (its start's not counted)."""
     import pygame
 
     from appliance.display.runner import Runner
     from appliance.display.scenes.base import make
     from appliance.match import Match, make_bot
+    from appliance.operator import fsyncs
     from appliance.rules import read_options
 
     screen = pygame.display.get_surface()
@@ -98,16 +105,26 @@ def frame_times(
     seats = read_options(variant, options).seats
     table = "play"  # (Speed's too: the game's own table, words and sounds are its TableGame's)
 
+    if books is not None:
+        from appliance.display.coins import insert_coin, office
+
+        ctx.config_path = books / "config.toml"
+        office(ctx)  # opened before the first frame, as the app opens it at start
+
     def new_game(number: int) -> Any:
         bots = {p: make_bot("5", p, number * 10 + p) for p in range(1, seats + 1)}
-        return make(table, ctx, Match(number, now[0], None, bots, variant=variant, options=options))
+        match = Match(number, now[0], None, bots, variant=variant, options=options)
+        if books is not None:
+            match.ended = office(ctx).game_over
+        return make(table, ctx, match)
 
     games = 1
     scene = new_game(games)
     # as the countdown leaves it: the game's table made, every card image of it drawn, the heap frozen
     ready_for_play(ctx)
     runner = Runner(ctx, scene, screen)
-    for _ in range(frames):
+    syncs_before = fsyncs.main_thread_syncs()
+    for number in range(frames):
         if scene.match.finished:
             games += 1
             scene = new_game(games)
@@ -116,13 +133,56 @@ def frame_times(
         if full:
             runner.compositor.invalidate()
         start = time.perf_counter()
+        if books is not None and number % 60 == 59:
+            insert_coin(ctx, "gpio")
         dirty = runner.frame(pygame.event.get(), now[0])
         times.append((time.perf_counter() - start) * 1000)
         if bands is not None:
             bands.append(band_bytes(dirty, size))
         if runner.scene is not scene:  # round summary, game over: back to the table
             runner.apply_scene(scene)
+    if frame_syncs is not None:
+        frame_syncs.append(fsyncs.main_thread_syncs() - syncs_before)
+    if books is not None:
+        office(ctx).close()  # (waits for the writer: untimed)
     return times, games
+
+
+ONE_ROUND = {"limit_rounds": 1}  # (a game a round, the operator's bounded game: many game ends in a run)
+
+
+def books_figures(size: tuple[int, int], layout: str, seconds: float, rounds: int, where: Path) -> dict[str, Any]:
+    """Frame times of the live game (games of one round) without the books and with them (a coin a
+    second, every game's end counted, the store in `where`), in `rounds` runs of each, interleaved (without-with, then
+    with-without, ...) so a loaded machine's changes fall on both alike; then what the store holds
+    (every coin and game written) and the syncs the frame thread made (must be 0)."""
+    from appliance.operator.store import FILE, Store
+
+    arms: dict[str, list[float]] = {"without": [], "with_books": []}
+    load_before = os.getloadavg()
+    frame_syncs: list[int] = []
+    games_with = coins = 0
+    for n in range(rounds):
+        for arm in (("without", "with_books") if n % 2 == 0 else ("with_books", "without")):
+            books = where if arm == "with_books" else None
+            times, games = frame_times(size, layout, seconds / rounds, full=False, options=ONE_ROUND, books=books,
+                                       frame_syncs=frame_syncs)
+            arms[arm] += times
+            if books is not None:
+                games_with += games - 1  # (the last one still being played)
+                coins += len(times) // 60
+    store = Store.open(where / FILE)
+    written = {"coins": store.count("coins"), "games": store.count("games")}
+    store.close()
+    out: dict[str, Any] = {"rounds": rounds, "seconds_each": round(seconds / rounds, 3),
+                           "load_before": [round(v, 2) for v in load_before],
+                           "load_after": [round(v, 2) for v in os.getloadavg()]}
+    for arm, times in arms.items():
+        out[arm] = {"frames": len(times), "frame_p50_ms": round(_percentile(times, 0.5), 3),
+                    "frame_p99_ms": round(_percentile(times, 0.99), 3), "frame_max_ms": round(max(times), 3)}
+    out["with_books"] |= {"coins": coins, "games_ended": games_with, "coins_written": written["coins"],
+                          "games_written": written["games"], "frame_thread_fsyncs": sum(frame_syncs)}
+    return out
 
 
 SCENARIOS: dict[str, tuple[str, dict[str, Any] | None]] = {
@@ -389,6 +449,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --pacing: run first-in-first-out (SCHED_FIFO 10, needs root or CAP_SYS_NICE), unpreempted by "
         "other work on a shared machine (default: Nice=-5, as the cabinet's service)",
     )
+    parser.add_argument(
+        "--books",
+        type=Path,
+        metavar="DIR",
+        help="only: frame times without the operator's books and with them (a coin a second, game ends "
+        "counted, the store in DIR, which must not hold one yet), interleaved in --rounds runs of each",
+    )
+    parser.add_argument("--rounds", type=int, default=6, help="with --books: runs of each (default 6)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if args.seconds is not None and not 0 < args.seconds <= 3600:
         parser.error("--seconds must be more than 0 and at most 3600")
@@ -420,6 +488,14 @@ def main(argv: list[str] | None = None) -> int:
             w, h = screen.get_size()
         else:
             pygame.display.set_mode((w, h))
+        if args.books is not None:
+            if (args.books / "store.sqlite").exists():
+                parser.error(f"--books: {args.books} holds a store already; name a new folder")
+            args.books.mkdir(parents=True, exist_ok=True)
+            found = books_figures((w, h), args.layout, args.seconds, max(1, args.rounds), args.books)
+            print_figures({"size": f"{w}x{h}", "layout": args.layout, "video_driver": pygame.display.get_driver(),
+                           "store": str(args.books)} | found, args.json)
+            return 0
         bands: list[int] = []
         frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands)
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)

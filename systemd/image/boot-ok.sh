@@ -19,6 +19,9 @@ while :; do
     case "$shows" in
       title:*|notices:*|resumed:*|play:*)
         echo "spit-arcade-boot-ok: the game is up after $(cut -d' ' -f1 /proc/uptime) s, showing: $shows"
+        # The slot is good: the copies of the books kept before its store migrations (for a rollback
+        # to the slot before) are no longer needed (appliance/operator/store.py, "Across versions").
+        rm -f /var/lib/spit-arcade/store.sqlite.before-v*
         exit 0 ;;
     esac
   fi

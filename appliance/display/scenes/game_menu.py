@@ -16,6 +16,7 @@ the rows always show the options that would be played.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -56,7 +57,8 @@ class GameMenuScene:
         self.row = 0
         self.now_ns = ctx.clock()
         self.last_ns = self.now_ns
-        self.kept: str | None = None  # why the choice could not be written to the file (shown once)
+        # told, on the operator layer's writer thread, when the choice is in the file (None) or why not
+        self.on_saved: Callable[[str | None], None] | None = None
 
     @property
     def choice(self) -> GameChoice:
@@ -104,7 +106,7 @@ class GameMenuScene:
         if self.ctx.config_path is not None:
             from ..coins import office
 
-            self.kept = office(self.ctx).adjust({"game": chosen.preset}, chosen.given)
+            office(self.ctx).adjust_later({"game": chosen.preset}, chosen.given, self.on_saved)  # off the frame
 
     def on_event(self, press: Input) -> Transition | None:
         if not press.pressed:

@@ -28,7 +28,8 @@ def start_game(ctx: Context, choice: Any, computer: dict[int, str]) -> Scene:
     if ctx.journal_dir is not None:
         try:
             journal = open_journal(ctx.journal_dir, seed, choice.preset, options, bots=computer,
-                                   syncer=office(ctx).writer.call)  # synced off the frame loop
+                                   syncer=office(ctx).writer.call,  # synced off the frame loop
+                                   order=office(ctx).journal_order())  # named by boot, never by the clock
         except OSError as error:  # a full disk, a read-only card: play on, say so once
             print(f"spit-arcade play: cannot journal this game ({error})", file=sys.stderr)
     match = Match(seed, ctx.clock(), journal, bots, variant=choice.preset, options=options)

@@ -10,15 +10,18 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
     Adjustments   default game and house rules (the players' game menu, over this one: what it keeps
                   is the default), computer level, attract mode, idle timeout, volume, language,
                   free play or credits (a game's price)
-    Utilities     reset audits, factory settings (each asks for a second press)
+    Utilities     reset audits, factory settings (each asks for a second press), the audits exported
+                  to the operator's USB stick (the CSV of `spit-arcade audits --csv`)
 
 Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
 steps a value (the arrow keys left/right step either way); SERVICE or Escape goes back a page, and
 out of the menu from its first page. In the switch test every control is shown, START and SPIT
 included: only SERVICE (or Escape) leaves it.
 
-Adjustments are written to the settings file at once, atomically (appliance/shared/config_file.py): a
-power cut leaves the old file or the new one. Nothing here runs a program or reaches a shell.
+Adjustments apply at once and are written to the settings file atomically (appliance/shared/config_file.py:
+a power cut leaves the old file or the new one) by the operator layer's writer thread, never on the
+frame: the page says "saving..." until it is done, then "saved" or why not. Nothing here runs a
+program or reaches a shell.
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ class ServiceMenuScene:
         self.now_ns = ctx.clock()
         self.opened_ns = self.now_ns
         self.message = ""  # the last thing an action said (written, could not be written, ...)
+        self.saves = 0  # adjustments handed to the operator layer to save (the last one's answer is shown)
+        self.exports = 0  # exports of the audits asked for (the last one's answer is shown)
         self.confirm: str | None = None  # the utility waiting for its second press
         self.pattern = 0
         # the switch test: (player, control) -> [edges, pressed at (None: up), source]
@@ -150,6 +155,7 @@ class ServiceMenuScene:
             return [
                 Item(lambda: self.confirming("reset_audits", _("Reset audits")), self.utility("reset_audits")),
                 Item(lambda: self.confirming("factory", _("Factory settings")), self.utility("factory")),
+                Item(lambda: _("Export audits to USB stick"), self.export_audits),
             ]
         return []
 
@@ -269,9 +275,10 @@ class ServiceMenuScene:
     def settings(self) -> Settings:
         return self.ctx.settings
 
-    def write(self, house_rules: dict[str, Any] | None = None, **values: Any) -> None:
-        """Apply adjustments now and write them to the settings file (atomically, in one write), with
-        the `[house_rules]` too unless None."""
+    def write(self, house_rules: dict[str, Any] | None = None, said: str | None = None, **values: Any) -> None:
+        """Apply adjustments now and have the operator layer write them to the settings file
+        (atomically, in one write; with the `[house_rules]` too unless None) on its writer thread: the
+        page says "saving..." until it is done, then `said` ("saved") or why not."""
         for name, value in values.items():
             setattr(self.settings, name, value)
         if house_rules is not None:
@@ -280,8 +287,20 @@ class ServiceMenuScene:
         if path is None:
             self.message = _("changed for now (no settings file)")
             return
-        failed = office(self.ctx).adjust(values, house_rules)  # (its changes kept in the books)
-        self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
+        office(self.ctx).adjust_later(values, house_rules, self.saving(said))  # (its changes kept in the books)
+
+    def saving(self, said: str | None = None) -> Callable[[str | None], None]:
+        """Says "saving..." on the page now; returns what says how the save went, on the writer's
+        thread: `said` ("saved") or why not (the words chosen now, in the language of the moment)."""
+        self.saves += 1
+        token, done, not_done = self.saves, said or _("saved"), _("changed for now; not saved: {why}")
+
+        def answer(failed: str | None) -> None:  # one assignment
+            if token == self.saves:  # (a later save's answer is the one to show)
+                self.message = done if failed is None else not_done.format(why=failed)
+
+        self.message = _("saving...")
+        return answer
 
     def cycle(
         self, name: str, choices: tuple[Any, ...], then: Callable[[Any], None] | None = None
@@ -327,15 +346,13 @@ class ServiceMenuScene:
         self.covered = True
         return Push(DefaultGameScene(self.ctx, self))
 
-    def chosen(self, kept: bool, failed: str | None) -> None:
-        """The game menu over this page is gone: kept (saved, or why not), or left as it was."""
+    def chosen(self, kept: bool) -> None:
+        """The game menu over this page is gone: kept (being saved: `saving`), or left as it was."""
         self.covered = False
         if not kept:
             self.message = ""
         elif self.ctx.config_path is None:
             self.message = _("changed for now (no settings file)")
-        else:
-            self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
 
     def house_rules_words(self) -> str:
         rules = self.settings.house_rules
@@ -350,12 +367,7 @@ class ServiceMenuScene:
 
     def remember(self) -> None:
         """The default game and its house rules, written as the game menu writes them."""
-        path = self.ctx.config_path
-        if path is None:
-            self.message = _("changed for now (no settings file)")
-            return
-        failed = office(self.ctx).adjust({"game": self.settings.game}, self.settings.house_rules)
-        self.message = _("saved") if failed is None else _("changed for now; not saved: {why}").format(why=failed)
+        self.write(self.settings.house_rules, game=self.settings.game)
 
     def set_volume(self, volume: Any) -> None:
         sound = self.ctx.sound
@@ -400,6 +412,24 @@ class ServiceMenuScene:
         office(self.ctx).reset_audits()
         self.message = _("audits reset")
 
+    def export_audits(self, step: int) -> None:
+        """The audits onto the USB stick, written by the operator layer off the frame: "exporting..."
+        now, then where it went or why not (no stick, full, read-only)."""
+        if step <= 0:
+            return
+        self.exports = token = self.exports + 1
+        words = {"written": _("written to the USB stick: {name}"), "no_stick": _("no USB stick: plug one in"),
+                 "full": _("the USB stick is full"), "read_only": _("the USB stick is read-only (its lock switch?)"),
+                 "failed": _("the USB stick could not be written: {why}")}
+
+        def answer(found: Any) -> None:  # on the operator layer's thread: one assignment
+            if token == self.exports:
+                name = f"{found.path.parent.name}/{found.path.name}" if found.path is not None else ""
+                self.message = words.get(found.outcome, words["failed"]).format(name=name, why=found.detail)
+
+        self.message = _("exporting to the USB stick...")
+        office(self.ctx).export_audits(answer)
+
     def factory_settings(self) -> None:
         """Every adjustment back to its built-in value (the layout, keys and journal place kept)."""
         d = Settings()
@@ -408,10 +438,9 @@ class ServiceMenuScene:
             for name in ("computer_level", "attract", "idle_timeout_s", "volume", "language", "free_play",
                          "credits_per_game", "limit_rounds", "limit_minutes")
         }  # fmt: skip
-        self.write(house_rules={}, game=d.game, **values)  # one write: a power cut keeps all or none
         set_language(d.language)
         self.set_volume(d.volume)
-        self.message = _("factory settings restored") if self.message == _("saved") else self.message
+        self.write(house_rules={}, said=_("factory settings restored"), game=d.game, **values)  # all or none
 
     # ------------------------------------------------------------------ drawing
     def background(self) -> pygame.Surface:
@@ -540,12 +569,14 @@ class DefaultGameScene:
         if press.pressed and press.control == "service":
             return self.back(kept=False)
         keeping = bool(press.pressed) and press.control in ("start", "spit")
+        if keeping and self.ctx.config_path is not None:  # the game menu keeps it: "saving...", then how it went
+            self.game_menu.on_saved = self.menu.saving()
         if self.game_menu.on_event(press) is None:
             return None
         return self.back(kept=keeping)  # the game menu is done: kept, or left with Escape
 
     def back(self, kept: bool) -> Transition:
-        self.menu.chosen(kept, getattr(self.game_menu, "kept", None))
+        self.menu.chosen(kept)
         return Pop()
 
     def update(self, now_ns: int) -> Transition | None:
