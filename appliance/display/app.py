@@ -345,6 +345,9 @@ def run(
     kept_s = settings.credits_kept_off_h * 3600  # credits left at a power-off expire after this (0: never)
     ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
     said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
+    from .scenes.service_menu import updates
+
+    updates(ctx).check_status()  # an update applied or rolled back since the last start: into the audits
     stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True)
     for scene in stack[1:]:
@@ -352,6 +355,7 @@ def run(
     try:
         return runner.run(max_frames)
     finally:
+        updates(ctx).close()
         ctx.office.close()  # what is handed to the writer is written before the program ends
 
 
