@@ -135,7 +135,7 @@ class ShownUpdates(Updates):
         ))  # fmt: skip
         self.fallback = {"from": "0.2.0", "to": "0.1.0", "why": (
             "0.2.0 did not come up (tried on 1 boot): its game did not show the title within 300 s of power-on, "
-            "or failed 3 starts; the cabinet went back to 0.1.0 by itself")}  # fmt: skip
+            "or failed 3 starts; the cabinet went back to 0.1.0 by itself"), "tries": 3, "bound_s": 300, "starts": 3}
 
     def check_status(self) -> None:
         pass

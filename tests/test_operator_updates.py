@@ -23,9 +23,9 @@ from test_updater import installed as slot_installed
 from appliance.display.coins import office
 from appliance.display.i18n import LOCALE_DIR, read_po, set_language
 from appliance.operator.store import Store, store_path
-from appliance.operator.updates import Updates
+from appliance.operator.updates import Updates, unreachable
 from appliance.updater import bundles
-from appliance.updater.server import Server, Updater
+from appliance.updater.server import NOT_ON_STICK, Server, Updater, install_refusal
 
 __all__ = ["bus", "made", "tools"]  # the fixtures, shared with tests/test_updater.py
 
@@ -110,6 +110,9 @@ def test_the_update_page_offers_each_bundle_newest_first_with_what_changes_and_i
     h.press(0, "start")
     h.press(0, "start")
     assert h.scene.page == "update"  # a refused bundle is never installed
+    set_language("de")
+    assert ("abgelehnt: nicht signiert: dieses Paket hat keine Signatur, und der Automat installiert nur signierte "
+            "Pakete") in seen(h)  # fmt: skip
 
 
 def test_installing_shows_raucs_progress_and_how_it_ended_and_the_audits_keep_it(
@@ -149,8 +152,7 @@ def test_a_refusal_before_rauc_began_is_audited_as_refused(tmp_path: Path, made:
     h.press(0, "start")
     assert h.ctx.updates.drain(120)
     h.frame()
-    assert ("not installed: no bundle named 'new.raucb' on the stick (pulled, or renamed?): look again"
-            in seen(h))  # fmt: skip
+    assert "not installed: that bundle is not on the stick (pulled, or renamed?): look again" in seen(h)
     assert office(h.ctx).drain(10)
     assert [r[:3] for r in rows(tmp_path, "updates")] == [(BOOTED, "0.2.0", "refused")]
 
@@ -194,8 +196,8 @@ def test_after_a_fallback_the_page_says_the_update_failed_and_why_and_the_rollba
         h = update_page(tmp_path, path)
         shown = seen(h)
         assert "The update to 0.2.0 failed: back on 0.1.0" in shown
-        assert ("0.2.0 did not come up (tried on 1 boot): its game did not show the title within 300 s of "
-                "power-on, or failed 3 starts; the cabinet went back to 0.1.0 by itself") in shown  # fmt: skip
+        assert ("0.2.0 did not come up: its game did not show the title within 300 s of power-on, or failed 3 "
+                "starts; the cabinet went back to 0.1.0 by itself (boots tried: 1)") in shown  # fmt: skip
         h.ctx.updates.check_status()  # asked again (the next start): kept once
         assert h.ctx.updates.drain(30) and office(h.ctx).drain(10)
     (rollback,) = rows(tmp_path, "rollbacks")
@@ -213,6 +215,20 @@ def test_the_update_pages_words_are_in_german_and_esperanto() -> None:
              and isinstance(node.args[0], ast.Constant)}  # fmt: skip
     words |= {"Update", "SERVICE: back (the install goes on)", "restarting..."}
     assert len(words) > 15
+    # the updater's plain words, which the page shows through the catalogue
+    here, gone = Path(__file__), Path("/no/such/bundle.raucb")
+    words |= {bundles.refusal(said, here) for said in ("Signature size is 0", "signature verification failed: "
+              "Verify error", "bundle payload is corrupted", "Invalid bundle format: x", "CMS signature broken",
+              "Failed: Input/output error")}  # fmt: skip
+    words |= {bundles.refusal("", gone), install_refusal("", gone), bundles.NO_RAUC, NOT_ON_STICK,
+              unreachable(FileNotFoundError()), unreachable(PermissionError())}  # fmt: skip
+    words |= {install_refusal(said, here) for said in ("Failed: Input/output error", "Compatible mismatch",
+              "No space left on device", "Installation already in progress")}  # fmt: skip
+    updater = Updater(bundles.Cabinet("c", Path(), "0.1.0"), stick=lambda: None)
+    words |= {str(updater.reboot()["refused"]), str(updater.install(1, False, print)["refused"])} - {
+        "install needs a bundle's name (from look) and confirm_downgrade"}  # (never sent by the game)
+    with updater.lock:
+        words.add(str(updater.install("x", False, print)["refused"]))
     for code in ("de", "eo"):
         catalogue = read_po(LOCALE_DIR / code / "LC_MESSAGES" / "spit_arcade.po")
         assert not [w for w in words if not catalogue.get(w)], code

@@ -178,7 +178,8 @@ class Updates:
         last = reply.get("last") or {}
         installed = str(last.get("installed") or "")
         if last.get("outcome") == "rolled_back":
-            self.fallback = {"from": last.get("to"), "to": last.get("from"), "why": last.get("why", "")}
+            self.fallback = {"from": last.get("to"), "to": last.get("from"), "why": last.get("why", ""),
+                             "tries": last.get("tries"), "bound_s": last.get("bound_s"), "starts": last.get("starts")}
             mark = f"installed {installed}"
             self.office.record_update(str(last.get("from")), str(last.get("to")), "rolled_back",
                                       f"{mark}: {last.get('why', '')}", once=mark)  # fmt: skip

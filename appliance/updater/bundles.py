@@ -18,6 +18,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
@@ -29,6 +30,7 @@ from appliance.shared.usb_stick import BUNDLE_SUFFIX, bundles_on
 SYSTEM_CONF = Path("/etc/rauc/system.conf")
 RAUC_TIMEOUT_S = 120.0  # `rauc info` reads the signature at a bundle's end: seconds even on a slow stick
 
+NO_RAUC = "this machine has no RAUC configuration: updates are installed on a cabinet"
 Run = Callable[[list[str]], subprocess.CompletedProcess[str]]
 
 
@@ -66,8 +68,8 @@ class Cabinet:
             compatible = parser.get("system", "compatible")
             keyring = Path(parser.get("keyring", "path"))
         except (OSError, configparser.Error) as error:
-            return cls("", Path(), version, path, f"this machine has no RAUC configuration ({error}): "
-                       "updates are installed on a cabinet")
+            print(f"spit-arcade-updater: {path}: {error}", file=sys.stderr)
+            return cls("", Path(), version, path, NO_RAUC)
         return cls(compatible, keyring, version, None if path == SYSTEM_CONF else path)
 
 

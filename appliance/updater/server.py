@@ -39,6 +39,7 @@ from . import bundles, slots
 from .protocol import MAX_LINE, REQUESTS, SOCKET, ProtocolError, decode, encode
 
 IDLE_S = 120.0
+NOT_ON_STICK = "that bundle is not on the stick (pulled, or renamed?): look again"
 PROGRESS = re.compile(r"^\s*(\d{1,3})% (.*)$")
 LISTEN_FD = 3  # sd_listen_fds(3): the first socket systemd passes
 
@@ -104,8 +105,7 @@ class Updater:
     def _install(self, name: str, confirm: bool, tell: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
         path = bundles.named(self.stick(), name)
         if path is None:
-            return self._ended(name, "", {"ok": False, "refused": f"no bundle named {name!r} on the stick "
-                                          "(pulled, or renamed?): look again"})
+            return self._ended(name, "", {"ok": False, "refused": NOT_ON_STICK})
         bundle = bundles.inspect(path, self.cabinet, self.run)
         if bundle.refused:
             return self._ended(name, bundle.version, {"ok": False, "refused": bundle.refused, "detail": bundle.detail})

@@ -87,9 +87,10 @@ def outcome(status: dict[str, Any], version: str, entries: Path = ENTRIES) -> di
     theirs_at = (theirs or {}).get("installed") or ""
     if theirs and theirs["version"] and theirs_at > mine_at:
         if theirs["boot_status"] == "bad":
-            why = fallback_words(theirs["version"], version, tries(str(theirs["slot"]), entries))
+            tried = tries(str(theirs["slot"]), entries)
+            why = fallback_words(theirs["version"], version, tried)
             last = {"outcome": "rolled_back", "from": version, "to": theirs["version"], "why": why,
-                    "installed": theirs_at}  # fmt: skip
+                    "installed": theirs_at, "tries": tried, "bound_s": BOUND_S, "starts": STARTS}  # fmt: skip
         elif primary == theirs["slot"]:
             last = {"outcome": "installed", "from": version, "to": theirs["version"], "installed": theirs_at}
     elif mine and mine["version"] and mine_at:

@@ -479,13 +479,13 @@ class ServiceMenuScene:
         if u.fallback is not None:
             out.append(Line(_("The update to {new} failed: back on {old}").format(
                 new=u.fallback.get("from") or "?", old=u.fallback.get("to") or "?"), 0.12, RED))
-            out.append(Line(str(u.fallback.get("why", "")), 0.1, RED))
+            out.append(Line(fallback_words(u.fallback), 0.1, RED))
         looked = u.looked
         if looked is None:
             out.append(Line(_("looking at the USB stick..."), 0.11, SOFT))
             return out
         if looked.refused:
-            out.append(Line(_("no update here: {why}").format(why=looked.refused), 0.11, SOFT))
+            out.append(Line(_("no update here: {why}").format(why=_(looked.refused)), 0.11, SOFT))
             return out
         if not looked.stick:
             out.append(Line(_("no USB stick: put one in with an update bundle (.raucb)"), 0.11, SOFT))
@@ -495,7 +495,7 @@ class ServiceMenuScene:
             return out
         bundle = looked.bundles[min(self.cursor, len(looked.bundles) - 1)]
         if bundle.get("refused"):
-            out.append(Line(_("refused: {why}").format(why=bundle["refused"]), 0.11, RED))
+            out.append(Line(_("refused: {why}").format(why=refusal_words(bundle)), 0.11, RED))
             return out
         out.append(Line(_("signed by {signer}").format(signer=bundle.get("signer") or "?"), 0.11, WHITE))
         changes = str(bundle.get("description", "")).splitlines()[1:4]
@@ -520,9 +520,9 @@ class ServiceMenuScene:
                               "back to {old} by itself").format(new=done.version, old=done.from_version or "?"),
                             0.11, WHITE))  # fmt: skip
             if updates(self.ctx).rebooting:
-                out.append(Line(_("not restarted: {why}").format(why=updates(self.ctx).rebooting), 0.11, RED))
+                out.append(Line(_("not restarted: {why}").format(why=_(updates(self.ctx).rebooting)), 0.11, RED))
         else:
-            out.append(Line(_("not installed: {why}").format(why=done.refused), 0.11, RED))
+            out.append(Line(_("not installed: {why}").format(why=_(done.refused)), 0.11, RED))
         return out
 
     # ------------------------------------------------------------------ drawing
@@ -689,6 +689,28 @@ def updates(ctx: Context) -> Updates:
     if found is None:
         found = ctx.updates = Updates(office(ctx))
     return found
+
+
+def refusal_words(bundle: dict[str, Any]) -> str:
+    """Why a bundle cannot be installed, in the operator's language: the updater's plain words are
+    the catalogue's keys; those with a version or a machine in them are said again from the fields."""
+    refused = str(bundle.get("refused", ""))
+    if bundle.get("compare") == "same":
+        return _("the cabinet runs {version} already: nothing to update").format(version=bundle.get("version"))
+    if refused.startswith("made for another machine"):
+        return _("made for another machine ({compatible})").format(compatible=bundle.get("compatible") or "?")
+    return _(refused)
+
+
+def fallback_words(fallback: dict[str, Any]) -> str:
+    """Why the last update was rolled back, from the updater's status (its boot check's bounds)."""
+    if fallback.get("bound_s") is None:
+        return str(fallback.get("why", ""))
+    tries = fallback.get("tries")
+    said = _("{new} did not come up: its game did not show the title within {s} s of power-on, or failed {n} "
+             "starts; the cabinet went back to {old} by itself").format(
+        new=fallback.get("from"), s=fallback.get("bound_s"), n=fallback.get("starts"), old=fallback.get("to"))
+    return said if tries is None else said + " " + _("(boots tried: {n})").format(n=tries)
 
 
 def seat_name(player: int) -> str:
