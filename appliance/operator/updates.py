@@ -177,6 +177,8 @@ class Updates:
         self.status = reply
         last = reply.get("last") or {}
         installed = str(last.get("installed") or "")
+        if reply.get("ok") and last.get("outcome") != "rolled_back":
+            self.fallback = None  # (a newer update since, or none)
         if last.get("outcome") == "rolled_back":
             self.fallback = {"from": last.get("to"), "to": last.get("from"), "why": last.get("why", ""),
                              "tries": last.get("tries"), "bound_s": last.get("bound_s"), "starts": last.get("starts")}

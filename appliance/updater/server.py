@@ -217,6 +217,7 @@ class Server:
         self.stopping.set()
 
     def connection(self, conn: socket.socket) -> None:
+        conn.settimeout(self.idle_s)  # a client that says nothing is let go (the updater can end)
         try:
             with conn, conn.makefile("rb") as lines:
                 def tell(message: dict[str, Any]) -> None:

@@ -460,6 +460,10 @@ class ServiceMenuScene:
     def choose_bundle(self, bundle: dict[str, Any]) -> Callable[[int], None]:
         def act(step: int) -> None:
             name = str(bundle.get("name", ""))
+            running = updates(self.ctx).installing
+            if step > 0 and running is not None and not running.done:  # one install at a time: its progress
+                self.open("installing")
+                return
             if step <= 0 or bundle.get("refused"):
                 return
             if self.confirm != name:  # asks once (a downgrade in its own words)
