@@ -104,6 +104,11 @@ if [ -f /etc/spit-arcade/venue/venue.toml ]; then
 else
   systemctl disable spit-arcade-uplink.service 2>/dev/null || true
 fi
+# The updater: root, no capability, started by its socket (group spit: only the game may ask it);
+# where RAUC is not configured (no /etc/rauc/system.conf) it says so to every request.
+install -m 0644 "$here/systemd/spit-arcade-updater.socket" /etc/systemd/system/spit-arcade-updater.socket
+install -m 0644 "$here/systemd/spit-arcade-updater.service" /etc/systemd/system/spit-arcade-updater.service
+systemctl enable spit-arcade-updater.socket
 install -D -m 0755 "$here/systemd/fallback.sh" /usr/local/libexec/spit-arcade-fallback
 install -D -m 0755 "$here/systemd/backoff.sh" /usr/local/libexec/spit-arcade-backoff
 # The drivers of what may be plugged in later (a USB sound card, a pad's serial adapter), loaded at

@@ -29,10 +29,12 @@ from headless import (
 from screen_facts import problems
 
 from appliance.display.captions import Caption, Drawn, Line, draw_captions
+from appliance.display.coins import office
 from appliance.display.compositor import Canvas
 from appliance.display.i18n import LANGUAGES, set_language
 from appliance.display.layout import table_layout
 from appliance.display.scenes.base import Push, make
+from appliance.operator.updates import Installing, Looked, Updates
 from appliance.shared.settings import Settings
 
 LAYOUTS = ("desktop", "tabletop")
@@ -116,6 +118,45 @@ def to_service(page_rows: tuple[int, ...]) -> Callable[[Harness], None]:
         h.frame()
 
     return go
+
+
+class ShownUpdates(Updates):
+    """The updater's answers as they would come, held: two bundles (what changes, the signer), a
+    refused one, and a fallback since the last update; an install that ended well."""
+
+    def look(self) -> None:
+        signer = "Spit Arcade DEVELOPMENT signer - not for the field"
+        self.looked = Looked(True, True, "0.1.0", (
+            {"name": "spit-arcade-0.2.0-amd64.raucb", "version": "0.2.0", "signer": signer, "needs_confirm": False,
+             "description": "Spit Arcade 0.2.0 for amd64\nFaster deal\nRunning Spit: sprint times kept"},
+            {"name": "spit-arcade-0.0.9-amd64.raucb", "version": "0.0.9", "signer": signer, "needs_confirm": True},
+            {"name": "spit-arcade-0.3.0-arm64.raucb", "version": "0.3.0",
+             "refused": "made for another machine (spit-arcade-arm64); this cabinet is spit-arcade-amd64"},
+        ))  # fmt: skip
+        self.fallback = {"from": "0.2.0", "to": "0.1.0", "why": (
+            "0.2.0 did not come up (tried on 1 boot): its game did not show the title within 300 s of power-on, "
+            "or failed 3 starts; the cabinet went back to 0.1.0 by itself"), "tries": 3, "bound_s": 300, "starts": 3}
+
+    def check_status(self) -> None:
+        pass
+
+    def install(self, name: str, confirm_downgrade: bool = False) -> None:
+        self.installing = Installing(name, "0.2.0", "0.1.0", 100, "Installing done.", True, True)
+
+
+def to_update(h: Harness) -> None:
+    """The service menu's Update page: the bundles on the stick, the one under the cursor's changes
+    and signer, and a fallback since the last update."""
+    h.ctx.updates = ShownUpdates(office(h.ctx))
+    to_service((4,))(h)
+
+
+def to_installed(h: Harness) -> None:
+    """An update installed: the progress bar full, what the restart will do."""
+    to_update(h)
+    h.press(0, "start")
+    h.press(0, "start")
+    h.frame()
 
 
 def to_language_saved(h: Harness, tmp: Path | None = None) -> None:
@@ -218,6 +259,8 @@ SCENES.update(
         "service_diagnostics": (to_service((0,)), False),
         "service_switch_test": (to_service((0, 0)), False),
         "service_notices": (to_service((0, 3)), False),
+        "service_update": (to_update, False),
+        "service_update_installed": (to_installed, False),
         "replay": (to_replay, False),
         "scores_with_venue": (to_scores_with_venue, False),
         "learn_spit": (to_learn("classic", 1, 1, "pile3"), False),

@@ -99,7 +99,7 @@ def go(h: Harness, *rows: int) -> None:
 
 def test_the_first_page_and_moving_about_with_the_cabinets_buttons(tmp_path: Path) -> None:
     h = menu(tmp_path)
-    assert seen(h)[:6] == ["Service menu", "▶  Diagnostics  ◀", "Audits", "Adjustments", "Utilities", "Exit"]
+    assert seen(h)[:7] == ["Service menu", "▶  Diagnostics  ◀", "Audits", "Adjustments", "Utilities", "Update", "Exit"]
     assert seen(h) == shown_to(h.scene.captions(), 2)  # one shared panel, the same for everybody
     h.press(1, "right")  # a player's RIGHT: down
     assert cursor_line(h) == "▶  Audits  ◀"

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import os
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -372,6 +373,9 @@ def run(
     ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
     watchdog.progress("the store open")
     said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
+    # An update applied or rolled back since the last start: into the audits, asked of the updater
+    # on a thread of its own (nothing of it is imported or waited for before the first frame).
+    threading.Thread(target=check_updates, args=(ctx,), name="updates-at-start", daemon=True).start()
     stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
     watchdog.progress("the first scenes made (a game resumed)")
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True, touch=touch)
@@ -380,7 +384,18 @@ def run(
     try:
         return runner.run(max_frames)
     finally:
+        if ctx.updates is not None:
+            ctx.updates.close()
         ctx.office.close()  # what is handed to the writer is written before the program ends
+
+
+def check_updates(ctx: Any) -> None:
+    """The updater's status, once at start (appliance/operator/updates.py records the outcome)."""
+    from appliance.operator.updates import Updates
+
+    if ctx.updates is None:
+        ctx.updates = Updates(ctx.office)
+    ctx.updates.check_status()
 
 
 def first_scenes(ctx: Any, notices: list[str]) -> list[Any]:

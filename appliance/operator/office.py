@@ -265,6 +265,30 @@ class Office:
 
         self.ask(report, write)
 
+    def record_update(self, from_version: str, to_version: str, outcome: str, detail: str = "",
+                      once: str = "") -> None:
+        """An update tried (refused, failed, installed) or what became of it (applied, rolled_back):
+        into the store's `updates`. With `once`: not again if a row of this outcome names it."""
+        stamp = self.stamp()
+
+        def write(store: Store) -> bool:
+            if once and _names(store, "updates", "detail", once, outcome):
+                return False
+            return store.add_update(stamp, from_version, to_version, outcome, detail)
+
+        self._write("update", write)
+
+    def record_rollback(self, from_version: str, to_version: str, reason: str, once: str = "") -> None:
+        """The cabinet went back from `from_version` (which did not come up) to `to_version`."""
+        stamp = self.stamp()
+
+        def write(store: Store) -> bool:
+            if once and _names(store, "rollbacks", "reason", once):
+                return False
+            return store.add_rollback(stamp, from_version, to_version, reason)
+
+        self._write("rollback", write)
+
     def reset_audits(self) -> None:
         stamp = self.stamp()
         self._write("audit reset", lambda store: store.reset_audits(stamp))
@@ -327,6 +351,13 @@ def _keep_owner(path: Path) -> None:
             with contextlib.suppress(FileNotFoundError):
                 if each.stat().st_uid != owner.st_uid:
                     os.chown(each, owner.st_uid, owner.st_gid)
+
+
+def _names(store: Store, table: str, column: str, mark: str, outcome: str = "") -> bool:
+    """Whether a row of `table` (of this outcome) has `mark` in `column` (a row written once)."""
+    query = f"SELECT 1 FROM {table} WHERE instr({column}, ?) > 0" + (" AND outcome = ?" if outcome else "")
+    with store.lock:
+        return store.connection.execute(query, (mark, outcome) if outcome else (mark,)).fetchone() is not None
 
 
 def game_row(match: Any, abandoned: bool = False) -> GameRow:

@@ -2,12 +2,14 @@
 # Make a signed RAUC update bundle of a cabinet's root file system:
 #   systemd/image/make-bundle.sh --rootfs ROOT.ext4 --arch amd64|arm64 --version VERSION --out BUNDLE
 #                                [--cert SIGNER.pem --key SIGNER.key] [--keyring CA.pem]
-#                                [--manifest MANIFEST.json] [--description TEXT]
+#                                [--manifest MANIFEST.json] [--description TEXT] [--changes CHANGES.txt]
 # build-image.sh --bundle calls it with the root file system it has just built (and its manifest of
 # Debian and Python packages). The bundle (verity format: the cabinet's kernel checks every block of
 # it as it is installed) holds RAUC's manifest (compatible spit-arcade-ARCH: a cabinet refuses a
 # bundle of the other architecture; the version; a description) and the root file system as the
-# image of the `rootfs` slot class, plus our manifest (spit-manifest.json) beside it.
+# image of the `rootfs` slot class, plus our manifest (spit-manifest.json) beside it. --changes: a few
+# lines of what the version changes (at most 600 characters), kept in the signed description after
+# its first line: the service menu shows them before the operator installs it.
 #
 # It is signed with --cert/--key: by default the DEVELOPMENT key in systemd/image/dev-keys/, which
 # every clone has (for tests and the virtual cabinet only); systemd/README.md shows how to make your
@@ -16,7 +18,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 keys="$here/dev-keys"
-rootfs="" arch="" version="" out="" manifest="" description=""
+rootfs="" arch="" version="" out="" manifest="" description="" changes=""
 cert="$keys/signer.cert.pem" key="$keys/signer.key.pem" keyring="$keys/ca.cert.pem"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
     --keyring) keyring="$2"; shift 2 ;;
     --manifest) manifest="$2"; shift 2 ;;
     --description) description="$2"; shift 2 ;;
+    --changes) changes="$2"; shift 2 ;;
     *) echo "make-bundle.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -54,7 +57,9 @@ ln "$rootfs" "$dir/bundle/rootfs.ext4" 2>/dev/null || cp "$rootfs" "$dir/bundle/
   echo "[update]"
   echo "compatible=spit-arcade-$arch"
   echo "version=$version"
-  echo "description=${description:-Spit Arcade $version for $arch}"
+  # (GKeyFile's escapes: a backslash doubled, a new line as \n)
+  echo "description=${description:-Spit Arcade $version for $arch}$(
+    [ -z "$changes" ] || { printf '\\n'; head -c 600 "$changes" | sed 's/\\/\\\\/g' | sed ':a;N;$!ba;s/\n/\\n/g'; })"
   echo "build=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%dT%H:%M:%SZ)"  # the commit's time, if given
   echo
   echo "[bundle]"

@@ -143,6 +143,7 @@ class Context:
     config_path: Path | None = None  # the settings file the game menu writes its choice to (None: not kept)
     inputs: Any = None  # the running input sources (the service menu's switch test reads them)
     office: Office | None = None  # the operator layer: credits, games, audits (coins.office opens one if None)
+    updates: Any = None  # the operator layer's Updates (the updater asked off the frame loop; made when first asked)
     computer_seats: dict[int, str] | None = field(init=False, default=None)  # the seats the computer played
     # last (seat -> level), as the players chose them: the players' menu offers them again
     layout: TableLayout = field(init=False)

@@ -12,6 +12,10 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
                   free play or credits (a game's price)
     Utilities     reset audits, factory settings (each asks for a second press), the audits exported
                   to the operator's USB stick (the CSV of `spit-arcade audits --csv`)
+    Update        the update bundles on the operator's USB stick, as the updater found them (newest
+                  first): "Update 0.1.0 → 0.2.0", what changes, who signed it; asks once (a
+                  downgrade in its own words), then RAUC's progress and the restart; after a
+                  fallback, that the last update failed and why
 
 Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
 steps a value (the arrow keys left/right step either way); SERVICE or Escape goes back a page, and
@@ -21,7 +25,8 @@ included: only SERVICE (or Escape) leaves it.
 Adjustments apply at once and are written to the settings file atomically (appliance/shared/config_file.py:
 a power cut leaves the old file or the new one) by the operator layer's writer thread, never on the
 frame: the page says "saving..." until it is done, then "saved" or why not. Nothing here runs a
-program or reaches a shell.
+program or reaches a shell; an update is the updater's (its own unit, asked by the operator layer's
+`Updates` on its own thread).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import pygame
 
 from appliance import audits as audit
 from appliance.operator import books
+from appliance.operator.updates import Updates
 from appliance.shared.settings import COMPUTER_LEVELS, CREDITS, Settings
 
 from ..captions import Caption, Line
@@ -51,6 +57,7 @@ VOLUMES = tuple(round(v / 10, 1) for v in range(11))
 STUCK_S = 5.0  # a control held down this long in the switch test is flagged
 SCREEN_PATTERNS = ("white", "red", "green", "blue", "black", "grid")
 ROWS_SHOWN = 8  # lines of a page shown at once (the rest scroll with the cursor)
+BAR = 20  # the install's progress bar, in blocks
 
 
 @dataclass
@@ -118,6 +125,9 @@ class ServiceMenuScene:
             self.recent.clear()
         elif page == "screen_test":
             self.pattern = 0
+        elif page == "update":
+            updates(self.ctx).look()
+            updates(self.ctx).check_status()
 
     def back(self) -> Transition | None:
         if len(self.pages) == 1:
@@ -135,6 +145,7 @@ class ServiceMenuScene:
                 Item(lambda: _("Audits"), self.go("audits")),
                 Item(lambda: _("Adjustments"), self.go("adjustments")),
                 Item(lambda: _("Utilities"), self.go("utilities")),
+                Item(lambda: _("Update"), self.go("update")),
                 Item(lambda: _("Exit"), lambda step: self.close()),
             ]
         if page == "diagnostics":
@@ -151,6 +162,10 @@ class ServiceMenuScene:
             return [Item(self.sound_words(name), self.sound(name)) for name in TUNES]
         if page == "adjustments":
             return self.adjustments()
+        if page == "update":
+            return self.update_items()
+        if page == "installing":
+            return []
         if page == "utilities":
             return [
                 Item(lambda: self.confirming("reset_audits", _("Reset audits")), self.utility("reset_audits")),
@@ -177,6 +192,12 @@ class ServiceMenuScene:
             return self.back()
         if self.page == "switch_test":
             self.note(press)
+            return None
+        if self.page == "installing":
+            done = updates(self.ctx).installing
+            if press.control in ("start", "spit") and done is not None and done.done and done.ok:
+                updates(self.ctx).reboot()
+                self.message = _("restarting...")
             return None
         if self.page == "screen_test":
             if press.control in ("start", "spit", "right", "down"):
@@ -442,6 +463,101 @@ class ServiceMenuScene:
         self.set_volume(d.volume)
         self.write(house_rules={}, said=_("factory settings restored"), game=d.game, **values)  # all or none
 
+    # ------------------------------------------------------------------ update
+    def update_items(self) -> list[Item]:
+        looked = updates(self.ctx).looked
+        if looked is None or not looked.bundles:
+            return []
+        return [Item(self.bundle_words(bundle), self.choose_bundle(bundle)) for bundle in looked.bundles]
+
+    def bundle_words(self, bundle: dict[str, Any]) -> Callable[[], str]:
+        def words() -> str:
+            looked = updates(self.ctx).looked
+            old, new = looked.booted if looked else "?", bundle.get("version") or "?"
+            if bundle.get("refused"):
+                return _("{name}: cannot be installed").format(name=bundle.get("name", "?"))
+            if self.confirm == bundle.get("name"):
+                if bundle.get("needs_confirm"):
+                    return _("Go back to the older {new}? Press again").format(new=new)
+                return _("Update {old} → {new}: press again to install").format(old=old, new=new)
+            if bundle.get("needs_confirm"):
+                return _("Go back {old} → {new} (older)").format(old=old, new=new)
+            return _("Update {old} → {new}").format(old=old, new=new)
+
+        return words
+
+    def choose_bundle(self, bundle: dict[str, Any]) -> Callable[[int], None]:
+        def act(step: int) -> None:
+            name = str(bundle.get("name", ""))
+            running = updates(self.ctx).installing
+            if step > 0 and running is not None and not running.done:  # one install at a time: its progress
+                self.open("installing")
+                return
+            if step <= 0 or bundle.get("refused"):
+                return
+            if self.confirm != name:  # asks once (a downgrade in its own words)
+                self.confirm = name
+                return
+            self.confirm = None
+            updates(self.ctx).install(name, confirm_downgrade=bool(bundle.get("needs_confirm")))
+            self.open("installing")
+
+        return act
+
+    def update_lines(self) -> list[Line]:
+        """Under the bundles: the one under the cursor (what changes, who signed it, or why it cannot
+        be installed); before them, a fallback since the last update, or why there is nothing."""
+        u = updates(self.ctx)
+        out: list[Line] = []
+        if u.fallback is not None:
+            out.append(Line(_("The update to {new} failed: back on {old}").format(
+                new=u.fallback.get("from") or "?", old=u.fallback.get("to") or "?"), 0.12, RED))
+            out.append(Line(fallback_words(u.fallback), 0.1, RED))
+        looked = u.looked
+        if looked is None:
+            out.append(Line(_("looking at the USB stick..."), 0.11, SOFT))
+            return out
+        if looked.refused:
+            out.append(Line(_("no update here: {why}").format(why=_(looked.refused)), 0.11, SOFT))
+            return out
+        if not looked.stick:
+            out.append(Line(_("no USB stick: put one in with an update bundle (.raucb)"), 0.11, SOFT))
+            return out
+        if not looked.bundles:
+            out.append(Line(_("no update bundle (.raucb) on the USB stick"), 0.11, SOFT))
+            return out
+        bundle = looked.bundles[min(self.cursor, len(looked.bundles) - 1)]
+        if bundle.get("refused"):
+            out.append(Line(_("refused: {why}").format(why=refusal_words(bundle)), 0.11, RED))
+            return out
+        out.append(Line(_("signed by {signer}").format(signer=bundle.get("signer") or "?"), 0.11, WHITE))
+        changes = str(bundle.get("description", "")).splitlines()[1:4]
+        if changes:
+            out.append(Line(_("what changes: {changes}").format(changes="; ".join(changes)), 0.11, WHITE))
+        if bundle.get("needs_confirm"):
+            out.append(Line(_("{new} is OLDER than {old}: the cabinet goes back to it").format(
+                new=bundle.get("version"), old=looked.booted), 0.11, GOLD))
+        return out
+
+    def install_lines(self) -> list[Line]:
+        done = updates(self.ctx).installing
+        if done is None:
+            return []
+        filled = round(BAR * max(0, min(100, done.percent)) / 100)
+        out = [Line(_("installing {new}").format(new=done.version or done.name), 0.13, WHITE),
+               Line(f"{'█' * filled}{'░' * (BAR - filled)}  {done.percent}%", 0.13, GOLD)]
+        if not done.done:
+            out.append(Line(done.step, 0.1, SOFT))
+        elif done.ok:
+            out.append(Line(_("installed: the cabinet restarts into {new} once; if it does not come up it goes "
+                              "back to {old} by itself").format(new=done.version, old=done.from_version or "?"),
+                            0.11, WHITE))  # fmt: skip
+            if updates(self.ctx).rebooting:
+                out.append(Line(_("not restarted: {why}").format(why=_(updates(self.ctx).rebooting)), 0.11, RED))
+        else:
+            out.append(Line(_("not installed: {why}").format(why=_(done.refused)), 0.11, RED))
+        return out
+
     # ------------------------------------------------------------------ drawing
     def background(self) -> pygame.Surface:
         return self.ctx.view(show_keys=False).background()
@@ -451,7 +567,7 @@ class ServiceMenuScene:
             "main": _("Service menu"), "diagnostics": _("Diagnostics"), "switch_test": _("Switch test"),
             "screen_test": _("Screen test"), "sound_test": _("Sound test"), "notices": _("Start-up notices"),
             "audits": _("Audits"), "adjustments": _("Adjustments"), "utilities": _("Utilities"),
-            "switch_health": _("Switch health"),
+            "switch_health": _("Switch health"), "update": _("Update"), "installing": _("Update"),
         }  # fmt: skip
         return names.get(self.page, self.page)
 
@@ -475,6 +591,8 @@ class ServiceMenuScene:
             out += self.audit_lines()
         elif page == "screen_test":
             out.append(Line(_("pattern: {name}").format(name=SCREEN_PATTERNS[self.pattern]), 0.12, WHITE))
+        elif page == "installing":
+            out += self.install_lines()
         else:
             items = self.items()
             first = max(0, min(self.cursor - ROWS_SHOWN // 2, len(items) - ROWS_SHOWN))
@@ -484,6 +602,8 @@ class ServiceMenuScene:
                     out.append(Line(f"▶  {words}  ◀", 0.16, GOLD))
                 else:
                     out.append(Line(words, 0.14, WHITE))
+            if page == "update":
+                out += self.update_lines()
         if self.message:
             out.append(Line(self.message, 0.11, SOFT))
         out.append(Line(self.hint(), 0.11, SOFT))
@@ -494,6 +614,11 @@ class ServiceMenuScene:
             return _("press every control; SERVICE: back")
         if self.page == "screen_test":
             return _("START: next pattern; SERVICE: back")
+        if self.page == "installing":
+            done = updates(self.ctx).installing
+            if done is not None and done.done and done.ok:
+                return _("START: restart now; SERVICE: back (it restarts into it at the next power-on)")
+            return _("SERVICE: back (the install goes on)")
         return _("up/down: move; START: choose; SERVICE: back")
 
     def switch_lines(self) -> list[str]:
@@ -591,6 +716,36 @@ class DefaultGameScene:
 
     def draw(self, canvas: Canvas) -> None:
         self.game_menu.draw(canvas)
+
+
+def updates(ctx: Context) -> Updates:
+    """The operator layer's updates of this run (made beside the office the first time it is asked)."""
+    found = ctx.updates
+    if found is None:
+        found = ctx.updates = Updates(office(ctx))
+    return found
+
+
+def refusal_words(bundle: dict[str, Any]) -> str:
+    """Why a bundle cannot be installed, in the operator's language: the updater's plain words are
+    the catalogue's keys; those with a version or a machine in them are said again from the fields."""
+    refused = str(bundle.get("refused", ""))
+    if bundle.get("compare") == "same":
+        return _("the cabinet runs {version} already: nothing to update").format(version=bundle.get("version"))
+    if refused.startswith("made for another machine"):
+        return _("made for another machine ({compatible})").format(compatible=bundle.get("compatible") or "?")
+    return _(refused)
+
+
+def fallback_words(fallback: dict[str, Any]) -> str:
+    """Why the last update was rolled back, from the updater's status (its boot check's bounds)."""
+    if fallback.get("bound_s") is None:
+        return str(fallback.get("why", ""))
+    tries = fallback.get("tries")
+    said = _("{new} did not come up: its game did not show the title within {s} s of power-on, or failed {n} "
+             "starts; the cabinet went back to {old} by itself").format(
+        new=fallback.get("from"), s=fallback.get("bound_s"), n=fallback.get("starts"), old=fallback.get("to"))
+    return said if tries is None else said + " " + _("(boots tried: {n})").format(n=tries)
 
 
 def seat_name(player: int) -> str:
