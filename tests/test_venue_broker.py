@@ -187,6 +187,22 @@ def test_a_certificate_of_another_ca_is_refused(tmp_path, broker):
     assert connects(raw_client(broker, tmp_path / "s.crt", tmp_path / "s.key"), broker).startswith("refused")
 
 
+def test_a_revoked_cabinet_is_refused_after_a_reload_and_the_others_connect(broker):
+    def connect(name: str) -> str:
+        cred = broker.credential(name)
+        return connects(raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", name), broker)
+
+    assert (connect("table-1"), connect("table-2")) == ("connected", "connected")
+    venue_init.revoke(broker.directory, "table-2")
+    assert connect("table-2") == "connected"  # the broker has not read the new CRL yet
+    broker.reload()  # SIGHUP: Mosquitto 2 reads its configuration, and the CRL, again
+    assert connect("table-2").startswith("refused")
+    assert broker.wait_for_log("certificate verify failed"), broker.log_text()
+    assert connect("table-1") == "connected"
+    broker.restart()  # and at every start
+    assert (connect("table-1"), connect("table-2")[:7]) == ("connected", "refused")
+
+
 def test_an_expired_certificate_is_refused(tmp_path, broker):
     ca_key, ca_cert = venue_init.load_ca(broker.directory)
     now = dt.datetime.now(dt.UTC)

@@ -273,6 +273,10 @@ def main(argv: list[str]) -> int:
         from appliance.venue.init import main as init_main
 
         return init_main(argv[1:])
+    if argv[:1] == ["revoke"]:
+        from appliance.venue.init import revoke_main
+
+        return revoke_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="spit-arcade venue", description="The operator's view of a venue's cabinets, a live web page "
         "(`spit-arcade venue init DIR --cabinet NAME ...` makes the venue's certificates first).")
