@@ -76,11 +76,12 @@ commit="$(cd "$repo" && git rev-parse HEAD)"
 
 packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
   python3 python3-venv git ca-certificates console-setup kbd
-  libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils)
+  libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils
+  systemd-resolved wpasupplicant)  # the venue's network, started only when the venue is on (inside.sh)
 components=main
 case "$arch" in
   amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc) ;;
-  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware); components="main,non-free-firmware" ;;
+  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 
@@ -116,6 +117,10 @@ mmdebstrap --arch="$arch" --variant=minbase --components="$components" \
   --dpkgopt=force-confdef --dpkgopt=force-confold \
   "${hooks[@]}" \
   bookworm "$root"
+
+# Names are resolved by systemd-resolved's stub (running only when the venue is on): set after
+# mmdebstrap, which puts back its own /etc/resolv.conf at the end.
+ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 
 # --- the partitions: built from folders (no loop devices, no mounts), then laid into one disk image
 kver="$(basename "$(ls -d "$root"/lib/modules/* | head -n1)")"
