@@ -97,6 +97,9 @@ hooks+=(
   # The build host's own certificate authorities (a proxy's, where downloads pass one) are trusted
   # while the image is built, for pip's downloads from PyPI, and taken out again at the end.
   --customize-hook='for c in /usr/local/share/ca-certificates/*.crt; do [ -f "$c" ] || continue; cp "$c" "$1/usr/local/share/ca-certificates/build-host-${c##*/}"; done; chroot "$1" update-ca-certificates >/dev/null 2>&1'
+  # systemd-resolved's package pointed /etc/resolv.conf at its stub, which does not run in a chroot:
+  # the build host's for pip's downloads (the stub's link is put back after mmdebstrap, below).
+  --customize-hook='rm -f "$1/etc/resolv.conf" && cp -L /etc/resolv.conf "$1/etc/resolv.conf"'
   # The bar owner's steps: a clone, then the installer (no start: nothing runs in a chroot).
   --customize-hook='mkdir -p "$1/root" && cp -a '"$work/clone"' "$1/root/spit-arcade"'
   --customize-hook='chroot "$1" env -u PIP_FIND_LINKS -u PIP_CONSTRAINT /root/spit-arcade/systemd/install.sh --no-start'
