@@ -768,7 +768,10 @@ class Cabinet:
             report.uplink_exposure = float(out.split("exposure level for")[1].split(":")[1].split()[0])
         report.uplink_said = self.vm.out("journalctl -b -o cat --no-pager -u spit-arcade-venue-setup "
                                          "-u spit-arcade-uplink | tail -n 6")[-800:]
-        loopback_only = all(entry.split(":")[0].startswith(("127.", "[::1]")) or ":5353 " in entry + " "
+        # Resolved's stub on loopback, its mDNS (to find the broker's .local name) and networkd's DHCP
+        # client: nothing else (seen booted: 127.0.0.53/54:53, *:5353, 10.0.2.15%enp0s1:68).
+        loopback_only = all(entry.split(":")[0].startswith(("127.", "[::1]")) or
+                            re.search(r":(5353|68) users:\(\(\"systemd-(resolve|network)\"", entry)
                             for entry in report.venue_on_listening)
         report.note("venue on: the uplink up, Ethernet by DHCP",
                     report.venue_on_units == "active active active"
