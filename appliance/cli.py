@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
     "settings": ("appliance.settings_cli:main", "the operator's settings: list, get KEY, set KEY VALUE"),
     "uplink": ("appliance.venue.uplink:main", "the cabinet's link to its venue's broker (its own unit)"),
-    "venue": ("appliance.venue.view:main", "venue init DIR: certificates; venue --broker: the operator's page"),
+    "venue": ("appliance.venue.view:main", "venue init/revoke: certificates; venue --broker: the operator's page"),
 }
 
 # Where a clone's lab keeps its command table; looked up by name, here only, and only beside this package.

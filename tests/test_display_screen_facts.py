@@ -169,13 +169,15 @@ def to_language_saved(h: Harness, tmp: Path | None = None) -> None:
 
 
 def to_scores_with_venue(h: Harness) -> None:
-    """Running Spit's full table of ten, and the venue's board under it (appliance/venue/board.py)."""
+    """Running Spit's full table of ten, and the venue's board under it, sprints and reactions
+    (appliance/venue/board.py)."""
     from appliance import high_scores
-    from appliance.venue.board import Place
+    from appliance.venue.board import Place, Reaction
 
     scene: Any = make("running_scores", h.ctx)
     scene.table = high_scores.HighScores([high_scores.Entry("WWW", 10_000.0 + n, 1 + n % 2) for n in range(10)])
     scene.venue = [Place("MMM", 59_999.9 - n, f"the-long-table-{n}") for n in range(5)]
+    scene.reactions = [Reaction("MMM", 59_999.9 - n, f"the-long-table-{n}") for n in range(3)]
     h.runner.apply_scene(scene)
 
 

@@ -19,7 +19,7 @@ from venue_broker import Broker, make_venue
 from appliance.operator.office import Office
 from appliance.operator.store import GameRow, Score
 from appliance.venue import init as venue_init
-from appliance.venue.board import board_path, read_board
+from appliance.venue.board import board_path, read_board, read_reactions
 from appliance.venue.uplink import Uplink, VenueSettings
 from appliance.venue.view import Feed, Venue, watch
 
@@ -59,16 +59,19 @@ def settings(broker: Broker, name: str) -> VenueSettings:
     return VenueSettings("localhost", broker.port, name, cred / "ca.crt", cred / "cabinet.crt", cred / "cabinet.key")
 
 
-def cabinet(tmp_path: Path, broker: Broker, name: str, coins: int = 0, sprints: list[float] = ()) -> Uplink:
+def cabinet(tmp_path: Path, broker: Broker, name: str, coins: int = 0, sprints: list[float] = (),
+            reactions: list[float] = ()) -> Uplink:
     state = tmp_path / name
-    write_state(state, coins, sprints)
+    write_state(state, coins, sprints, reactions=reactions)
     uplink = Uplink(settings(broker, name), state, state / "venue")
     return uplink
 
 
-def write_state(state: Path, coins: int, sprints: list[float] = (), no_spit_2: int = 0) -> None:
+def write_state(state: Path, coins: int, sprints: list[float] = (), no_spit_2: int = 0,
+                reactions: list[float] = (), update: tuple[str, str, str] | None = None) -> None:
     """The cabinet's books as the game keeps them (its store): up to `coins` coins and as many games
-    of Classic Spit, the sprints given, and `no_spit_2` more games in which player 2 never pressed SPIT!."""
+    of Classic Spit, the sprints and reactions given, `no_spit_2` more games in which player 2 never
+    pressed SPIT!, and an update (from, to, outcome) recorded as the updates unit does."""
     every = tuple((player, control) for player in (1, 2) for control in ("left", "right", "spit"))
     office = Office.open(state / "config.toml")
     have = office.store.rows("SELECT COUNT(*) FROM coins")[0][0]
@@ -79,7 +82,11 @@ def write_state(state: Path, coins: int, sprints: list[float] = (), no_spit_2: i
         office.add_game(GameRow("classic", 2, 60.0, 1, False, controls=tuple(c for c in every if c != (2, "spit"))))
     for ms in sprints:
         office.add_score(Score("sprint", "ANN", ms, 1, 0, "2026-11-25"))
+    for ms in reactions:
+        office.add_score(Score("reaction", "QIK", ms, 0, 0, "2026-11-25"))
     assert office.drain(10)
+    if update is not None:
+        office.store.add_update(office.stamp(), *update)
     office.close()
 
 
@@ -132,12 +139,15 @@ def test_a_cabinet_publishes_and_the_venue_view_sees_it(tmp_path, broker, view):
 
 
 def test_one_cabinets_board_reaches_the_others(tmp_path, broker):
-    one = cabinet(tmp_path, broker, "table-1", sprints=[5100.0])
-    two = cabinet(tmp_path, broker, "table-2", sprints=[3900.5, 4400.0])
+    one = cabinet(tmp_path, broker, "table-1", sprints=[5100.0], reactions=[201.5])
+    two = cabinet(tmp_path, broker, "table-2", sprints=[3900.5, 4400.0], reactions=[230.0])
     board = board_path(tmp_path / "table-1" / "config.toml")
     until(lambda: len(read_board(board)) == 3, one, two, what="both boards on table-1's board file")
     assert [(p.initials, p.sprint_ms, p.cabinet) for p in read_board(board)] == \
         [("ANN", 3900.5, "table-2"), ("ANN", 4400.0, "table-2"), ("ANN", 5100.0, "table-1")]
+    until(lambda: len(read_reactions(board)) == 2, one, two, what="both cabinets' reactions on table-1's board")
+    assert [(r.initials, r.reaction_ms, r.cabinet) for r in read_reactions(board)] == \
+        [("QIK", 201.5, "table-1"), ("QIK", 230.0, "table-2")]
     one.close()
     two.close()
 
@@ -185,6 +195,22 @@ def test_a_certificate_of_another_ca_is_refused(tmp_path, broker):
     (tmp_path / "s.crt").write_bytes(venue_init.cert_pem(cert))
     (tmp_path / "s.key").write_bytes(venue_init.key_pem(key))
     assert connects(raw_client(broker, tmp_path / "s.crt", tmp_path / "s.key"), broker).startswith("refused")
+
+
+def test_a_revoked_cabinet_is_refused_after_a_reload_and_the_others_connect(broker):
+    def connect(name: str) -> str:
+        cred = broker.credential(name)
+        return connects(raw_client(broker, cred / "cabinet.crt", cred / "cabinet.key", name), broker)
+
+    assert (connect("table-1"), connect("table-2")) == ("connected", "connected")
+    venue_init.revoke(broker.directory, "table-2")
+    assert connect("table-2") == "connected"  # the broker has not read the new CRL yet
+    broker.reload()  # SIGHUP: Mosquitto 2 reads its configuration, and the CRL, again
+    assert connect("table-2").startswith("refused")
+    assert broker.wait_for_log("certificate verify failed"), broker.log_text()
+    assert connect("table-1") == "connected"
+    broker.restart()  # and at every start
+    assert (connect("table-1"), connect("table-2")[:7]) == ("connected", "refused")
 
 
 def test_an_expired_certificate_is_refused(tmp_path, broker):

@@ -3,7 +3,9 @@ never raising."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import sqlite3
 from pathlib import Path
 
 from appliance.operator.office import Office
@@ -80,3 +82,40 @@ def test_nothing_there_is_nothing_wrong(tmp_path: Path) -> None:
     figures = source.read(tmp_path)
     assert (figures.lifetime.games, figures.sprints, figures.faults) == (0, [], [])
     assert list(tmp_path.iterdir()) == []  # and nothing made
+
+
+def test_the_fastest_reactions_and_the_last_update_or_rollback_are_read(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    office.add_score(Score("reaction", "SLO", 412.0, 0, 0, "2026-11-24"))
+    office.add_score(Score("reaction", "QIK", 198.5, 0, 0, "2026-11-25"))
+    office.add_score(Score("sprint", "RUN", 2500.0, 1, 0, "2026-11-25"))
+    assert office.drain(10)
+    figures = source.read(tmp_path)
+    assert figures.reactions_json() == [{"initials": "QIK", "reaction_ms": 198.5, "date": "2026-11-25"},
+                                        {"initials": "SLO", "reaction_ms": 412.0, "date": "2026-11-24"}]
+    assert figures.last_update is None  # none recorded: nothing, and no fault
+    stamp = office.stamp()
+    # Stamped later but with a wall clock set back: the store's order (boot, seq) decides, not the clock.
+    office.store.add_update(stamp, "0.1.0", "0.2.0", "installed", "spit-arcade-0.2.0.raucb")
+    office.store.add_rollback(dataclasses.replace(office.stamp(), wall=stamp.wall - 3600),
+                              "0.2.0", "0.1.0", "the game did not come up")
+    last = source.read(tmp_path).last_update
+    assert last is not None and {k: v for k, v in last.items() if k != "wall"} == {
+        "kind": "rollback", "from": "0.2.0", "to": "0.1.0", "reason": "the game did not come up"}
+    assert last["wall"] == stamp.wall - 3600
+    office.store.add_update(office.stamp(), "0.1.0", "0.2.1", "installed")
+    assert source.read(tmp_path).last_update["to"] == "0.2.1"  # type: ignore[index]
+    assert source.read(tmp_path).faults == []
+    office.close()
+
+
+def test_a_store_without_the_updates_tables_has_no_last_update_and_its_figures(tmp_path: Path) -> None:
+    office = books(tmp_path)
+    office.coin()
+    assert office.drain(10)
+    office.close()
+    with sqlite3.connect(tmp_path / FILE) as db:  # a store as an older version left it
+        db.execute("DROP TABLE updates")
+        db.execute("DROP TABLE rollbacks")
+    figures = source.read(tmp_path)
+    assert (figures.lifetime.coins, figures.last_update, figures.faults) == (1, None, [])

@@ -4,6 +4,7 @@ cabinet's uplink publishes through a real Mosquitto, and the page changes as mes
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,9 +64,9 @@ def test_the_page_shows_every_cabinet_live_as_messages_arrive(tmp_path, broker, 
     try:
         table = cabinet(tmp_path, broker, "table-1", coins=5)
         browser.open(url)
-        cells = until_shown(browser, lambda c: len(c) == 8 and c[7] == "0.1.0", table, "table-1's heartbeat")
+        cells = until_shown(browser, lambda c: len(c) == 9 and c[7] == "0.1.0", table, "table-1's heartbeat")
         assert cells[0] == "table-1" and cells[1:5] == ["0", "0", "0", "0"] and cells[5] == "none"
-        assert cells[6].endswith("s ago")
+        assert cells[6].endswith("s ago") and cells[8] == "none"  # no update recorded yet
         write_state(tmp_path / "table-1", coins=8)  # three coins, three games: the page follows, no reload
         table.next_read = 0.0
         cells = until_shown(browser, lambda c: c[1] == "3", table, "three coins today")
@@ -74,6 +75,11 @@ def test_the_page_shows_every_cabinet_live_as_messages_arrive(tmp_path, broker, 
         table.next_read = table.next_heartbeat = 0.0
         cells = until_shown(browser, lambda c: c[5] != "none", table, "the fault")
         assert cells[5] == "player 2's SPIT button: not pressed in the last 30 games"
+        write_state(tmp_path / "table-1", coins=8, update=("0.1.0", "0.2.0", "installed"))  # the updates unit's row
+        table.next_read = table.next_heartbeat = 0.0
+        cells = until_shown(browser, lambda c: c[8] != "none", table, "the last update")
+        shown_update = r"update 0\.1\.0 \u2192 0\.2\.0 \(installed\), \d{4}-\d\d-\d\d \d\d:\d\d UTC"
+        assert re.fullmatch(shown_update, cells[8]), cells[8]
         assert browser.evaluate("document.getElementById('status').textContent") == "1 cabinet(s), live"
         assert json.loads(browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('tbody tr'), "
                                            "r => r.id))")) == ["cabinet-table-1"]

@@ -53,3 +53,25 @@ def test_two_cabinets_sending_under_one_name_are_shown_as_a_fault():
         venue.receive(message.topic, message.encode())
     (seen,) = venue.state()["cabinets"]
     assert seen["faults"] == ["two cabinets send as table-2"]
+
+
+def test_the_last_update_or_rollback_comes_with_the_heartbeat_and_the_best_reaction_with_the_board():
+    venue = Venue(clock=lambda: NOW)
+    beats = [{"version": "0.1.0"},
+             {"version": "0.2.0", "last_update": {"kind": "update", "from": "0.1.0", "to": "0.2.0",
+                                                  "outcome": "installed", "detail": "", "wall": NOW - 60}},
+             {"version": "0.1.0", "last_update": {"kind": "rollback", "from": "0.2.0", "to": "0.1.0",
+                                                  "reason": "x" * 500, "wall": "not a time"}},
+             {"version": "0.1.0", "last_update": {"kind": "format the disk", "from": "0.1.0"}}]
+    seen = []
+    for seq, body in enumerate(beats, start=1):
+        venue.receive("spit/venue/table-2/health", Message("table-2", 1, seq, "health", "2026-11-25T12:00:00Z",
+                                                           body).encode())
+        seen.append(venue.state()["cabinets"][0]["last_update"])
+    assert seen[0] is None and seen[1]["to"] == "0.2.0" and seen[1]["wall"] == NOW - 60
+    assert (seen[2]["kind"], len(seen[2]["reason"]), seen[2]["wall"]) == ("rollback", 200, 0.0)
+    assert seen[3] is None  # not an update nor a rollback: not shown
+    board = Message("table-2", 1, 9, "board", "2026-11-25T12:00:00Z", {
+        "fastest_sprints": [], "fastest_reactions": [{"initials": "QIK", "reaction_ms": 190.0, "date": ""}]})
+    venue.receive(board.topic, board.encode())
+    assert venue.state()["cabinets"][0]["best_reaction"]["reaction_ms"] == 190.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import getpass
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -89,6 +90,17 @@ class Broker:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def reload(self) -> None:
+        """SIGHUP: the broker reads its configuration again (its log says so; waited for, bounded)."""
+        assert self.process is not None and self.process.poll() is None, "the broker is not running"
+        before = self.log_text().count("Reloading config.")
+        self.process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + START_BOUND_S
+        while self.log_text().count("Reloading config.") == before:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"mosquitto did not reload within {START_BOUND_S} s:\n{self.log_text()}")
+            time.sleep(0.02)  # polling the broker's log, bounded by the deadline above
 
     def wait_for_log(self, text: str, bound_s: float = START_BOUND_S) -> bool:
         """Whether the broker's log says `text` within `bound_s` (it writes a moment after it acts)."""

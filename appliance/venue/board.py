@@ -1,4 +1,4 @@
-"""The venue's board: every cabinet's best sprints, as the uplink received them.
+"""The venue's board: every cabinet's best sprints and fastest reactions, as the uplink received them.
 
 The uplink writes it (`BoardFile`) into its own SQLite file on the state partition
 (/var/lib/spit-arcade/venue/board.sqlite, beside the settings' directory as `venue/board.sqlite`);
@@ -24,6 +24,9 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS sprints (
     cabinet TEXT NOT NULL, place INTEGER NOT NULL, initials TEXT NOT NULL, sprint_ms REAL NOT NULL,
     date TEXT NOT NULL, PRIMARY KEY (cabinet, place));
+CREATE TABLE IF NOT EXISTS reactions (
+    cabinet TEXT NOT NULL, place INTEGER NOT NULL, initials TEXT NOT NULL, reaction_ms REAL NOT NULL,
+    date TEXT NOT NULL, PRIMARY KEY (cabinet, place));
 CREATE TABLE IF NOT EXISTS cabinets (cabinet TEXT PRIMARY KEY, boot INTEGER, seq INTEGER, received REAL);
 CREATE TABLE IF NOT EXISTS refused (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
 """
@@ -39,6 +42,33 @@ class Place:
     initials: str
     sprint_ms: float
     cabinet: str
+
+
+@dataclass(frozen=True)
+class Reaction:
+    initials: str
+    reaction_ms: float
+    cabinet: str
+
+
+MAX_REACTION_MS = 60_000.0  # a reaction slower than a minute is no record: refused as nonsense
+
+
+def reaction_json(initials: str, ms: float, date: str) -> dict[str, Any]:
+    """A fastest reaction as a board message carries it (`fastest_reactions`)."""
+    return {"initials": initials, "reaction_ms": round(ms, 1), "date": date}
+
+
+def _reaction(row: Any) -> tuple[str, float, str] | None:
+    """(initials, ms, date) of a `fastest_reactions` row; None for one that is not."""
+    if not isinstance(row, dict):
+        return None
+    initials, ms, date = row.get("initials"), row.get("reaction_ms"), row.get("date", "")
+    if not isinstance(initials, str) or isinstance(ms, bool) or not isinstance(ms, int | float):
+        return None
+    if not 0 < float(ms) <= MAX_REACTION_MS:
+        return None
+    return high_scores.clean_initials(initials), round(float(ms), 1), date if isinstance(date, str) else ""
 
 
 class BoardFile:
@@ -59,10 +89,16 @@ class BoardFile:
         entries = [e for e in (high_scores.Entry.from_json(r) for r in rows) if e is not None] \
             if isinstance(rows, list) else []
         entries = sorted(entries, key=lambda e: e.sprint_ms)[:SIZE]
+        found = body.get("fastest_reactions")  # (a board from a version before reactions: none)
+        reactions = sorted((r for r in (_reaction(x) for x in found) if r is not None),
+                           key=lambda r: r[1])[:SIZE] if isinstance(found, list) else []
         with self.db:
             self.db.execute("DELETE FROM sprints WHERE cabinet = ?", (cabinet,))
             self.db.executemany("INSERT INTO sprints VALUES (?, ?, ?, ?, ?)",
                                 [(cabinet, n, e.initials, e.sprint_ms, e.date) for n, e in enumerate(entries)])
+            self.db.execute("DELETE FROM reactions WHERE cabinet = ?", (cabinet,))
+            self.db.executemany("INSERT INTO reactions VALUES (?, ?, ?, ?, ?)",
+                                [(cabinet, n, i, ms, d) for n, (i, ms, d) in enumerate(reactions)])
             self.db.execute("INSERT OR REPLACE INTO cabinets VALUES (?, ?, ?, ?)", (cabinet, boot, seq, time.time()))
         return len(entries)
 
@@ -87,3 +123,17 @@ def read_board(path: Path, size: int = SIZE) -> list[Place]:
     except sqlite3.Error:
         return []
     return [Place(str(i), float(ms), str(c)) for i, ms, c in rows]
+
+
+def read_reactions(path: Path, size: int = SIZE) -> list[Reaction]:
+    """The venue's fastest reactions, fastest first (as read_board: [] when none or unreadable, a
+    board written before reactions were published too)."""
+    if not path.exists():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)) as db:
+            rows = db.execute("SELECT initials, reaction_ms, cabinet FROM reactions "
+                              "ORDER BY reaction_ms, cabinet, place LIMIT ?", (size,)).fetchall()
+    except sqlite3.Error:
+        return []
+    return [Reaction(str(i), float(ms), str(c)) for i, ms, c in rows]

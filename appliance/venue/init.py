@@ -9,7 +9,9 @@ Made with the `cryptography` package (no crypto of our own), into DIR:
 - `cabinets/<name>/`: one per cabinet, copied onto that cabinet as /etc/spit-arcade/venue/:
   `ca.crt`, `cabinet.crt`, `cabinet.key` (its one credential: a certificate whose common name is its
   name, which the broker takes as its user name) and `venue.toml` (its `[venue]` section);
-- `view/`: the operator's view's certificate (common name "venue": reads every cabinet's topics).
+- `view/`: the operator's view's certificate (common name "venue": reads every cabinet's topics);
+- `crl.pem`: the certificates revoked (`spit-arcade venue revoke DIR NAME`), empty at first, signed by
+  the CA; the broker refuses a certificate named in it (`crlfile`).
 
 Run it again with more `--cabinet`s to add cabinets: the CA and the existing credentials are kept.
 """
@@ -128,6 +130,57 @@ def load_ca(directory: Path) -> tuple[object, object]:
     return key, x509.load_pem_x509_certificate((directory / "ca.crt").read_bytes())
 
 
+def make_crl(ca_key: object, ca_cert: object, serials: list[int], days: int = DAYS) -> object:
+    """A CRL signed by the CA naming `serials` (empty: none revoked). Its next update is `days` away:
+    OpenSSL refuses every client once a CRL has expired, so it is made to last as the CA does."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    now = dt.datetime.now(dt.UTC)
+    builder = (x509.CertificateRevocationListBuilder().issuer_name(ca_cert.subject)  # type: ignore[attr-defined]
+               .last_update(now - dt.timedelta(hours=1)).next_update(now + dt.timedelta(days=days)))
+    for serial in sorted(set(serials)):
+        builder = builder.add_revoked_certificate(
+            x509.RevokedCertificateBuilder().serial_number(serial).revocation_date(now).build())
+    return builder.sign(ca_key, hashes.SHA256())  # type: ignore[arg-type]
+
+
+def revoked_serials(directory: Path) -> list[int]:
+    """The serial numbers in the venue's CRL ([] when it has none yet)."""
+    from cryptography import x509
+
+    if not (directory / "crl.pem").exists():
+        return []
+    return [entry.serial_number for entry in x509.load_pem_x509_crl((directory / "crl.pem").read_bytes())]
+
+
+def crl_pem(crl: object) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return crl.public_bytes(serialization.Encoding.PEM)  # type: ignore[attr-defined]
+
+
+def revoke(directory: Path, name: str) -> str:
+    """Add cabinet `name`'s certificate to the venue's CRL (kept: revoking it again changes nothing);
+    what was done, in words. The broker refuses it once it reads the CRL again (restart or SIGHUP)."""
+    _need_cryptography()
+    from cryptography import x509
+
+    check_name(name)
+    where = directory / ("view" if name == VIEW else f"cabinets/{name}")
+    if not (directory / "ca.key").exists():
+        raise ValueError(f"{directory} is not a venue made by spit-arcade venue init (no ca.key)")
+    if not (where / "cabinet.crt").exists():
+        raise ValueError(f"no cabinet {name!r} in {directory} (no {where / 'cabinet.crt'})")
+    serial = x509.load_pem_x509_certificate((where / "cabinet.crt").read_bytes()).serial_number
+    serials = revoked_serials(directory)
+    if serial in serials:
+        return f"{name!r} (serial {serial:x}) was already revoked in {directory / 'crl.pem'}"
+    ca_key, ca_cert = load_ca(directory)
+    _write(directory / "crl.pem", crl_pem(make_crl(ca_key, ca_cert, [*serials, serial])))
+    return f"{name!r} (serial {serial:x}) revoked: {directory / 'crl.pem'} now names {len(serials) + 1}"
+
+
 def broker_config(directory: Path, port: int = 8883, bind: str = "", log: str = "syslog",
                   persistence: bool = True, user: str = "mosquitto") -> str:
     text = (TEMPLATES / "mosquitto.conf.in").read_text(encoding="utf-8")
@@ -170,6 +223,9 @@ def init(directory: Path, cabinets: list[str], hosts: list[str], port: int = 888
         _write(directory / "broker.key", key_pem(key), 0o600)
         _write(directory / "broker.crt", cert_pem(cert))
         made.append(f"{directory / 'broker.crt'}: the broker's certificate for {', '.join(hosts)}")
+    if not (directory / "crl.pem").exists():
+        _write(directory / "crl.pem", crl_pem(make_crl(ca_key, ca_cert, [])))
+        made.append(f"{directory / 'crl.pem'}: the certificates revoked (none yet; spit-arcade venue revoke)")
     _write(directory / "mosquitto.conf", broker_config(at or directory, port, bind, log, persistence, user).encode())
     _write(directory / "acl", (TEMPLATES / "acl").read_bytes())
     (directory / "data").mkdir(exist_ok=True)
@@ -185,6 +241,23 @@ def init(directory: Path, cabinets: list[str], hosts: list[str], port: int = 888
             _write(where / "venue.toml", cabinet_config(name, hosts[0], port).encode())
         made.append(f"{where}/: {'the view' if name == VIEW else 'cabinet ' + repr(name)}'s credential")
     return made
+
+
+def revoke_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="spit-arcade venue revoke", description="Revoke a cabinet's certificate: the broker refuses it "
+        "once it has read the venue's CRL again (copy crl.pem to the broker, then restart it or send it SIGHUP).")
+    parser.add_argument("directory", type=Path, help="the venue's directory (from spit-arcade venue init)")
+    parser.add_argument("name", help="the cabinet's name (or 'venue': the operator's view's credential)")
+    args = parser.parse_args(argv)
+    try:
+        print(revoke(args.directory, args.name))
+    except ValueError as error:
+        print(f"spit-arcade venue revoke: {error}")
+        return 2
+    print(f"Next: copy {args.directory / 'crl.pem'} to the broker's directory and reload it "
+          "(sudo systemctl reload-or-restart mosquitto; systemd/README.md, 'A venue of cabinets').")
+    return 0
 
 
 def main(argv: list[str]) -> int:

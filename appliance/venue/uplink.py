@@ -7,8 +7,9 @@ What it does, over and over (one thread: paho's network loop and the SQLite file
 here, so its callbacks run here too):
 
 - reads the cabinet's figures (source.py) and puts into the outbox what changed: `audits` (the day's
-  and the lifetime's coins and games, per game), `board` (its fastest sprints, retained) and, every
-  HEARTBEAT_S, `health` (version, uptime, faults, what the outbox dropped or the broker refused);
+  and the lifetime's coins and games, per game), `board` (its fastest sprints and reactions, with
+  initials, retained) and, every HEARTBEAT_S, `health` (version, uptime, faults, its last update or
+  rollback, what the outbox dropped or the broker refused);
 - sends the outbox in order, at most WINDOW unacknowledged, QoS 1, over a persistent MQTT v5 session
   (clean_start false, the session kept SESSION_S while away); a message leaves the outbox when the
   broker's PUBACK comes. A PUBACK that refuses it (not authorized: the ACL) is said and counted,
@@ -175,7 +176,8 @@ class Uplink:
         audits_body = {"day": day, "today": _difference(lifetime, start["lifetime"]), "lifetime": lifetime,
                        "since": figures.since.to_json(), "cleared": figures.cleared}
         self._put_if_changed("audits", audits_body)
-        self._put_if_changed("board", {"fastest_sprints": figures.sprints_json()}, retain=True)
+        self._put_if_changed("board", {"fastest_sprints": figures.sprints_json(),
+                                       "fastest_reactions": figures.reactions_json()}, retain=True)
         if now >= self.next_heartbeat:
             self.next_heartbeat = now + HEARTBEAT_S
             faults = list(figures.faults)
@@ -190,6 +192,7 @@ class Uplink:
                 faults.append(f"the broker refused {self.refused_by_broker} message(s): not authorized")
             self.outbox.put("health", {"version": __version__, "uptime_s": round(uptime_s(), 1),
                                        "uplink_s": round(now - self.started, 1), "faults": faults,
+                                       "last_update": figures.last_update,
                                        "outbox": len(self.outbox), "refused": self.board.refused()})
 
     def _put_if_changed(self, kind: str, body: dict[str, Any], retain: bool = False) -> None:

@@ -3,7 +3,8 @@
 Runs on the operator's laptop or the broker's host, never on a cabinet (it needs the view's
 credential, `view/` from `spit-arcade venue init`, which reads every cabinet's topics). It
 subscribes to `spit/venue/#` and keeps, per cabinet: last seen, version, uptime, faults, coins and
-games today and this week (the cabinet's own days: its `audits` messages), its best sprint. Served
+games today and this week (the cabinet's own days: its `audits` messages), its best sprint and
+reaction, its last update or rollback (from its heartbeat). Served
 with the standard library (http.server): `/` the page, `/state.json` the figures, `/events` the
 same as Server-Sent Events, one event per change, so the page is live as messages arrive.
 
@@ -42,6 +43,8 @@ class Cabinet:
     days: dict[str, dict[str, Any]] = field(default_factory=dict)  # the cabinet's day -> that day's counts
     lifetime: dict[str, Any] = field(default_factory=dict)
     best_sprint: dict[str, Any] | None = None
+    best_reaction: dict[str, Any] | None = None
+    last_update: dict[str, Any] | None = None  # {"kind": "update" | "rollback", "from", "to", ...}
     clock_off_s: float = 0.0  # its clock against ours, from its last message
     messages: int = 0
     clash: bool = False  # messages of two boots interleave: two cabinets with one name
@@ -57,8 +60,23 @@ class Cabinet:
             "games_today": self.days.get(today, {}).get("games", 0),
             "games_week": sum(self.days.get(d, {}).get("games", 0) for d in week),
             "games_lifetime": self.lifetime.get("games", 0), "coins_lifetime": self.lifetime.get("coins", 0),
-            "best_sprint": self.best_sprint, "clock_off_s": round(self.clock_off_s), "messages": self.messages,
+            "best_sprint": self.best_sprint, "best_reaction": self.best_reaction,
+            "last_update": self.last_update, "clock_off_s": round(self.clock_off_s), "messages": self.messages,
         }
+
+
+def _update(body: dict[str, Any]) -> dict[str, Any] | None:
+    """A heartbeat's `last_update`, kept as text and a time (the page shows it as it is)."""
+    kind = body.get("kind")
+    if kind not in ("update", "rollback"):
+        return None
+    out: dict[str, Any] = {"kind": kind}
+    for key in ("from", "to", "outcome", "detail", "reason"):
+        if isinstance(body.get(key), str):
+            out[key] = body[key][:200]
+    wall = body.get("wall")
+    out["wall"] = float(wall) if isinstance(wall, int | float) and not isinstance(wall, bool) else 0.0
+    return out
 
 
 class Venue:
@@ -112,6 +130,8 @@ class Venue:
             cabinet.uptime_s = float(uptime) if isinstance(uptime, int | float) else 0.0
             faults = body.get("faults")
             cabinet.faults = [str(f) for f in faults] if isinstance(faults, list) else []
+            update = body.get("last_update")
+            cabinet.last_update = _update(update) if isinstance(update, dict) else None
         elif message.kind == "audits":
             day, counts, lifetime = body.get("day"), body.get("today"), body.get("lifetime")
             if isinstance(day, str) and isinstance(counts, dict):
@@ -121,6 +141,8 @@ class Venue:
         elif message.kind == "board":
             rows = body.get("fastest_sprints")
             cabinet.best_sprint = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else None
+            rows = body.get("fastest_reactions")
+            cabinet.best_reaction = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else None
 
     def state(self) -> dict[str, Any]:
         with self.lock:
@@ -141,7 +163,7 @@ td.n { text-align: right; } .away { color: #f66; } .fault { color: #fc6; } #stat
 <h1>The venue</h1>
 <p id="status">connecting…</p>
 <table><thead><tr><th>cabinet</th><th>coins today</th><th>coins this week</th><th>games today</th>
-<th>games this week</th><th>faults</th><th>last seen</th><th>version</th></tr></thead>
+<th>games this week</th><th>faults</th><th>last seen</th><th>version</th><th>last update</th></tr></thead>
 <tbody id="cabinets"></tbody></table>
 <p id="refused"></p>
 <script>
@@ -152,6 +174,12 @@ function ago(t) {
 function cell(row, text, cls) {
   const td = document.createElement("td"); td.textContent = text; if (cls) td.className = cls; row.appendChild(td);
 }
+function update(u) {
+  if (!u) return "none";
+  const when = u.wall ? ", " + new Date(u.wall * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "";
+  const why = u.kind === "rollback" ? (u.reason ? ": " + u.reason : "") : (u.outcome ? " (" + u.outcome + ")" : "");
+  return u.kind + " " + (u.from || "?") + " \u2192 " + (u.to || "?") + why + when;
+}
 function show(state) {
   const body = document.getElementById("cabinets"); body.textContent = "";
   for (const c of state.cabinets) {
@@ -160,6 +188,7 @@ function show(state) {
     cell(row, c.games_today, "n"); cell(row, c.games_week, "n");
     cell(row, c.faults.length ? c.faults.join("; ") : "none", c.faults.length ? "fault" : "");
     cell(row, (c.away ? "away, " : "") + ago(c.last_seen)); cell(row, c.version);
+    cell(row, update(c.last_update), c.last_update && c.last_update.kind === "rollback" ? "fault" : "");
     body.appendChild(row);
   }
   const refused = Object.entries(state.refused).map(([k, n]) => n + " " + k).join(", ");
@@ -273,6 +302,10 @@ def main(argv: list[str]) -> int:
         from appliance.venue.init import main as init_main
 
         return init_main(argv[1:])
+    if argv[:1] == ["revoke"]:
+        from appliance.venue.init import revoke_main
+
+        return revoke_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="spit-arcade venue", description="The operator's view of a venue's cabinets, a live web page "
         "(`spit-arcade venue init DIR --cabinet NAME ...` makes the venue's certificates first).")

@@ -86,6 +86,17 @@ class Report:
     wheel_lab_modules: int | None = None  # ... the lab's: none
     manifest_debian_packages: int = 0  # /usr/share/spit-arcade/manifest.json
     manifest_python_packages: int = 0
+    # The venue (docs/venue.md): with no spit-venue/ folder given, what listens (ss -tulpn) and the
+    # links' global addresses; with one on the ESP and a reboot, the same, and the uplink's unit.
+    venue_off_listening: list[str] = field(default_factory=list)
+    venue_off_addresses: list[str] = field(default_factory=list)
+    venue_off_units: str = ""
+    venue_on_listening: list[str] = field(default_factory=list)
+    venue_on_addresses: list[str] = field(default_factory=list)
+    venue_on_units: str = ""
+    uplink_exposure: float | None = None  # `systemd-analyze security spit-arcade-uplink.service`, booted
+    uplink_exposure_line: str = ""
+    uplink_said: str = ""
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
     run_s: float = 0.0
 
@@ -707,6 +718,73 @@ class Cabinet:
         self.report.note("only the game on the card, and the image's manifest", ok,
                          f"{self.report.wheel_files} files, {self.report.wheel_lab_modules} of the lab; "
                          f"{clone or 'no clone'}; manifest: {' '.join(said) or 'none'}")  # fmt: skip
+
+    NETWORK_UNITS = "systemd-networkd.service systemd-resolved.service spit-arcade-uplink.service"
+
+    def network_now(self) -> tuple[list[str], list[str], str]:
+        """What listens (`ss -Htulpn`: address and program), the links' global addresses, and the
+        network units' states."""
+        listening = [" ".join(line.split()[4:5] + line.split()[6:7])
+                     for line in self.vm.out("ss -Htulpn").splitlines() if line.strip()]
+        addresses = [" ".join(line.split()[1:4]) for line in
+                     self.vm.out("ip -o addr show scope global").splitlines() if line.strip()]
+        units = " ".join(self.vm.out(f"systemctl is-active {self.NETWORK_UNITS} || true").split())
+        return listening, addresses, units
+
+    def venue(self) -> None:
+        """Off: nothing listens, no link has an address, the network units are not running. Then the
+        operator's folder (spit-arcade venue init's cabinets/table-1/) put on the boot partition as
+        spit-venue/, and a restart: the folder taken, Ethernet by DHCP, the uplink up (no broker
+        answers: it keeps trying), its exposure read in the booted system. Put back off at the end."""
+        import base64
+        import tempfile
+
+        from appliance.venue import init as venue_init
+
+        report = self.report
+        report.venue_off_listening, report.venue_off_addresses, report.venue_off_units = self.network_now()
+        nic = [n for n in self.vm.out("ls /sys/class/net").split() if n != "lo"]
+        report.note("venue off: nothing listens, no link configured, no network unit running",
+                    bool(nic) and not report.venue_off_listening and not report.venue_off_addresses
+                    and report.venue_off_units == "inactive inactive inactive",
+                    f"links {nic}; listening {report.venue_off_listening}; addresses {report.venue_off_addresses}; "
+                    f"units {report.venue_off_units!r}")
+        with tempfile.TemporaryDirectory() as made:
+            venue_init.init(Path(made), ["table-1"], ["10.0.2.2"])  # QEMU's host: not reachable (restrict=on)
+            folder = Path(made) / "cabinets" / "table-1"
+            writes = " && ".join(f"echo {base64.b64encode(f.read_bytes()).decode()} | base64 -d "
+                                 f">/boot/efi/spit-venue/{f.name}" for f in sorted(folder.iterdir()))
+        rc, said = self.vm.sh(f"/usr/local/libexec/spit-esp-rw sh -c 'mkdir -p /boot/efi/spit-venue && {writes}'")
+        if rc != 0:
+            report.note("venue on: the uplink up, Ethernet by DHCP", False, f"the folder not written: {said[-300:]}")
+            return
+        self.restart()
+        with contextlib.suppress(VmError):  # (what it came to is looked at below)
+            wait_for("the uplink and an address", lambda: "spit-arcade-uplink.service" in self.vm.out(
+                "systemctl list-units --state=active --plain --no-legend spit-arcade-uplink.service")
+                and bool(self.vm.out("ip -o -4 addr show scope global")), 180, 2)
+        report.venue_on_listening, report.venue_on_addresses, report.venue_on_units = self.network_now()
+        out = self.vm.out("systemd-analyze security spit-arcade-uplink.service --no-pager | tail -n1")
+        report.uplink_exposure_line = out
+        with contextlib.suppress(ValueError, IndexError):
+            report.uplink_exposure = float(out.split("exposure level for")[1].split(":")[1].split()[0])
+        report.uplink_said = self.vm.out("journalctl -b -o cat --no-pager -u spit-arcade-venue-setup "
+                                         "-u spit-arcade-uplink | tail -n 6")[-800:]
+        # Resolved's stub on loopback, its mDNS (to find the broker's .local name) and networkd's DHCP
+        # client: nothing else (seen booted: 127.0.0.53/54:53, *:5353, 10.0.2.15%enp0s1:68).
+        loopback_only = all(entry.split(":")[0].startswith(("127.", "[::1]")) or
+                            re.search(r":(5353|68) users:\(\(\"systemd-(resolve|network)\"", entry)
+                            for entry in report.venue_on_listening)
+        report.note("venue on: the uplink up, Ethernet by DHCP",
+                    report.venue_on_units == "active active active"
+                    and any("10.0.2." in a for a in report.venue_on_addresses) and loopback_only
+                    and report.uplink_exposure is not None,
+                    f"units {report.venue_on_units!r}; addresses {report.venue_on_addresses}; listening "
+                    f"{report.venue_on_listening}; {out}; {report.uplink_said!r}")
+        # Off again (the folder and the cabinet's copy gone, the units stopped) for whatever runs next.
+        self.vm.sh("/usr/local/libexec/spit-esp-rw rm -rf /boot/efi/spit-venue; "
+                   "rm -rf /var/lib/spit-arcade/venue-setup /var/lib/spit-arcade/venue; "
+                   f"systemctl stop {self.NETWORK_UNITS} systemd-networkd.socket || true")
 
     def close(self) -> None:
         if self.pad is not None:

@@ -166,7 +166,7 @@ def kvm_works() -> bool:
 
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
-STEPS += ("config", "power-cuts", "books", "ab")
+STEPS += ("config", "power-cuts", "books", "ab", "venue")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -265,6 +265,7 @@ def main(argv: list[str]) -> int:
                 lambda: Books(cabinet).cuts(args.books_cuts, random.Random(seed + 1)),
             ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
+            ("venue", "the venue's network only when the venue is on", cabinet.venue),
         ]
         only = set(args.only.split(",")) if args.only else None
         assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"

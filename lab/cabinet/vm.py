@@ -90,7 +90,9 @@ class Machine:
             "-drive", f"file={w / 'disk.qcow2'},format=qcow2,if=virtio",
             "-device", self.gpu,
             "-display", "none",
-            "-nic", "none",
+            # An Ethernet port, as a cabinet has: QEMU's user network (DHCP at 10.0.2.2), restricted
+            # (nothing leaves for the host's network). The image configures it only when the venue is on.
+            "-nic", "user,model=virtio-net-pci,restrict=on",
             "-serial", f"file:{w / 'console.log'}",
             "-qmp", f"unix:{w / 'qmp.sock'},server=on,wait=off",
             "-device", "virtio-serial-pci",

@@ -76,11 +76,12 @@ commit="$(cd "$repo" && git rev-parse HEAD)"
 
 packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
   python3 python3-venv git ca-certificates console-setup kbd
-  libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils)
+  libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils
+  systemd-resolved wpasupplicant)  # the venue's network, started only when the venue is on (inside.sh)
 components=main
 case "$arch" in
   amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc) ;;
-  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware); components="main,non-free-firmware" ;;
+  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 
@@ -96,6 +97,9 @@ hooks+=(
   # The build host's own certificate authorities (a proxy's, where downloads pass one) are trusted
   # while the image is built, for pip's downloads from PyPI, and taken out again at the end.
   --customize-hook='for c in /usr/local/share/ca-certificates/*.crt; do [ -f "$c" ] || continue; cp "$c" "$1/usr/local/share/ca-certificates/build-host-${c##*/}"; done; chroot "$1" update-ca-certificates >/dev/null 2>&1'
+  # systemd-resolved's package pointed /etc/resolv.conf at its stub, which does not run in a chroot:
+  # the build host's for pip's downloads (the stub's link is put back after mmdebstrap, below).
+  --customize-hook='rm -f "$1/etc/resolv.conf" && cp -L /etc/resolv.conf "$1/etc/resolv.conf"'
   # The bar owner's steps: a clone, then the installer (no start: nothing runs in a chroot).
   --customize-hook='mkdir -p "$1/root" && cp -a '"$work/clone"' "$1/root/spit-arcade"'
   --customize-hook='chroot "$1" env -u PIP_FIND_LINKS -u PIP_CONSTRAINT /root/spit-arcade/systemd/install.sh --no-start'
@@ -116,6 +120,10 @@ mmdebstrap --arch="$arch" --variant=minbase --components="$components" \
   --dpkgopt=force-confdef --dpkgopt=force-confold \
   "${hooks[@]}" \
   bookworm "$root"
+
+# Names are resolved by systemd-resolved's stub (running only when the venue is on): set after
+# mmdebstrap, which puts back its own /etc/resolv.conf at the end.
+ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 
 # --- the partitions: built from folders (no loop devices, no mounts), then laid into one disk image
 kver="$(basename "$(ls -d "$root"/lib/modules/* | head -n1)")"

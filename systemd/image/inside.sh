@@ -60,6 +60,27 @@ printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=16M\n' >/etc/systemd/journald
 systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
   systemd-timesyncd.service fstrim.timer >/dev/null 2>&1 || true
 
+# The venue (docs/venue.md): off until the operator puts a spit-venue/ folder on the boot partition
+# or a stick. /etc/spit-arcade/venue is the state partition's copy of it (the root is read-only);
+# the network (systemd-networkd: Ethernet, or Wi-Fi with wpa_supplicant; systemd-resolved) and the
+# uplink start only when it holds a venue.toml (ConditionPathExists, venue-on.conf): without it no
+# link is configured, nothing listens and nothing is sent.
+rm -rf /etc/spit-arcade/venue
+ln -s /var/lib/spit-arcade/venue-setup /etc/spit-arcade/venue
+install -m 0644 "$here/venue/spit-arcade-venue-setup.service" "$here/venue/spit-arcade-wifi.service" /etc/systemd/system/
+install -D -m 0644 "$here/venue/50-spit-venue-wired.network" /etc/systemd/network/50-spit-venue-wired.network
+install -m 0644 "$here/venue/60-spit-venue-wireless.network" /etc/systemd/network/
+install -D -m 0644 "$here/venue/resolved.conf" /etc/systemd/resolved.conf.d/spit-arcade.conf
+for unit in systemd-networkd.service systemd-networkd.socket systemd-networkd-wait-online.service systemd-resolved.service; do
+  install -D -m 0644 "$here/venue/venue-on.conf" "/etc/systemd/system/$unit.d/spit-venue.conf"
+done
+install -m 0644 "$here/venue/wait-online.conf" /etc/systemd/system/systemd-networkd-wait-online.service.d/spit-arcade.conf
+systemctl enable spit-arcade-venue-setup.service spit-arcade-wifi.service spit-arcade-uplink.service \
+  systemd-networkd.service systemd-resolved.service >/dev/null 2>&1
+# wpa_supplicant's own units are not the venue's (spit-arcade-wifi.service is): off.
+systemctl disable wpa_supplicant.service >/dev/null 2>&1 || true
+systemctl is-enabled spit-arcade-uplink.service systemd-networkd.service >/dev/null
+
 if [ "$ARCH" = arm64 ]; then
   # build-image.sh set the kernel command line before the kernel came (/etc/default/raspi-firmware):
   # check that raspi-firmware wrote it so.

@@ -3,8 +3,8 @@
 Registered as "running_scores", made with the places to light (just entered) or none. Shown for
 `SHOW_S`, then the title; START or SPIT! goes to the title at once. The title's attract cycle can
 show it between its demo games: `make("running_scores", ctx)`. Where the cabinet is in a venue, the
-venue's best sprints follow, each with its cabinet's name (the board the uplink keeps, read-only:
-appliance/venue/board.py).
+venue's best sprints and fastest reactions follow, each with its cabinet's name (the board the uplink
+keeps, read-only: appliance/venue/board.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pygame
 
 from appliance import high_scores
 from appliance.running_stats import runner_name
-from appliance.venue.board import Place, board_path, read_board
+from appliance.venue.board import Place, Reaction, board_path, read_board, read_reactions
 
 from ..captions import Caption, Line, caption
 from ..compositor import Canvas
@@ -25,6 +25,7 @@ from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_pres
 SHOW_S = 12.0
 MIN_S = 0.5
 VENUE_PLACES = 5  # the venue's best, under the cabinet's own ten
+VENUE_REACTIONS = 3  # and its fastest reactions under those
 
 
 def sprint_table(ctx: Context) -> high_scores.HighScores:
@@ -59,6 +60,17 @@ def venue_lines(places: list[Place]) -> list[Line]:
     return lines
 
 
+def reaction_lines(reactions: list[Reaction]) -> list[Line]:
+    """The venue's fastest reactions (none: no lines)."""
+    if not reactions:
+        return []
+    lines = [Line(_("THE VENUE — FASTEST REACTIONS"), 0.15, GOLD)]
+    for number, reaction in enumerate(reactions, start=1):
+        words = f"{number:>2}. {reaction.initials}  {reaction.reaction_ms:.0f}\u00a0ms  {reaction.cabinet}"
+        lines.append(Line(words, 0.12, WHITE))
+    return lines
+
+
 class RunningScoresScene:
     def __init__(self, ctx: Context, lit: tuple[int, ...] = ()) -> None:
         self.ctx = ctx
@@ -66,6 +78,7 @@ class RunningScoresScene:
         self.table = sprint_table(ctx)
         path = ctx.config_path
         self.venue = read_board(board_path(path), VENUE_PLACES) if path is not None else []
+        self.reactions = read_reactions(board_path(path), VENUE_REACTIONS) if path is not None else []
         self.start_ns = ctx.clock()
         self._leave = False
 
@@ -85,7 +98,7 @@ class RunningScoresScene:
 
     def captions(self) -> list[Caption]:
         head = caption("panel", None, Line(_("RUNNING SPIT — FASTEST SPRINTS"), 0.2, GOLD), shade=200)
-        lines = table_lines(self.table, self.lit) + venue_lines(self.venue)
+        lines = table_lines(self.table, self.lit) + venue_lines(self.venue) + reaction_lines(self.reactions)
         return [head, Caption("panel", None, tuple(lines), 200)]
 
     def draw(self, canvas: Canvas) -> None:

@@ -88,19 +88,19 @@ class TitleScene:
         over_for = match.game_time(now_ns) - match.spit.now
         if (match.finished and over_for > 5.0) or match.game_time(now_ns) > ATTRACT_GAME_S:
             self.match = self._attract_match(now_ns)
-            if self._has_high_scores():  # between attract games: Running Spit's fastest sprints (and the venue's)
+            if self._has_high_scores():  # between attract games: Running Spit's fastest sprints (and the venue's board)
                 return Replace(make("running_scores", self.ctx))
         return None
 
     def _has_high_scores(self) -> bool:
-        from appliance.venue.board import board_path, read_board
+        from appliance.venue.board import board_path, read_board, read_reactions
 
         from ..coins import office
 
         path = self.ctx.config_path
         if office(self.ctx).high_scores("sprint"):
             return True
-        return path is not None and bool(read_board(board_path(path), 1))
+        return path is not None and bool(read_board(board_path(path), 1) or read_reactions(board_path(path), 1))
 
     def rules_lines(self) -> list[str]:
         """The chosen game in one line, and its rules' lines, one at a time (a new one every few
