@@ -349,7 +349,11 @@ def main(argv: list[str]) -> int:
     if settings is None:
         say(f"the venue is off (no [venue] section in {args.settings}): nothing is sent")
         return 0
+    from appliance.watchdog import progress
+
+    progress("settings read")  # each step gives systemd a minute more: an emulated CPU starts slowly
     uplink = Uplink(settings, args.state, args.venue_dir or args.state / "venue")
+    progress("the outbox open")
     say(f"cabinet {settings.cabinet!r}, boot {uplink.outbox.boot}, {len(uplink.outbox)} message(s) in the outbox")
     stop = _stop_on_signals()
     try:
