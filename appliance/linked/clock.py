@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-WINDOW = 32  # samples the filter looks at (at 20 pings a second, 1.6 s)
+WINDOW = 128  # samples the filter looks at (at 50 pings a second, 2.6 s): the more, the less queued the best
 MIN_SAMPLES = 8  # before this many, the clock is not synced
 DRIFT_ALLOWANCE = 100e-6  # two crystals, unmeasured: 100 ppm
 STAMP_NS = 50_000  # the stamping itself: a reader thread woken by its socket

@@ -38,7 +38,7 @@ from . import wire
 from .clock import LinkClock
 
 PROTOCOL = 1  # the linked game's protocol (docs/linked.md); a peer on another one is refused
-PING_NS = 50_000_000
+PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
 BURST_PING_NS = 10_000_000  # pings this often until the clock is synced
 HELLO_RETRY_NS = 200_000_000  # (the hello is reliable: resent like any message; this is its first wait)
 MAX_INBOX = 1024

@@ -157,6 +157,11 @@ class Link:
     # ------------------------------------------------------------------ sending
 
     @property
+    def last_sent(self) -> int:
+        """The newest reliable message's number (0: none yet)."""
+        return self._next_seq - 1
+
+    @property
     def in_flight(self) -> int:
         return len(self._unacked)
 
