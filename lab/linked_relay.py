@@ -39,7 +39,7 @@ class Relay:
         self.down = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # the calling cabinet's side
         self.down.bind(listen)
         self.up = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # the listening cabinet's side
-        self.up.bind((listen[0], 0))
+        self.up.bind(("0.0.0.0", 0))
         self.target = target
         self.caller: tuple[str, int] | None = None
         self.cut = False  # a pulled cable: everything dropped while True

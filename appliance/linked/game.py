@@ -125,7 +125,7 @@ class LinkedTable:
         self.late_local = 0  # local presses moved up to the watermark already promised
         self.pauses = 0
         self._pending: list[dict[str, Any]] = []
-        self._said: set[str] = set()
+        self.said: dict[str, str] = {}  # the first refusal of each kind, in words
         self._next_beat = 0
         self._reset_clock(0, 0)
         self.peer_synced = False
@@ -133,6 +133,8 @@ class LinkedTable:
         self.peer_frozen_us: int | None = None
         self._peer_beat = -1
         self._beats = 0
+        self._taken_upto = 1  # the other's reliable messages handled here, all up to this (1: its hello)
+        self._taken_seqs: set[int] = set()
 
     # ------------------------------------------------------------------ the game clock
 
@@ -219,8 +221,8 @@ class LinkedTable:
 
     def _refuse(self, kind: str, words: str) -> None:
         self.refusals[kind] += 1
-        if kind not in self._said:
-            self._said.add(kind)
+        if kind not in self.said:
+            self.said[kind] = words
             print(f"spit-arcade: linked game: {words}: refused (more are counted, not said)", file=sys.stderr)
 
     def _remote_press(self, body: dict[str, Any], now_ns: int) -> None:
@@ -252,8 +254,8 @@ class LinkedTable:
             self._refuse("grid", f"a press at {t} s, off the other cabinet's grid of microseconds")
             return
         if t_us < self.remote_w_us:
-            self._refuse("past", f"a press stamped {(self.remote_w_us - t_us) / 1000:.1f} ms before the "
-                         "other cabinet's own watermark (far in the past)")
+            self._refuse("past", f"a press stamped at {t_us} µs, {(self.remote_w_us - t_us) / 1000:.1f} ms before "
+                         "the other cabinet's own watermark (far in the past)")
             return
         bound_us = self.peer.sync.error_bound_ns(now_ns) // 1000 if not self.leader else 0
         if self.state in ("playing", "paused") and t_us > self.raw_us(now_ns) + FUTURE_US + bound_us:
@@ -277,7 +279,7 @@ class LinkedTable:
             self.peer_paused = bool(body.get("paused"))
             frozen = body.get("frozen")
             self.peer_frozen_us = frozen if isinstance(frozen, int) else None
-        if self.peer.link.complete_to(last):
+        if last <= self._taken_upto:  # every message it had sent by then has been applied here
             self.remote_w_us = max(self.remote_w_us, w)
 
     def _start(self, g: int, seed: int, at_ns: int) -> None:
@@ -300,8 +302,18 @@ class LinkedTable:
         self._start(g, seed, at_ns)
         return g
 
+    def _taken(self, seq: int) -> None:
+        """A reliable message of the other cabinet's has been handled here (not just received: a beat
+        that counts on it may be read before it in the same batch)."""
+        self._taken_seqs.add(seq)
+        while self._taken_upto + 1 in self._taken_seqs:
+            self._taken_upto += 1
+            self._taken_seqs.discard(self._taken_upto)
+
     def _message(self, datagram: wire.Datagram, now_ns: int) -> None:
         body = datagram.body
+        if datagram.seq:
+            self._taken(datagram.seq)
         if datagram.kind == wire.PRESS:
             self._remote_press(body, now_ns)
         elif datagram.kind == wire.BEAT:
@@ -348,7 +360,7 @@ class LinkedTable:
         """The link's work for this frame: messages in, the clock, pause and resume, the beat out."""
         peer = self.peer
         peer.tick(now_ns)
-        for datagram in peer.messages():
+        for datagram in sorted(peer.messages(), key=lambda d: d.kind == wire.BEAT):  # beats last
             self._message(datagram, now_ns)
         if peer.state.startswith(("refused", "closed")):
             if not self.state.startswith(("refused", "closed")):

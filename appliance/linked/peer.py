@@ -40,7 +40,6 @@ from .clock import LinkClock
 PROTOCOL = 1  # the linked game's protocol (docs/linked.md); a peer on another one is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
 BURST_PING_NS = 10_000_000  # pings this often until the clock is synced
-HELLO_RETRY_NS = 200_000_000  # (the hello is reliable: resent like any message; this is its first wait)
 MAX_INBOX = 1024
 FLOOD_WINDOW_NS = 100_000_000
 FLOOD_DATAGRAMS = 400  # a busy table sends ~150 datagrams a second: this is over 25 times that
@@ -128,6 +127,7 @@ class Peer:
         address = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind(("0.0.0.0", 0))
+        sock.connect(address)  # the kernel drops datagrams from anyone else
         return cls(sock, my_offer, leader=False, address=(str(address[0]), int(address[1])), clock=clock)
 
     @property
@@ -267,6 +267,8 @@ class Peer:
                 return
             if self.address is None:  # a listener pairs with the first cabinet that speaks our protocol
                 self.address = address
+                with contextlib.suppress(OSError):
+                    self.sock.connect(address)  # from now on the kernel drops datagrams from anyone else
             self.last_heard_ns = now
             for datagram in delivered:
                 if datagram.kind == wire.PING:
