@@ -90,6 +90,10 @@ class LinkedMatch(Match):
     def tick(self, now_ns: int) -> list[Event]:
         return self.table.tick(now_ns)
 
+    def idle_s(self, now_ns: int) -> float:
+        """Never left for idleness: the other table may be playing (leaving is a BYE, Escape)."""
+        return 0.0
+
     def hold(self, now_ns: int) -> None:
         """A linked game's clock is both tables': only the link pauses it (a screen's hold is not)."""
 

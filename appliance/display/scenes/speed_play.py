@@ -121,6 +121,7 @@ class SpeedPlayScene(AtTable):
             out.append(caption("info", owner, Line(score, 0.13, GOLD), Line(deal, 0.1, SOFT), shade=130))
         out += self.table.feedback(self.now_ns)
         out += self.idle_warning()
+        out += self.link_captions()
         return out
 
     def draw(self, canvas: Canvas) -> None:
