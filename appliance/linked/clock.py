@@ -7,9 +7,15 @@ t3 (its clock); the PONG arrives here at t4. Then
     offset = ((t2 - t1) + (t3 - t4)) / 2     the peer's clock minus this one's, at the sample
 
 and the true offset lies within +/- delay/2 of it however the delay splits between the directions.
-Queues only ever add delay, so among the recent samples (`WINDOW`) the least delayed is the one to
-trust; the error bound is half its delay, plus what two quartz clocks can drift apart since it was
-taken (`DRIFT_ALLOWANCE`), plus `STAMP_NS` for the stamping itself (a thread woken by the socket).
+Every recent sample (`WINDOW`) says so, each widened by what two quartz clocks can drift apart
+since it was taken (`DRIFT_ALLOWANCE`) and by `STAMP_NS` for the stamping itself (a thread woken by
+its socket): the truth lies in all of those intervals at once, so in their intersection. The
+estimate is the middle of the intersection and the error bound half its width (plus the drift since
+the newest sample). Queues only ever add delay, so the intersection is as narrow as the least
+delayed samples make it: one sample quick on the way out bounds it from one side, another quick on
+the way back from the other, which over a few seconds of jittery network is far narrower than half
+the least round trip. Should the intervals not meet (a clock stepped, a stamp gone wrong), the least
+delayed sample alone is trusted, as NTP's minimum filter does.
 
 A clock that jumps (a peer whose clock was stepped, a machine suspended and woken): when the newest
 `JUMP_SAMPLES` samples all lie outside the estimate's bound by more than their own, on the same side,
@@ -49,6 +55,10 @@ class LinkClock:
         self.jumped_ns = 0
         self._best: Sample | None = None
         self._disagree = 0
+        self._estimate = 0.0
+        self._half = 0.0
+        self._at = 0
+        self.disjoint = 0  # times the intervals did not meet (the least delayed sample was used)
 
     @property
     def synced(self) -> bool:
@@ -64,7 +74,7 @@ class LinkClock:
         best = self._best
         if best is not None and len(self._samples) >= MIN_SAMPLES:
             reach = self.error_bound_ns(t4) + delay // 2 + JUMP_MARGIN_NS
-            off = sample.offset_ns - best.offset_ns
+            off = sample.offset_ns - self._estimate
             if abs(off) > reach:
                 sign = 1 if off > 0 else -1
                 self._disagree = self._disagree + sign if self._disagree * sign > 0 else sign
@@ -78,13 +88,32 @@ class LinkClock:
                 self._samples.extend(recent)
                 self._disagree = 0
         self._samples.append(sample)
-        self._best = min(self._samples, key=lambda s: s.delay_ns)
+        self._best = min(list(self._samples)[: max(1, len(self._samples) - abs(self._disagree))],
+                         key=lambda s: s.delay_ns)
+        self._intersect(t4)
         return sample
+
+    def _intersect(self, now_ns: int) -> None:
+        lo, hi = -float("inf"), float("inf")
+        samples = list(self._samples)
+        if 0 < abs(self._disagree) < len(samples):  # the newest disagree: held out until they make a jump
+            samples = samples[: len(samples) - abs(self._disagree)]
+        for s in samples:
+            reach = s.delay_ns / 2 + STAMP_NS + (now_ns - s.at_ns) * DRIFT_ALLOWANCE
+            lo, hi = max(lo, s.offset_ns - reach), min(hi, s.offset_ns + reach)
+        best = self._best
+        assert best is not None
+        if lo <= hi:
+            self._estimate, self._half = (lo + hi) / 2, (hi - lo) / 2
+        else:
+            self._estimate, self._half = best.offset_ns, best.delay_ns / 2 + STAMP_NS
+            self.disjoint += 1
+        self._at = now_ns
 
     @property
     def offset_ns(self) -> float:
         """The peer's clock minus this one's (0 before the first sample)."""
-        return self._best.offset_ns if self._best is not None else 0.0
+        return self._estimate
 
     @property
     def delay_ns(self) -> int | None:
@@ -92,10 +121,9 @@ class LinkClock:
 
     def error_bound_ns(self, now_ns: int) -> int:
         """How far `offset_ns` may be from the truth now (a large number before the first sample)."""
-        best = self._best
-        if best is None:
+        if self._best is None:
             return 10**12
-        return best.delay_ns // 2 + STAMP_NS + int(max(0, now_ns - best.at_ns) * DRIFT_ALLOWANCE)
+        return int(self._half + max(0, now_ns - self._at) * DRIFT_ALLOWANCE)
 
     def to_peer(self, local_ns: int) -> int:
         return round(local_ns + self.offset_ns)

@@ -49,8 +49,8 @@ from .peer import Peer
 
 HORIZON_US = 500_000  # the rollback horizon: how far one table's clock may run past the other's word
 BEAT_NS = 20_000_000
-SLACK_US = 50_000  # a local press reaches the table this long after its edge at most (else moved up):
-# a frame (16 ms), the merger's window (5 ms) and a busy moment; it only delays a pause this much
+SLACK_US = 100_000  # a local press reaches the table this long after its edge at most (else moved up):
+# a frame (16 ms), the merger's window (5 ms) and a busy moment; it only brings a pause this much sooner
 FUTURE_US = 100_000  # a remote press stamped this far past the game's clock (plus the sync's bound) is refused
 START_DELAY_NS = 1_000_000_000  # a new game starts this long after the leader deals it
 RESUME_DELAY_NS = 300_000_000  # both tables start again this long after the leader says so

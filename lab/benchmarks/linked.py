@@ -304,6 +304,7 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]]) -> d
 
     by_touch = {(p["touch"], role): p for role, r in results.items() for p in r["pressed"]}
     played = in_order = 0
+    wrong: list[float] = []
     for first, second in races:  # (leader touch, joiner touch)
         a, b = by_touch.get((first, "leader")), by_touch.get((second, "joiner"))
         if a is None or b is None or a["g"] != b["g"]:
@@ -311,6 +312,8 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]]) -> d
         played += 1
         if (a["t_us"] < b["t_us"]) == (first < second):
             in_order += 1
+        else:
+            wrong.append(round(abs(first - second) / 1e6, 3))
     identical = True
     leader_j, joiner_j = results["leader"]["journals"], results["joiner"]["journals"]
     if len(leader_j) != len(joiner_j) or not leader_j:
@@ -319,7 +322,8 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]]) -> d
         states = {replayed_state(Path(one)), replayed_state(Path(two))}
         states |= {json.dumps(closing_state(Path(path)), sort_keys=True) for path in (one, two)}
         identical = identical and len(states) == 1
-    return {"races": played, "races_in_edge_order": in_order, "journals_identical": identical}
+    return {"races": played, "races_in_edge_order": in_order, "journals_identical": identical,
+            "out_of_order_margins_ms": sorted(wrong)[:20]}
 
 
 def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
