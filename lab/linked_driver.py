@@ -26,7 +26,8 @@ class ScriptedSeat:
         self.seat = seat
         self.touches: deque[int] = deque(sorted(touches_ns))
         self.rng = random.Random(f"linked seat {seat} {seed}")
-        self.pressed: list[tuple[int, str]] = []  # (touch time, control) as pressed
+        self.pressed: list[tuple[int, str, int]] = []  # (touch time, control, game time µs) as pressed
+        self.moved = 0  # presses that reached the table too late to keep their own time (a stalled loop)
         self.refused = 0
 
     def due(self, now_ns: int) -> None:
@@ -43,12 +44,13 @@ class ScriptedSeat:
                 control = game.presses_for(self.seat, self.rng.choice(actions))[0]
             else:
                 control = self.rng.choice((*CONTROLS[:6], "left", "right", "spit"))
-            before = self.table.refused_local
+            before, moved = self.table.refused_local, self.table.late_local
             self.table.press(touch, self.seat, str(control), "script")
             if self.table.refused_local > before:
                 self.refused += 1
             else:
-                self.pressed.append((touch, str(control)))
+                self.pressed.append((touch, str(control), self.table.last_local_us))
+                self.moved += self.table.late_local - moved
 
 
 def replayed_state(path: Path) -> str:

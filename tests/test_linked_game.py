@@ -107,7 +107,7 @@ def test_races_from_both_tables_end_in_edge_order_and_both_journals_replay_alike
         presses = sorted((line["t"], n, line["player"]) for n, line in enumerate(lines) if "press" in line)
         orders.append([(t, p) for t, _, p in presses])
     assert orders[0] == orders[1]
-    touched = sorted([(t, 1) for t, _ in seats[0].pressed] + [(t, 2) for t, _ in seats[1].pressed])
+    touched = sorted([(t, 1) for t, _, _ in seats[0].pressed] + [(t, 2) for t, _, _ in seats[1].pressed])
     if not moved:
         assert [p for _, p in orders[0]] == [p for _, p in touched]
 
@@ -137,7 +137,7 @@ def test_a_pulled_cable_pauses_both_tables_and_the_game_resumes_with_nothing_los
     ({"t": 0.000001, "player": 2, "press": "left", "past": True}, "past"),
     ({"t": None, "player": 2, "press": "jump"}, "control"),
     ({"t": None, "player": 2, "press": "left", "even": True}, "grid"),
-    ({"t": None, "player": 2, "press": "left", "g": 0}, "stale"),
+    ({"t": None, "player": 2, "press": "left", "g": -1}, "stale"),
 ])
 def test_bad_presses_from_the_other_cabinet_are_refused_and_said(pair: Pair, body: dict, kind: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:

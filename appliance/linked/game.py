@@ -128,6 +128,8 @@ class LinkedTable:
         self.refused_local = 0  # local presses refused while paused or starting
         self.late_local = 0  # local presses moved up to the watermark already promised
         self.pauses = 0
+        self.after_game_over = 0  # the other's presses made before its table knew the game was over
+        self.pause_log: list[dict[str, Any]] = []  # each pause: when, why, the other's word then
         self._pending: list[dict[str, Any]] = []
         self.said: dict[str, str] = {}  # the first refusal of each kind, in words
         self._next_beat = 0
@@ -240,6 +242,9 @@ class LinkedTable:
             else:
                 self._refuse("flood", "presses for a game not started")
             return
+        if g == self.game_no - 1:  # made before the game's last press reached its table: it changes nothing
+            self.after_game_over += 1
+            return
         if g < self.game_no or self.match is None:
             self._refuse("stale", f"a press for game {g}, which is over")
             return
@@ -339,6 +344,8 @@ class LinkedTable:
     # ------------------------------------------------------------------ pause and resume
 
     def _pause(self, now_ns: int, why: str) -> None:
+        self.pause_log.append({"game": self.game_no, "at_us": self.clock_us(now_ns), "raw_us": self.raw_us(now_ns),
+                               "their_watermark_us": self.remote_w_us, "why": why})
         self.frozen_us = self.clock_us(now_ns)
         self.state, self.notice = "paused", why
         self.pauses += 1

@@ -14,7 +14,8 @@ which the namespaces share, plus an offset of its own (leader -1.234 s, joiner +
 sync has that to find, and the shared clock is the truth it is measured against.
 
 The races: race i at T0 + i * `--spacing-ms` on the shared clock, one cabinet's touch there and the
-other's a margin of 1 to `--margin-ms` later (which first alternates). A touch presses what the rules
+other's a margin of 1 to `--margin-ms` later (which first alternates); 4 % more races than `--races`
+are scheduled, and the first `--races` played are counted. A touch presses what the rules
 offer that seat then (mostly), as a player would. When a game ends, the leader deals another; a race
 whose touches fall in different games, or while a game starts, is not counted (`races` counts those
 played). Figures per delay: `races_in_edge_order` (both presses applied, in the order they were
@@ -49,6 +50,7 @@ from .figures import print_figures
 ADDR_A, ADDR_RA, ADDR_RB, ADDR_B = "10.77.1.1", "10.77.1.2", "10.77.2.2", "10.77.2.1"
 PORT, RELAY_PORT = 7000, 7001
 OFFSETS_NS = {"leader": -1_234_000_000, "joiner": 2_345_000_000}
+SPARE = 25  # one race in this many more is scheduled: a few fall between two games (the next deal's wait)
 FRAME_S = 0.004  # the cabinets' loop: a touch is pressed at its own time whatever the frame
 SETUP_S = 6.0  # from launch to the first race: hello, the clock sync, the first deal
 REPO = Path(__file__).resolve().parents[2]
@@ -155,11 +157,11 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
             matches.append(table.match)
         if table.leader and table.state == "over":
             table.start_game(now)
-        before = len(player.pressed)
+        before, moved = len(player.pressed), table.late_local
         player.due(now)
-        for touch, control in player.pressed[before:]:
-            pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": table.last_local_us,
-                            "control": control})
+        for touch, control, t_us in player.pressed[before:]:
+            pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": t_us, "control": control,
+                            "moved": table.late_local > moved})
         if table.state == "playing":
             played_ns += now_true - last
         last = now_true
@@ -191,7 +193,8 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
         "correction_margins_ms": [c.margin_ms for c in table.corrections],
         "rollback_depths": [d for m in matches for d in m.rollback_depths],
         "late_presses": sum(m.late_presses for m in matches), "late_local": table.late_local,
-        "refusals": dict(table.refusals), "said": table.said, "pauses": table.pauses, "played_s": played_ns / 1e9,
+        "refusals": dict(table.refusals), "said": table.said, "pauses": table.pauses,
+        "pause_log": table.pause_log[:10], "played_s": played_ns / 1e9,
         "journals": [str(m.journal.path) for m in matches if m.journal is not None and hasattr(m.journal, "path")],
         "games": len(matches), "cpu_s": round(cpu, 3), "link": peer.status(),
     }
@@ -298,22 +301,25 @@ def _result(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
     return result
 
 
-def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]], wanted: int) -> dict[str, Any]:
     """Which races were played, and which in edge order, from both cabinets' presses and journals."""
     from lab.linked_driver import closing_state, replayed_state
 
     by_touch = {(p["touch"], role): p for role, r in results.items() for p in r["pressed"]}
     played = in_order = 0
     wrong: list[float] = []
+    detail: list[dict[str, Any]] = []
     for first, second in races:  # (leader touch, joiner touch)
         a, b = by_touch.get((first, "leader")), by_touch.get((second, "joiner"))
-        if a is None or b is None or a["g"] != b["g"]:
+        if a is None or b is None or a["g"] != b["g"] or played == wanted:
             continue
         played += 1
         if (a["t_us"] < b["t_us"]) == (first < second):
             in_order += 1
         else:
             wrong.append(round(abs(first - second) / 1e6, 3))
+            detail.append({"margin_ms": wrong[-1], "leader": a, "joiner": b,
+                           "leader_touch": first, "joiner_touch": second})
     identical = True
     leader_j, joiner_j = results["leader"]["journals"], results["joiner"]["journals"]
     if len(leader_j) != len(joiner_j) or not leader_j:
@@ -323,7 +329,9 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]]) -> d
         states |= {json.dumps(closing_state(Path(path)), sort_keys=True) for path in (one, two)}
         identical = identical and len(states) == 1
     return {"races": played, "races_in_edge_order": in_order, "journals_identical": identical,
-            "out_of_order_margins_ms": sorted(wrong)[:20]}
+            "out_of_order_margins_ms": sorted(wrong)[:20],
+            "out_of_order_with_a_moved_press": sum(1 for d in detail if d["leader"]["moved"] or d["joiner"]["moved"]),
+            "out_of_order": detail[:5]}
 
 
 def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
@@ -331,7 +339,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     rng = random.Random(f"bench linked {seed} {delay_ms}")
     t0 = time.monotonic_ns() + int(SETUP_S * 1e9)
     pairs: list[tuple[int, int]] = []
-    for i in range(races):
+    for i in range(races + races // SPARE):  # the first `races` played are counted
         at = t0 + int(i * spacing_ms * 1e6)
         later = at + int(rng.uniform(1.0, margin_ms) * 1e6)
         pairs.append((at, later) if i % 2 else (later, at))
@@ -366,7 +374,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    verdict = judge(pairs, results)
+    verdict = judge(pairs, results, races)
     minutes = sum(r["played_s"] for r in results.values()) / len(results) / 60
     depths = [d for r in results.values() for d in r["rollback_depths"]]
     margins = [m for r in results.values() for m in r["correction_margins_ms"]]
@@ -385,6 +393,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
         "late_presses": leader["late_presses"] + joiner["late_presses"],
         "moved_local_presses": leader["late_local"] + joiner["late_local"],
         "pauses": leader["pauses"] + joiner["pauses"],
+        "pause_log": {"leader": leader["pause_log"], "joiner": joiner["pause_log"]},
         "refusals": {**leader["refusals"], **joiner["refusals"]},
         "said": {**leader["said"], **joiner["said"]},
         "resent": leader["link"]["resent"] + joiner["link"]["resent"],
