@@ -72,7 +72,7 @@ def test_another_variant_is_refused_on_both_screens_with_the_reason() -> None:
         assert _pump_until((leader, joiner), lambda: leader.state.startswith("refused")
                            and joiner.state.startswith("refused"))
         assert "'speed'" in leader.state and "'classic'" in leader.state
-        assert joiner.state == ("refused: this one is set for 'speed', the other cabinet for 'classic'")
+        assert "'speed'" in joiner.state and "'classic'" in joiner.state  # in its own words or the leader's
     finally:
         joiner.close()
         leader.close()

@@ -47,7 +47,11 @@ from appliance.rules.terms import Reason
 from . import wire
 from .peer import Peer
 
-HORIZON_US = 500_000  # the rollback horizon: how far one table's clock may run past the other's word
+# The rollback horizon: how far one table's clock may run past the other's word. It must cover the
+# word's lag (SLACK_US, the one-way delay and jitter) plus a lost press's resend (a round trip or
+# two): at 50 ms one-way, 2 % loss, 500 ms paused both tables now and then (bench linked); a longer
+# one costs only the checkpoints kept (a few copies of the game) and a pause noticed that much later.
+HORIZON_US = 750_000
 BEAT_NS = 20_000_000
 SLACK_US = 100_000  # a local press reaches the table this long after its edge at most (else moved up):
 # a frame (16 ms), the merger's window (5 ms) and a busy moment; it only brings a pause this much sooner

@@ -282,7 +282,7 @@ class Peer:
                         self.sync.add(body["t1"], body["t2"], body["t3"], now)
                 elif datagram.kind == wire.HELLO:
                     replies += self._hello(datagram.body)
-                elif datagram.kind == wire.REFUSE:
+                elif datagram.kind == wire.REFUSE and not self.state.startswith("refused"):  # the first reason stays
                     self.state = f"refused: {datagram.body.get('why', 'the other cabinet refused')}"
                 else:
                     self._inbox.append(datagram)
@@ -302,7 +302,8 @@ class Peer:
             if self.state == "connecting":
                 self.state = "up"
             return out
-        self.state = f"refused: {why}"
+        if not self.state.startswith("refused"):  # (the other's REFUSE may have come first: its words stay)
+            self.state = f"refused: {why}"
         print(f"spit-arcade: the linked game is refused: {why}", file=sys.stderr)
         out.append(self.link.message(wire.REFUSE, {"why": _their_words(why)}, self.clock()))
         return out

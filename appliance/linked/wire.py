@@ -234,9 +234,9 @@ class Link:
                 self._unacked.pop(seq, None)
                 highest = seq
         # Fast resend: a message the peer has not got though it has later ones, not resent within
-        # the last half round trip (the peer's next ack may simply not know of the resend yet).
+        # the last half round trip (rto is two: the peer's next ack may not know of the resend yet).
         return [self._resend(seq, now_ns) for seq, item in sorted(self._unacked.items())
-                if seq < highest and now_ns - item.sent_ns >= self.rto_ns // 2][:32]
+                if seq < highest and now_ns - item.sent_ns >= self.rto_ns // 4][:32]
 
     def receive(self, data: bytes, now_ns: int, room: bool = True) -> tuple[list[Datagram], list[bytes]]:
         """`data` off the socket: the messages it delivers (each reliable one once) and the datagrams
