@@ -170,3 +170,40 @@ def test_another_variant_never_starts_a_game(tmp_path: Path) -> None:
     finally:
         for table in tables:
             table.close()
+
+
+class _Clockless:
+    """What a LinkedMatch asks of its table, for a match played in virtual time."""
+
+    horizon_us = 750_000
+
+    def clock_us(self, t_ns: int) -> int:
+        return t_ns // 1000
+
+
+def test_a_game_over_stays_open_until_the_other_tables_word_passes_it(tmp_path: Path) -> None:
+    from appliance.linked.game import LinkedMatch
+    from appliance.match import open_journal
+    from appliance.rules import Phase
+
+    match = LinkedMatch(_Clockless(), 3, open_journal(tmp_path, 3), "classic", {})  # type: ignore[arg-type]
+    rng = random.Random(3)
+    t = 0.0
+    for _ in range(20_000):
+        t = round(t + 0.05, 6)
+        seat = rng.choice((1, 2))
+        actions = match.game.legal_actions(seat)
+        control = match.game.presses_for(seat, rng.choice(actions))[0] if actions else "spit"
+        match.apply(t, seat, str(control), "script")
+        if match.game.phase == Phase.OVER:
+            break
+    assert match.game.phase == Phase.OVER
+    assert not match.finished and match.journal is not None  # not final: a press from before may come
+    before = match.presses
+    match.apply(round(t - 0.01, 6), 2, "spit", "link")  # the other table's, from before the end
+    assert match.presses == before + 1 and match.rollbacks >= 1  # put in its place, not refused
+    if match.game.phase == Phase.OVER:
+        match.confirm_over()
+        assert match.finished and match.journal is None
+        assert json.loads(tmp_path.joinpath(next(p.name for p in tmp_path.iterdir())).read_text()
+                          .splitlines()[-1])["state"]["phase"] == "over"

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.match import Match, Recorder, open_journal
-from appliance.rules import CONTROLS, Event, seats_of
+from appliance.rules import CONTROLS, Event, Phase, seats_of
 from appliance.rules.events import Play, Reject
 from appliance.rules.terms import Reason
 
@@ -81,12 +81,27 @@ class LinkedMatch(Match):
 
     def __init__(self, table: LinkedTable, seed: int, journal: Recorder | None, variant: str,
                  options: Mapping[str, Any]) -> None:
+        self.over_confirmed = False
         super().__init__(seed, 0, journal, variant=variant, options=options)
         self.table = table
         self.horizon_s = table.horizon_us / 1e6
 
     def game_time(self, t_ns: int) -> float:
         return self.table.clock_us(t_ns) / 1e6
+
+    def _happened(self, events: list[Event], round_over: bool = False) -> None:
+        """A game over is not final until the other table's word has passed it: a press of theirs
+        from before it may still come and change it (a rollback). Until then the journal stays open
+        and the match is not `finished` (so that press is put in its place, not refused)."""
+        if self.game.phase == Phase.OVER and not self.over_confirmed:
+            self.events += events
+            return
+        super()._happened(events, round_over)
+
+    def confirm_over(self) -> None:
+        """The other table's word has passed the game's end: it is over for good (journal closed)."""
+        self.over_confirmed = True
+        super()._happened([])
 
     def press(self, t_ns: int, player: int, control: str, source: str = "keyboard") -> list[Event]:
         return self.table.press(t_ns, player, control, source)
@@ -417,6 +432,9 @@ class LinkedTable:
         if match is not None and self.state == "playing" and not match.finished:
             events = match.advance(clock / 1e6)
             match._journal_tick()
+        if (match is not None and not match.finished and match.game.phase == Phase.OVER
+                and self.remote_w_us >= round(match.game.now * 1e6)):
+            match.confirm_over()
         if match is not None and match.finished and self.state != "over":
             self.state, self.notice = "over", ""
         if now_ns >= self._next_beat:

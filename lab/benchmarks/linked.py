@@ -152,16 +152,18 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     while True:
         now_true = time.monotonic_ns()
         now = now_true + shift
-        table.tick(now)
-        if table.match is not None and (not matches or matches[-1] is not table.match):
-            matches.append(table.match)
-        if table.leader and table.state == "over":
-            table.start_game(now)
+        # The presses first, then the link's frame (its beat): as the screen's loop delivers the keys
+        # before its update, so presses a stalled loop delivers late still keep their own times.
         before, moved = len(player.pressed), table.late_local
         player.due(now)
         for touch, control, t_us in player.pressed[before:]:
             pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": t_us, "control": control,
                             "moved": table.late_local > moved})
+        table.tick(now)
+        if table.match is not None and (not matches or matches[-1] is not table.match):
+            matches.append(table.match)
+        if table.leader and table.state == "over":
+            table.start_game(now)
         if table.state == "playing":
             played_ns += now_true - last
         last = now_true
@@ -414,7 +416,7 @@ def _round(value: float | None) -> float | None:
 
 
 def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
-          variant: str, seed: int, flood_s: float = 0.0) -> dict[str, Any]:
+          variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None) -> dict[str, Any]:
     why = namespaces_possible()
     if why:
         raise RuntimeError(why)
@@ -422,6 +424,9 @@ def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacin
     for delay in delays:
         ns = Namespaces()
         with tempfile.TemporaryDirectory(prefix="spit-bench-linked-") as tmp:
+            if keep is not None:
+                tmp = str(keep / f"delay-{delay:g}")
+                Path(tmp).mkdir(parents=True, exist_ok=True)
             try:
                 ns.make()
                 runs.append(run_delay(delay, jitter_ms, loss, races, spacing_ms, margin_ms, variant, seed, ns,
@@ -447,6 +452,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flood-s", type=float, default=3.0, help="seconds of garbage at the leader (last delay)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--keep", type=Path, help="keep the journals here (a directory for each delay)")
     # one cabinet, the relay's flooder (run by the bench itself, in a namespace)
     parser.add_argument("--cabinet", choices=("leader", "joiner"), help=argparse.SUPPRESS)
     parser.add_argument("--flood", help=argparse.SUPPRESS)
@@ -471,7 +477,7 @@ def main(argv: list[str]) -> int:
         return 0
     try:
         result = bench([float(d) for d in args.delays.split(",")], args.jitter_ms, args.loss, args.races,
-                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s)
+                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep)
     except RuntimeError as error:
         print(f"spit-arcade bench linked: {error}", file=sys.stderr)
         return 2
