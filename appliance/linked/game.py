@@ -55,7 +55,7 @@ HORIZON_US = 750_000
 BEAT_NS = 20_000_000
 SLACK_US = 100_000  # a local press reaches the table this long after its edge at most (else moved up):
 # a frame (16 ms), the merger's window (5 ms) and a busy moment; it only brings a pause this much sooner
-FUTURE_US = 100_000  # a remote press stamped this far past the game's clock (plus the sync's bound) is refused
+FUTURE_US = 500_000  # a remote press stamped this far past the game's clock (plus the sync's bound) is refused
 START_DELAY_NS = 1_000_000_000  # a new game starts this long after the leader deals it
 RESUME_DELAY_NS = 300_000_000  # both tables start again this long after the leader says so
 MAX_PENDING = 256  # presses of the next game that came before its START
@@ -207,7 +207,11 @@ class LinkedTable:
         if self.state != "playing":
             self.refused_local += 1
             return []
-        t_us = min(self.raw_us(t_ns), self.cap_us)  # (before the game's clock: the match rolls back)
+        t_us = self.raw_us(t_ns)  # (before the game's clock: the match rolls back)
+        if t_us > self.cap_us:  # the other table's word is too far behind: the table pauses now
+            self._pause(max(t_ns, self.peer.clock()), self._silence_words(max(t_ns, self.peer.clock())))
+            self.refused_local += 1
+            return []
         if t_us < self.w_sent_us:
             self.late_local += 1
             t_us = self.w_sent_us
@@ -285,6 +289,7 @@ class LinkedTable:
             self._refuse("past", f"a press stamped at {t_us} µs, {(self.remote_w_us - t_us) / 1000:.1f} ms before "
                          "the other cabinet's own watermark (far in the past)")
             return
+        now_ns = max(now_ns, self.peer.clock())  # (the frame's time may be stale: a loop that stalled)
         bound_us = self.peer.sync.error_bound_ns(now_ns) // 1000 if not self.leader else 0
         if self.state in ("playing", "paused") and t_us > self.raw_us(now_ns) + FUTURE_US + bound_us:
             self._refuse("future", f"a press stamped {(t_us - self.raw_us(now_ns)) / 1000:.0f} ms in the future")
@@ -389,6 +394,7 @@ class LinkedTable:
     def tick(self, now_ns: int) -> list[Event]:
         """The link's work for this frame: messages in, the clock, pause and resume, the beat out."""
         peer = self.peer
+        now_ns = max(now_ns, peer.clock())  # the frame's time, or later if the frame began a while ago
         peer.tick(now_ns)
         for datagram in sorted(peer.messages(), key=lambda d: d.kind == wire.BEAT):  # beats last
             self._message(datagram, now_ns)
