@@ -17,6 +17,7 @@ BENCHES: dict[str, str] = {
     "store": "lab.benchmarks.store:main",
     "venue": "lab.benchmarks.venue:main",
     "first-game": "lab.benchmarks.first_game:main",
+    "linked": "lab.benchmarks.linked:main",
 }
 
 # command -> ("module:function", help); each function takes the remaining argv and returns an exit status.

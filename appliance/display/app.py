@@ -80,6 +80,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="start with a guided first game that teaches the game, step by step (spit or speed; "
         "default: the game chosen in the settings); on the title, player 1's or 2's first pile key starts it",
     )
+    linked = parser.add_argument_group("a linked game: two cabinets (or desktops) play one game (docs/linked.md)")
+    linked.add_argument("--link-listen", type=int, metavar="PORT", help="wait for the other cabinet on this UDP port")
+    linked.add_argument("--link", metavar="HOST:PORT", help="join the cabinet listening there")
+    linked.add_argument("--link-seats", metavar="N,N", help="this cabinet's seats (default: the listener the "
+                        "first half of the table, the other the rest)")
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # stop after N frames (smoke runs)
     return parser.parse_args(argv)
 
@@ -309,6 +314,15 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
         return 2
     watchdog.progress("inputs open")
+    linked = None
+    if args.link or args.link_listen is not None:
+        try:
+            linked = open_link(args, settings, None if args.no_journal else journal_dir(settings.journal_dir))
+        except (OSError, ValueError) as error:
+            print(f"spit-arcade play: cannot open the link: {error}", file=sys.stderr)
+            if merger is not None:
+                merger.stop()
+            return 2
     try:
         screen = open_screen(size, args.fullscreen)
     except DisplayError as error:
@@ -321,16 +335,47 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
         journals = None if args.no_journal else journal_dir(settings.journal_dir)
         config_path = args.config if args.config is not None else default_config_path()
         return run(settings, keymap, screen, journals, clock, args.frames, merger, config_path, notices, args.learn,
-                   touch)
+                   touch, linked)
     except KeyboardInterrupt:
         return 130
     except pygame.error as error:
         print(f"spit-arcade play: the display stopped working ({error})", file=sys.stderr)
         return 1
     finally:
+        if linked is not None:
+            linked[0].close()
         if merger is not None:
             merger.stop()
         pygame.quit()
+
+
+def open_link(args: argparse.Namespace, settings: Settings, journals: Path | None) -> tuple[Any, str]:
+    """The linked table for `--link-listen PORT` / `--link HOST:PORT`, and where, in words. The game is
+    the one the settings choose (both cabinets must choose the same: the hello checks)."""
+    from appliance.linked.game import LinkedTable
+    from appliance.linked.peer import Peer, offer
+    from appliance.rules import seats_of
+
+    from .rules_words import game_choice
+
+    choice = game_choice(settings)
+    table_seats = seats_of(choice.preset, choice.given)
+    half = table_seats // 2
+    default = list(range(1, half + 1)) if args.link_listen is not None else list(range(half + 1, table_seats + 1))
+    seats = [int(s) for s in args.link_seats.split(",")] if args.link_seats else default
+    if not seats or any(not 1 <= s <= table_seats for s in seats):
+        raise ValueError(f"--link-seats must name seats 1 to {table_seats}")
+    mine = offer(choice.preset, choice.given, seats, table_seats)
+    if args.link_listen is not None:
+        peer = Peer.listen(args.link_listen, mine)
+        where = f"port {args.link_listen}"
+    else:
+        host, _, port = str(args.link).rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"--link takes HOST:PORT, not {args.link!r}")
+        peer = Peer.connect(host, int(port), mine)
+        where = str(args.link)
+    return LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals), where
 
 
 def run(
@@ -345,6 +390,7 @@ def run(
     notices: list[str] | None = None,
     learn: str | None = None,
     touch: bool = True,
+    linked: tuple[Any, str] | None = None,
 ) -> int:
     """The game on `screen` until it ends (`touch`: a tap or a click on it is a press)."""
     import time
@@ -376,7 +422,12 @@ def run(
     # An update applied or rolled back since the last start: into the audits, asked of the updater
     # on a thread of its own (nothing of it is imported or waited for before the first frame).
     threading.Thread(target=check_updates, args=(ctx,), name="updates-at-start", daemon=True).start()
-    stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
+    if linked is not None:  # a linked game: the link's scene first (a crashed game is left for the next start)
+        from .scenes.base import make
+
+        stack = [make("linked_wait", ctx, *linked)]
+    else:
+        stack = learn_scenes(ctx, learn, said) if learn else first_scenes(ctx, said)
     watchdog.progress("the first scenes made (a game resumed)")
     runner = Runner(ctx, stack[0], screen, merger=merger, log_rate=max_frames is None, service_menu=True, touch=touch)
     for scene in stack[1:]:

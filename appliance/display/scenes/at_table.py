@@ -25,6 +25,7 @@ from ..touch_map import touch_target
 from .base import BACK, Context, Input, Push, Transition, is_press, leave_game, make
 
 IDLE_WARNING_S = 10.0  # the idle time's last seconds are counted down (a third of it, if that is shorter)
+CORRECTION_SHOWN_S = 1.5  # a race redrawn by a late press from a linked cabinet is said this long
 
 
 class AtTable:
@@ -104,6 +105,26 @@ class AtTable:
         timeout = self.ctx.settings.idle_timeout_s
         left = timeout - self.match.idle_s(now_ns)
         return left if left <= min(IDLE_WARNING_S, timeout / 3) else None
+
+    def link_captions(self) -> list[Caption]:
+        """A linked game (appliance/linked/): the pause notice while the tables wait for the link, and
+        a race redrawn by the other table's late press ("Corrected: player 2 was first by 12 ms"),
+        short, for everybody. Nothing for a game on this table alone."""
+        table = getattr(self.match, "table", None)
+        if table is None:
+            return []
+        out = []
+        if table.notice and table.state != "playing":
+            out.append(Caption("centre", None, (Line(table.notice, 0.09, GOLD),), 200))
+        seen = getattr(self, "_corrections_seen", None)
+        if seen is None or seen[0] > len(table.corrections):
+            seen = (len(table.corrections), -(10**18))
+        if len(table.corrections) > seen[0]:
+            seen = (len(table.corrections), self.now_ns)
+        self._corrections_seen = seen
+        if table.corrections and self.now_ns - seen[1] < CORRECTION_SHOWN_S * 1e9:
+            out.append(Caption("centre", None, (Line(table.corrections[-1].words(), 0.08, WHITE),), 170))
+        return out
 
     def idle_warning(self) -> list[Caption]:
         """The countdown before a game nobody touches is left, big in the middle for everybody."""

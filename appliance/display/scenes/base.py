@@ -107,6 +107,7 @@ SCENES: dict[str, str] = {
     "notices": "service_notices:NoticesScene",
     "learn": "learn:learn_scene",
     "learned": "learn:LearnedScene",
+    "linked_wait": "linked_wait:LinkedWaitScene",
 }
 
 

@@ -101,6 +101,7 @@ class PlayScene(AtTable):
             out += self.duel.captions(self.now_ns)
         out += [c for overlay in self.overlays for c in overlay.captions(self.now_ns)]
         out += self.idle_warning()
+        out += self.link_captions()
         return out
 
     def draw(self, canvas: Canvas) -> None:

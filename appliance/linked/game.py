@@ -1,0 +1,468 @@
+"""One game across two cabinets: each applies its own presses at once, the other's in edge order.
+
+The game's clock is the leader's (the cabinet that listened): game time t (µs) is `base` plus the
+time since the leader's clock read `base_ns`; the other cabinet reads the leader's clock through the
+clock sync (clock.py). Every press is stamped at its edge on its own cabinet's clock, mapped onto
+the game clock there, applied there at once, and sent (the journals' press line, plus the game's
+number: `{"g": 1, "t": 12.345678, "player": 2, "press": "left"}`). The leader's presses fall on even
+microseconds, the other's on odd ones, so two cabinets never tie and both order every pair alike.
+
+The promise that makes both tables agree: each cabinet says, in a BEAT every `BEAT_NS`, its
+*watermark* W — every press it will ever stamp is at or after W (and every one before has been
+sent: the BEAT names its newest message, and W counts only once all up to it have arrived). A
+cabinet's game clock never runs more than the rollback horizon H past the other's W. So a press from
+the other cabinet, however late it arrives, is never older than H on this one's clock: the match
+(appliance/match.py) always rolls back and applies it in its place, and both journals, replayed,
+end in the same state, byte for byte. A race whose winner changed is a `Correction` (the screen
+shows it, with the margin in ms).
+
+When the clock reaches that bound (the other cabinet has said nothing for about H: a pulled cable,
+a crashed peer) the table *pauses*: its clock stands still, local presses are refused with the
+notice, and it tells the other, which pauses too. When both are paused and each has everything the
+other sent, the leader sends RESUME: the clock goes on from the later of the two frozen times, at a
+moment a little ahead on the leader's clock, so both tables start again together. Nothing applied is
+lost; a press refused while paused was never applied anywhere.
+
+Bad input from the other cabinet — a press for a seat that is not its own (forged), stamped in the
+future or before its own watermark (far in the past), off its grid of microseconds, for an unknown
+control or game — is refused, counted (`refusals`) and said once on standard error; it was never
+applied here, so an honest peer never sends one (its own checks are the same).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from appliance.match import Match, Recorder, open_journal
+from appliance.rules import CONTROLS, Event, Phase, seats_of
+from appliance.rules.events import Play, Reject
+from appliance.rules.terms import Reason
+
+from . import wire
+from .peer import Peer
+
+# The rollback horizon: how far one table's clock may run past the other's word. It must cover the
+# word's lag (SLACK_US, the one-way delay and jitter) plus a lost press's resend (a round trip or
+# two): at 50 ms one-way, 2 % loss, 500 ms paused both tables now and then (bench linked); a longer
+# one costs only the checkpoints kept (a few copies of the game) and a pause noticed that much later.
+HORIZON_US = 750_000
+BEAT_NS = 20_000_000
+SLACK_US = 100_000  # a local press reaches the table this long after its edge at most (else moved up):
+# a frame (16 ms), the merger's window (5 ms) and a busy moment; it only brings a pause this much sooner
+FUTURE_US = 500_000  # a remote press stamped this far past the game's clock (plus the sync's bound) is refused
+START_DELAY_NS = 1_000_000_000  # a new game starts this long after the leader deals it
+RESUME_DELAY_NS = 300_000_000  # both tables start again this long after the leader says so
+MAX_PENDING = 256  # presses of the next game that came before its START
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A race redrawn: a late press from the other table won it. `margin_ms`: by how much."""
+
+    t: float
+    winner: int
+    loser: int
+    margin_ms: float
+    card: str
+
+    def words(self) -> str:
+        return f"Corrected: player {self.winner} was first by {self.margin_ms:.0f} ms"
+
+
+class LinkedMatch(Match):
+    """A Match whose clock is the linked table's: the screen drives it as it drives any match, and
+    its presses and ticks go through the table (to the other cabinet and back)."""
+
+    def __init__(self, table: LinkedTable, seed: int, journal: Recorder | None, variant: str,
+                 options: Mapping[str, Any]) -> None:
+        self.over_confirmed = False
+        super().__init__(seed, 0, journal, variant=variant, options=options)
+        self.table = table
+        self.horizon_s = table.horizon_us / 1e6
+
+    def game_time(self, t_ns: int) -> float:
+        return self.table.clock_us(t_ns) / 1e6
+
+    def _happened(self, events: list[Event], round_over: bool = False) -> None:
+        """A game over is not final until the other table's word has passed it: a press of theirs
+        from before it may still come and change it (a rollback). Until then the journal stays open
+        and the match is not `finished` (so that press is put in its place, not refused)."""
+        if self.game.phase == Phase.OVER and not self.over_confirmed:
+            self.events += events
+            return
+        super()._happened(events, round_over)
+
+    def confirm_over(self) -> None:
+        """The other table's word has passed the game's end: it is over for good (journal closed)."""
+        self.over_confirmed = True
+        super()._happened([])
+
+    def press(self, t_ns: int, player: int, control: str, source: str = "keyboard") -> list[Event]:
+        return self.table.press(t_ns, player, control, source)
+
+    def tick(self, now_ns: int) -> list[Event]:
+        return self.table.tick(now_ns)
+
+    def idle_s(self, now_ns: int) -> float:
+        """Never left for idleness: the other table may be playing (leaving is a BYE, Escape)."""
+        return 0.0
+
+    def hold(self, now_ns: int) -> None:
+        """A linked game's clock is both tables': only the link pauses it (a screen's hold is not)."""
+
+    def release(self, now_ns: int) -> None:
+        """See `hold`."""
+
+
+class LinkedTable:
+    """This cabinet's side of a linked game: the link, the game clock, the current match."""
+
+    def __init__(self, peer: Peer, seats: list[int], variant: str, options: Mapping[str, Any] | None = None,
+                 journal_dir: Path | None = None, horizon_us: int = HORIZON_US,
+                 start_delay_ns: int = START_DELAY_NS, seed: Callable[[int], int] | None = None) -> None:
+        self.peer = peer
+        self.leader = peer.leader
+        self.local_seats = frozenset(seats)
+        self.variant = variant
+        self.options = dict(options or {})
+        self.table_seats = seats_of(variant, self.options)
+        self.remote_seats = frozenset(range(1, self.table_seats + 1)) - self.local_seats
+        self.journal_dir = journal_dir
+        self.horizon_us = horizon_us
+        self.start_delay_ns = start_delay_ns
+        self.seed = seed or (lambda game: int.from_bytes(os.urandom(6), "big"))  # the leader deals
+        self.parity = 0 if self.leader else 1
+        self.state = "connecting"  # syncing, starting, playing, paused, resuming, over, refused: ..., closed: ...
+        self.notice = ""  # what the screen says while not playing ("" while playing)
+        self.match: LinkedMatch | None = None
+        self.game_no = 0
+        self.corrections: list[Correction] = []
+        self.refusals: Counter[str] = Counter()
+        self.refused_local = 0  # local presses refused while paused or starting
+        self.late_local = 0  # local presses moved up to the watermark already promised
+        self.pauses = 0
+        self.after_game_over = 0  # the other's presses made before its table knew the game was over
+        self.pause_log: list[dict[str, Any]] = []  # each pause: when, why, the other's word then
+        self._pending: list[dict[str, Any]] = []
+        self.said: dict[str, str] = {}  # the first refusal of each kind, in words
+        self._next_beat = 0
+        self._reset_clock(0, 0)
+        self.peer_synced = False
+        self.peer_paused = False
+        self.peer_frozen_us: int | None = None
+        self._peer_beat = -1
+        self._beats = 0
+        self._taken_upto = 1  # the other's reliable messages handled here, all up to this (1: its hello)
+        self._taken_seqs: set[int] = set()
+
+    # ------------------------------------------------------------------ the game clock
+
+    def _reset_clock(self, base_us: int, base_ns: int) -> None:
+        self.base_us = base_us  # game time at ...
+        self.base_ns = base_ns  # ... this moment of the leader's clock
+        self.remote_w_us = base_us  # the other table's watermark (its presses are all at or after it)
+        self.frozen_us: int | None = None  # the clock while paused
+        self.floor_us = base_us  # the clock never goes back
+        self.w_sent_us = base_us  # this table's watermark as last said
+        self.last_local_us = base_us - 2  # this table's last press
+        self.resumes = 0
+
+    def leader_ns(self, local_ns: int) -> int:
+        return local_ns if self.leader else self.peer.sync.to_peer(local_ns)
+
+    def raw_us(self, local_ns: int) -> int:
+        """The game clock at `local_ns` if nothing held it back."""
+        return self.base_us + (self.leader_ns(local_ns) - self.base_ns) // 1000
+
+    @property
+    def cap_us(self) -> int:
+        return self.remote_w_us + self.horizon_us
+
+    def clock_us(self, local_ns: int) -> int:
+        """The game clock (µs): stands still while paused, never past the other table's word plus the
+        horizon, never backwards."""
+        if self.frozen_us is not None:
+            return self.frozen_us
+        if self.state not in ("playing", "paused"):
+            return self.floor_us
+        return max(self.floor_us, min(self.raw_us(local_ns), self.cap_us))
+
+    def _grid(self, t_us: int) -> int:
+        """The first microsecond of this cabinet's grid at or after `t_us`."""
+        return t_us + ((self.parity - t_us) % 2)
+
+    # ------------------------------------------------------------------ this table's presses
+
+    def press(self, t_ns: int, player: int, control: str, source: str = "keyboard") -> list[Event]:
+        """A press at this cabinet (its edge `t_ns`, this cabinet's clock): applied here and sent."""
+        match = self.match
+        if match is None or match.finished or control not in CONTROLS or player not in self.local_seats:
+            return []
+        if self.state != "playing":
+            self.refused_local += 1
+            return []
+        t_us = self.raw_us(t_ns)  # (before the game's clock: the match rolls back)
+        if t_us > self.cap_us:  # the other table's word is too far behind: the table pauses now
+            self._pause(max(t_ns, self.peer.clock()), self._silence_words(max(t_ns, self.peer.clock())))
+            self.refused_local += 1
+            return []
+        if t_us < self.w_sent_us:
+            self.late_local += 1
+            t_us = self.w_sent_us
+        # Strictly after this table's last press: the other applies presses at equal times in the
+        # order they arrive, and datagrams overtake each other.
+        t_us = self._grid(max(t_us, self.last_local_us + 1))
+        try:
+            self.peer.send(wire.PRESS, {"g": self.game_no, "t": t_us / 1e6, "player": player, "press": control})
+        except OverflowError:
+            self.refused_local += 1
+            return []
+        self.last_local_us = t_us
+        return self._apply(t_us, player, control, source)
+
+    def _apply(self, t_us: int, player: int, control: str, source: str) -> list[Event]:
+        match = self.match
+        assert match is not None
+        old, corrections = match.events, match.corrections
+        events = match.apply(t_us / 1e6, player, control, source)
+        if match.corrections > corrections:
+            self._corrected(old, match.events, match.rewritten_from[-1])
+        return events
+
+    def _corrected(self, old: list[Event], new: list[Event], first: int) -> None:
+        """A rollback rewrote the events from `first`: a race whose winner changed is a correction."""
+        before = next((e for e in old[first:] if isinstance(e, Play)), None)
+        after = next((e for e in new[first:] if isinstance(e, Play)), None)
+        if before is None or after is None or before.player == after.player:
+            return
+        by = next((e.by_ms for e in new[first:] if isinstance(e, Reject) and e.reason == Reason.TOO_LATE
+                   and e.player == before.player and e.by_ms is not None), None)
+        margin = by if by is not None else abs(before.t - after.t) * 1000
+        self.corrections.append(Correction(after.t, after.player, before.player, round(margin, 3), str(after.card)))
+
+    # ------------------------------------------------------------------ the other table's messages
+
+    def _refuse(self, kind: str, words: str) -> None:
+        self.refusals[kind] += 1
+        if kind not in self.said:
+            self.said[kind] = words
+            print(f"spit-arcade: linked game: {words}: refused (more are counted, not said)", file=sys.stderr)
+
+    def _remote_press(self, body: dict[str, Any], now_ns: int) -> None:
+        g, t, player, control = body.get("g"), body.get("t"), body.get("player"), body.get("press")
+        if not isinstance(g, int) or isinstance(g, bool):
+            self._refuse("malformed", "a press with no game number")
+            return
+        if g > self.game_no:
+            if len(self._pending) < MAX_PENDING:
+                self._pending.append(body)
+            else:
+                self._refuse("flood", "presses for a game not started")
+            return
+        if g == self.game_no - 1:  # made before the game's last press reached its table: it changes nothing
+            self.after_game_over += 1
+            return
+        if g < self.game_no or self.match is None:
+            self._refuse("stale", f"a press for game {g}, which is over")
+            return
+        if not isinstance(player, int) or player not in self.remote_seats:
+            why = "this cabinet's" if player in self.local_seats else "no seat at this table"
+            self._refuse("forged", f"the other cabinet sent a press for seat {player!r}, {why}")
+            return
+        if control not in CONTROLS:
+            self._refuse("control", f"the other cabinet sent an unknown control {control!r}")
+            return
+        if not isinstance(t, int | float) or isinstance(t, bool):
+            self._refuse("malformed", "a press with no time")
+            return
+        t_us = round(t * 1e6)
+        if t_us % 2 != 1 - self.parity:
+            self._refuse("grid", f"a press at {t} s, off the other cabinet's grid of microseconds")
+            return
+        if t_us < self.remote_w_us:
+            self._refuse("past", f"a press stamped at {t_us} µs, {(self.remote_w_us - t_us) / 1000:.1f} ms before "
+                         "the other cabinet's own watermark (far in the past)")
+            return
+        now_ns = max(now_ns, self.peer.clock())  # (the frame's time may be stale: a loop that stalled)
+        bound_us = self.peer.sync.error_bound_ns(now_ns) // 1000 if not self.leader else 0
+        if self.state in ("playing", "paused") and t_us > self.raw_us(now_ns) + FUTURE_US + bound_us:
+            self._refuse("future", f"a press stamped {(t_us - self.raw_us(now_ns)) / 1000:.0f} ms in the future")
+            return
+        self._apply(t_us, player, str(control), "link")
+
+    def _beat(self, body: dict[str, Any]) -> None:
+        n, g, w, last = body.get("n"), body.get("g"), body.get("w"), body.get("s")
+        if not all(isinstance(v, int) for v in (n, g, w, last)):
+            self._refuse("malformed", "a beat without its numbers")
+            return
+        assert isinstance(n, int) and isinstance(w, int) and isinstance(last, int)
+        if n <= self._peer_beat:
+            return  # an older beat, overtaken
+        self._peer_beat = n
+        self.peer_synced = bool(body.get("synced"))
+        if g != self.game_no:
+            return
+        if body.get("r") == self.resumes:
+            self.peer_paused = bool(body.get("paused"))
+            frozen = body.get("frozen")
+            self.peer_frozen_us = frozen if isinstance(frozen, int) else None
+        if last <= self._taken_upto:  # every message it had sent by then has been applied here
+            self.remote_w_us = max(self.remote_w_us, w)
+
+    def _start(self, g: int, seed: int, at_ns: int) -> None:
+        if self.match is not None and not self.match.finished:
+            self.match.abandon()
+        self.game_no = g
+        journal = open_journal(self.journal_dir, seed, self.variant, self.options) if self.journal_dir else None
+        self.match = LinkedMatch(self, seed, journal, self.variant, self.options)
+        self._reset_clock(0, at_ns)
+        self.peer_paused, self.peer_frozen_us = False, None
+        self.state, self.notice = "starting", "The game starts"
+        pending, self._pending = self._pending, []
+        for body in pending:
+            self._remote_press(body, at_ns)
+
+    def start_game(self, now_ns: int) -> int:
+        """(The leader.) Deal a new game; both tables start it `start_delay_ns` from now."""
+        g, seed, at_ns = self.game_no + 1, self.seed(self.game_no + 1), now_ns + self.start_delay_ns
+        self.peer.send(wire.START, {"g": g, "seed": seed, "at_ns": at_ns})
+        self._start(g, seed, at_ns)
+        return g
+
+    def _taken(self, seq: int) -> None:
+        """A reliable message of the other cabinet's has been handled here (not just received: a beat
+        that counts on it may be read before it in the same batch)."""
+        self._taken_seqs.add(seq)
+        while self._taken_upto + 1 in self._taken_seqs:
+            self._taken_upto += 1
+            self._taken_seqs.discard(self._taken_upto)
+
+    def _message(self, datagram: wire.Datagram, now_ns: int) -> None:
+        body = datagram.body
+        if datagram.seq:
+            self._taken(datagram.seq)
+        if datagram.kind == wire.PRESS:
+            self._remote_press(body, now_ns)
+        elif datagram.kind == wire.BEAT:
+            self._beat(body)
+        elif datagram.kind == wire.START and not self.leader:
+            g, seed, at_ns = body.get("g"), body.get("seed"), body.get("at_ns")
+            if isinstance(g, int) and isinstance(seed, int) and isinstance(at_ns, int) and g > self.game_no:
+                self._start(g, seed, at_ns)
+        elif datagram.kind == wire.RESUME and not self.leader:
+            g, r, from_us, at_ns = body.get("g"), body.get("r"), body.get("from_us"), body.get("at_ns")
+            if (g == self.game_no and isinstance(r, int) and r > self.resumes and isinstance(from_us, int)
+                    and isinstance(at_ns, int)):
+                self._resume(r, from_us, at_ns)
+        elif datagram.kind == wire.BYE:
+            self.state, self.notice = "closed: the other cabinet left", "The other table left the game"
+            if self.match is not None and not self.match.finished:
+                self.match.abandon()
+
+    # ------------------------------------------------------------------ pause and resume
+
+    def _pause(self, now_ns: int, why: str) -> None:
+        self.pause_log.append({"game": self.game_no, "at_us": self.clock_us(now_ns), "raw_us": self.raw_us(now_ns),
+                               "their_watermark_us": self.remote_w_us, "why": why})
+        self.frozen_us = self.clock_us(now_ns)
+        self.state, self.notice = "paused", why
+        self.pauses += 1
+
+    def _resume(self, r: int, from_us: int, at_ns: int) -> None:
+        self.resumes = r
+        self.base_us, self.base_ns = from_us, at_ns
+        self.floor_us = max(self.floor_us, from_us)
+        self.frozen_us = None
+        self.peer_paused, self.peer_frozen_us = False, None
+        self.state, self.notice = "resuming", "The link is back: play on"
+
+    def _silence_words(self, now_ns: int) -> str:
+        heard = self.peer.last_heard_ns
+        quiet = (now_ns - heard) / 1e9 if heard is not None else None
+        if quiet is not None and quiet >= 0.3:
+            return f"Paused: no word from the other table for {quiet:.1f} s (the link is down?)"
+        return "Paused: waiting for the other table"
+
+    # ------------------------------------------------------------------ every frame
+
+    def tick(self, now_ns: int) -> list[Event]:
+        """The link's work for this frame: messages in, the clock, pause and resume, the beat out."""
+        peer = self.peer
+        now_ns = max(now_ns, peer.clock())  # the frame's time, or later if the frame began a while ago
+        peer.tick(now_ns)
+        for datagram in sorted(peer.messages(), key=lambda d: d.kind == wire.BEAT):  # beats last
+            self._message(datagram, now_ns)
+        if peer.state.startswith(("refused", "closed")):
+            if not self.state.startswith(("refused", "closed")):
+                self.state, self.notice = peer.state, peer.state.capitalize()
+            return []
+        if self.state.startswith("closed"):
+            return []
+        if self.state == "connecting" and peer.up:
+            self.state, self.notice = "syncing", "Setting the clocks"
+        synced = self.leader or peer.sync.synced
+        if self.leader and self.match is None and peer.up and self.peer_synced:
+            self.start_game(now_ns)
+        events: list[Event] = []
+        if self.state in ("starting", "resuming") and self.leader_ns(now_ns) >= self.base_ns:
+            self.state, self.notice = "playing", ""
+        if self.state == "playing":
+            if self.raw_us(now_ns) > self.cap_us:
+                self._pause(now_ns, self._silence_words(now_ns))
+            elif self.peer_paused:
+                self._pause(now_ns, "Paused: the other table is waiting for the link")
+            elif not synced:
+                self._pause(now_ns, "Paused: the other cabinet's clock jumped; setting the clocks again")
+        if self.state == "paused":
+            self.notice = self._silence_words(now_ns) if "no word" in self.notice or "waiting" in self.notice \
+                else self.notice
+            if self.leader and self.peer_paused and self.peer_frozen_us is not None and self.peer_synced:
+                heard = peer.last_heard_ns
+                if heard is not None and now_ns - heard < 200_000_000 and self.remote_w_us >= self.peer_frozen_us:
+                    assert self.frozen_us is not None
+                    from_us = max(self.frozen_us, self.peer_frozen_us)
+                    rtt = peer.sync.delay_ns or 0
+                    at_ns = now_ns + max(RESUME_DELAY_NS, 3 * rtt)
+                    peer.send(wire.RESUME, {"g": self.game_no, "r": self.resumes + 1, "from_us": from_us,
+                                            "at_ns": at_ns})
+                    self._resume(self.resumes + 1, from_us, at_ns)
+        match = self.match
+        clock = self.clock_us(now_ns)
+        self.floor_us = clock
+        if match is not None and self.state == "playing" and not match.finished:
+            events = match.advance(clock / 1e6)
+            match._journal_tick()
+        if (match is not None and not match.finished and match.game.phase == Phase.OVER
+                and self.remote_w_us >= round(match.game.now * 1e6)):
+            match.confirm_over()
+        if match is not None and match.finished and self.state != "over":
+            self.state, self.notice = "over", ""
+        if now_ns >= self._next_beat:
+            self._next_beat = now_ns + BEAT_NS
+            self._send_beat(now_ns, synced)
+        return events
+
+    def watermark_us(self, now_ns: int) -> int:
+        """Every press this table will still stamp is at or after this."""
+        if self.frozen_us is not None or self.state != "playing":
+            return self.clock_us(now_ns)
+        return max(self.w_sent_us, min(self.raw_us(now_ns) - SLACK_US, self.cap_us))
+
+    def _send_beat(self, now_ns: int, synced: bool) -> None:
+        w = self.watermark_us(now_ns)
+        self.w_sent_us = max(self.w_sent_us, w)
+        self._beats += 1
+        self.peer.send(wire.BEAT, {"n": self._beats, "g": self.game_no, "w": self.w_sent_us,
+                                   "s": self.peer.link.last_sent, "paused": self.state == "paused",
+                                   "frozen": self.frozen_us, "r": self.resumes, "synced": synced})
+
+    def close(self) -> None:
+        if self.match is not None and not self.match.finished:
+            self.match.abandon()
+        self.peer.close()

@@ -1,0 +1,287 @@
+"""The linked cabinets' datagrams, and the promises made over them: nothing lost, nothing twice.
+
+One UDP datagram is one message; no I/O here (peer.py owns the socket). A datagram is
+
+    header  "<2sBBIIIIQ": magic b"SL", version (u8), kind (u8), session (u32, the sender's: a new
+            one each time a cabinet starts a link, so a restarted peer is seen at once), seq (u32,
+            the message's number among the sender's reliable messages; 0 for the others), last
+            (u32, the sender's newest reliable seq: a lost last message shows as a gap), ack (u32:
+            every reliable message up to this one has arrived), sack (u64: bit i set, message
+            ack + 2 + i has arrived too)
+    body    JSON (UTF-8), at most MAX_BODY bytes: a press in the journals' press format, a hello,...
+    crc     CRC-32 (zlib's, in C: a flood of garbage costs a few microseconds a datagram) of all above
+
+Every datagram carries the acknowledgements (piggybacked), so a busy link needs no separate acks; a
+gap (a `last` or a `seq` past a message not yet here) is answered at once with an ACK datagram, and
+the sender resends what its peer's `sack` shows missing at once, and anything unacknowledged for
+`rto_ns` again (a lost resend). A message is delivered exactly once (the receiver keeps the numbers
+it has, as `ack` plus a bitmap), in whatever order it arrives: the linked match puts presses in
+edge order itself. The receiver takes a message only while it has room (`MAX_WINDOW`): one it
+cannot take is not acknowledged, so the sender sends it again later; none is dropped once taken.
+
+Nothing here reads a clock: every time comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+MAGIC = b"SL"
+VERSION = 1  # the datagram layout; the game protocol's own version is in the hello (peer.py)
+HEADER = struct.Struct("<2sBBIIIIQ")
+CRC = struct.Struct("<I")
+MAX_BODY = 1024
+MAX_DATAGRAM = HEADER.size + MAX_BODY + CRC.size
+MAX_WINDOW = 512  # reliable messages in flight, each way: far above any table's press rate
+SACK_BITS = 64
+U32 = 1 << 32
+
+# Reliable kinds (numbered, acknowledged, resent): what changes a game.
+HELLO = 1  # the offer: protocol and game versions, variant, options, seats (peer.py)
+PRESS = 2  # one press, in the journals' press format plus the game it belongs to
+START = 3  # the leader starts a game: seed, epoch (the leader's clock at game time 0)
+RESUME = 4  # the leader ends a pause: the game's clock goes on from `from` at the leader's `at_ns`
+REFUSE = 5  # the offer is refused: why, in words (then the link is closed)
+BYE = 6  # the other cabinet leaves (its game abandoned)
+# Unreliable kinds: superseded by the next one, never resent.
+BEAT = 16  # every BEAT_NS: the sender's watermark (every press stamped before it has been sent), paused or not
+PING = 17  # t1 (ns, sender's clock)
+PONG = 18  # t1, t2, t3 (ns): NTP's four timestamps, the fourth taken on arrival
+ACK = 19  # no body: the acknowledgement fields alone
+RELIABLE = frozenset({HELLO, PRESS, START, RESUME, REFUSE, BYE})
+KINDS = {HELLO: "hello", PRESS: "press", START: "start", RESUME: "resume", REFUSE: "refuse", BYE: "bye",
+         BEAT: "beat", PING: "ping", PONG: "pong", ACK: "ack"}
+
+
+class WireError(ValueError):
+    """A datagram that is not one of ours, or is damaged (the reason names which check failed)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Datagram:
+    kind: int
+    session: int
+    seq: int
+    last: int
+    ack: int
+    sack: int
+    body: dict[str, Any]
+
+
+def encode(kind: int, session: int, seq: int, last: int, ack: int, sack: int, body: bytes) -> bytes:
+    if len(body) > MAX_BODY:
+        raise ValueError(f"a {KINDS.get(kind, kind)} body of {len(body)} bytes is over {MAX_BODY}")
+    head = HEADER.pack(MAGIC, VERSION, kind, session, seq, last, ack, sack)
+    return head + body + CRC.pack(zlib.crc32(head + body))
+
+
+def body_bytes(body: Mapping[str, Any] | None) -> bytes:
+    return json.dumps(body, separators=(",", ":")).encode() if body else b""
+
+
+def decode(data: bytes) -> Datagram:
+    """One datagram, checked cheapest first (length, magic, CRC, then the JSON); WireError if bad."""
+    if len(data) < HEADER.size + CRC.size or len(data) > MAX_DATAGRAM:
+        raise WireError("length")
+    if data[:2] != MAGIC:
+        raise WireError("magic")
+    if zlib.crc32(data[:-CRC.size]) != CRC.unpack_from(data, len(data) - CRC.size)[0]:
+        raise WireError("crc")
+    _, version, kind, session, seq, last, ack, sack = HEADER.unpack_from(data)
+    if version != VERSION:
+        raise WireError("version")
+    if kind not in KINDS:
+        raise WireError("kind")
+    raw = data[HEADER.size:-CRC.size]
+    body: Any = {}
+    if raw:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            raise WireError("json") from None
+        if not isinstance(body, dict):
+            raise WireError("json")
+    if (kind in RELIABLE) != (seq != 0):
+        raise WireError("seq")
+    return Datagram(kind, session, seq, last, ack, sack, body)
+
+
+@dataclass
+class _Unacked:
+    kind: int
+    body: bytes
+    first_ns: int
+    sent_ns: int
+    tries: int = 1
+
+
+@dataclass
+class Counters:
+    sent: int = 0
+    resent: int = 0
+    received: int = 0
+    duplicates: int = 0  # reliable messages that had arrived already (dropped, acknowledged again)
+    out_of_window: int = 0  # reliable messages too far ahead to hold (not acknowledged: resent later)
+    bad: dict[str, int] = field(default_factory=dict)  # datagrams refused, by the check that failed
+    stale_session: int = 0  # datagrams from an earlier session of the peer
+
+
+class Link:
+    """One side of the reliable channel between two cabinets (no socket, no clock).
+
+    `message(kind, body, now_ns)` -> a datagram to send (a reliable kind is kept until acknowledged);
+    `receive(data, now_ns)` -> (the messages it delivers, datagrams to send back at once: an ACK
+    for a gap, resends the peer's sack shows missing); `due(now_ns)` -> resends whose time has come.
+    """
+
+    def __init__(self, session: int, rto_ns: int = 60_000_000) -> None:
+        self.session = session
+        self.peer_session: int | None = None
+        self.rto_ns = rto_ns  # peer.py sets it from the measured round trip
+        self.counters = Counters()
+        self._next_seq = 1
+        self._unacked: dict[int, _Unacked] = {}
+        self._ack = 0  # every peer message up to this has arrived
+        self._have: set[int] = set()  # arrived, beyond `_ack`
+        self._peer_last = 0
+
+    # ------------------------------------------------------------------ sending
+
+    @property
+    def last_sent(self) -> int:
+        """The newest reliable message's number (0: none yet)."""
+        return self._next_seq - 1
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._unacked)
+
+    def can_send(self) -> bool:
+        return len(self._unacked) < MAX_WINDOW
+
+    def _sack(self) -> int:
+        bits = 0
+        for seq in self._have:
+            i = seq - self._ack - 2
+            if 0 <= i < SACK_BITS:
+                bits |= 1 << i
+        return bits
+
+    def _datagram(self, kind: int, seq: int, body: bytes) -> bytes:
+        return encode(kind, self.session, seq, self._next_seq - 1, self._ack, self._sack(), body)
+
+    def message(self, kind: int, body: Mapping[str, Any] | None, now_ns: int) -> bytes:
+        """A datagram carrying one message; a reliable one is numbered and kept until acknowledged.
+        OverflowError if MAX_WINDOW reliable messages are unacknowledged (a peer gone silent)."""
+        raw = body_bytes(body)
+        self.counters.sent += 1
+        if kind not in RELIABLE:
+            return self._datagram(kind, 0, raw)
+        if not self.can_send():
+            raise OverflowError(f"{MAX_WINDOW} messages unacknowledged: the other cabinet is not answering")
+        seq = self._next_seq
+        self._next_seq += 1
+        self._unacked[seq] = _Unacked(kind, raw, now_ns, now_ns)
+        return self._datagram(kind, seq, raw)
+
+    def ack_datagram(self) -> bytes:
+        return self._datagram(ACK, 0, b"")
+
+    def _resend(self, seq: int, now_ns: int) -> bytes:
+        item = self._unacked[seq]
+        item.sent_ns = now_ns
+        item.tries += 1
+        self.counters.resent += 1
+        return self._datagram(item.kind, seq, item.body)
+
+    def due(self, now_ns: int) -> list[bytes]:
+        """Resends of messages unacknowledged for `rto_ns` since last sent (at most 32 a call)."""
+        out = []
+        for seq, item in list(self._unacked.items()):
+            if now_ns - item.sent_ns >= self.rto_ns:
+                out.append(self._resend(seq, now_ns))
+                if len(out) >= 32:
+                    break
+        return out
+
+    def oldest_unacked_ns(self) -> int | None:
+        return min((item.first_ns for item in self._unacked.values()), default=None)
+
+    # ------------------------------------------------------------------ receiving
+
+    def reset_peer(self) -> None:
+        """The peer started a new session (it restarted): what it sent before is no more."""
+        self._ack = 0
+        self._have.clear()
+        self._peer_last = 0
+
+    def _acked(self, ack: int, sack: int, now_ns: int) -> list[bytes]:
+        for seq in [s for s in self._unacked if s <= ack]:
+            del self._unacked[seq]
+        highest = ack
+        for i in range(SACK_BITS):
+            if sack >> i & 1:
+                seq = ack + 2 + i
+                self._unacked.pop(seq, None)
+                highest = seq
+        # Fast resend: a message the peer has not got though it has later ones, not resent within
+        # the last half round trip (rto is two: the peer's next ack may not know of the resend yet).
+        return [self._resend(seq, now_ns) for seq, item in sorted(self._unacked.items())
+                if seq < highest and now_ns - item.sent_ns >= self.rto_ns // 4][:32]
+
+    def receive(self, data: bytes, now_ns: int, room: bool = True) -> tuple[list[Datagram], list[bytes]]:
+        """`data` off the socket: the messages it delivers (each reliable one once) and the datagrams
+        to send back at once. `room` False: the caller cannot take a reliable message now (it is
+        left unacknowledged and will come again). WireError for a bad datagram (counted here)."""
+        try:
+            datagram = decode(data)
+        except WireError as error:
+            self.counters.bad[error.reason] = self.counters.bad.get(error.reason, 0) + 1
+            raise
+        if self.peer_session is None:
+            self.peer_session = datagram.session
+        elif datagram.session != self.peer_session:
+            if datagram.kind != HELLO:
+                self.counters.stale_session += 1
+                return [], []
+            self.peer_session = datagram.session  # a restarted peer says hello first
+            self.reset_peer()
+        self.counters.received += 1
+        out = self._acked(datagram.ack, datagram.sack, now_ns)
+        delivered: list[Datagram] = []
+        gap = False
+        if datagram.seq:
+            seq = datagram.seq
+            if seq <= self._ack or seq in self._have:
+                self.counters.duplicates += 1
+                gap = True  # our ack was lost: say it again
+            elif seq - self._ack > MAX_WINDOW or not room:
+                self.counters.out_of_window += 1
+            else:
+                self._have.add(seq)
+                while self._ack + 1 in self._have:
+                    self._ack += 1
+                    self._have.discard(self._ack)
+                delivered.append(datagram)
+                gap = True  # every reliable message is acknowledged at once
+        self._peer_last = max(self._peer_last, datagram.last)
+        if self._peer_last > self._ack and datagram.kind != ACK:
+            gap = True
+        if not datagram.seq and datagram.kind not in (ACK,):
+            delivered.append(datagram)
+        if gap:
+            out.append(self.ack_datagram())
+        return delivered, out
+
+    def complete_to(self, seq: int) -> bool:
+        """Has every reliable message of the peer up to `seq` arrived?"""
+        return seq <= self._ack

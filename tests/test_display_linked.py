@@ -1,0 +1,102 @@
+"""A linked game on the screen (`play --link-listen` / `--link`): the wait for the other cabinet,
+the game's table once the leader deals, the pause notice when the link goes, a correction shown
+short. Two real links over loopback through the test relay; both run on the harness's clock (one
+machine: their clocks agree), the frames waiting on the link's condition, bounded, never sleeping."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from headless import Harness
+
+from appliance.display.scenes.base import make
+from appliance.display.scenes.play import PlayScene
+from appliance.linked.game import Correction, LinkedTable
+from appliance.linked.peer import Peer, offer
+from lab.linked_relay import Impairment, Relay
+
+
+def texts(h: Harness) -> str:
+    return " | ".join(" ".join(d.words) for d in h.canvas().texts)
+
+
+@pytest.fixture
+def linked() -> Iterator[tuple[Harness, LinkedTable, LinkedTable, Relay]]:
+    h = Harness((960, 540))
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2), host="127.0.0.1", clock=h.clock)
+    relay = Relay(("127.0.0.1", 0), ("127.0.0.1", leader_peer.port), Impairment()).start()
+    leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=100_000_000)
+    h.runner.apply_scene(make("linked_wait", h.ctx, leader, "port 7000"))
+    joiner = LinkedTable(Peer.connect("127.0.0.1", relay.port, offer("classic", {}, [2], 2), clock=h.clock),
+                         [2], "classic")
+    yield h, leader, joiner, relay
+    joiner.close()
+    leader.close()
+    relay.stop()
+
+
+def frames_until(h: Harness, joiner: LinkedTable, done: Callable[[], bool], limit: int = 2000) -> bool:
+    for _ in range(limit):
+        h.frame()
+        joiner.tick(h.now_ns)
+        if done():
+            return True
+        joiner.peer.wait_for(lambda _: False, 0.002)  # let the datagrams of this frame arrive (bounded)
+    return done()
+
+
+def test_the_wait_the_table_the_pause_and_a_correction(linked) -> None:  # type: ignore[no-untyped-def]
+    h, leader, joiner, relay = linked
+    assert "Waiting for the other cabinet" in texts(h) and "port 7000" in texts(h)
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene))
+    assert h.scene.match is leader.match  # the linked match, drawn by the ordinary table
+    assert frames_until(h, joiner, lambda: leader.state == joiner.state == "playing")
+    assert "Paused" not in texts(h)
+    relay.cut = True
+    assert frames_until(h, joiner, lambda: leader.state == "paused")
+    assert "Paused" in texts(h) and "other table" in texts(h)
+    relay.cut = False
+    assert frames_until(h, joiner, lambda: leader.state == joiner.state == "playing")
+    assert "Paused" not in texts(h)
+    leader.corrections.append(Correction(1.0, 2, 1, 12.0, "5H"))
+    h.frame()
+    assert "Corrected: player 2 was first by 12 ms" in texts(h)
+    h.advance(2.0)
+    assert "Corrected" not in texts(h)
+
+
+def test_a_refused_link_says_why_on_the_screen() -> None:
+    h = Harness((960, 540))
+    leader = LinkedTable(Peer.listen(0, offer("classic", {}, [1], 2), host="127.0.0.1", clock=h.clock), [1], "classic")
+    joiner = LinkedTable(Peer.connect("127.0.0.1", leader.peer.port, offer("speed", {}, [2], 2), clock=h.clock),
+                         [2], "speed")
+    h.runner.apply_scene(make("linked_wait", h.ctx, leader, "port 7000"))
+    try:
+        assert frames_until(h, joiner, lambda: leader.state.startswith("refused"))
+        h.frame()
+        shown = texts(h)
+        assert "cannot start" in shown and "'speed'" in shown
+    finally:
+        joiner.close()
+        leader.close()
+
+
+def test_the_command_line_takes_a_listening_port_or_an_address_and_refuses_a_wrong_one() -> None:
+    from appliance.display.app import open_link, parse_args
+    from appliance.shared.settings import Settings
+
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        open_link(parse_args(["--link", "nowhere"]), Settings(), None)
+    with pytest.raises(ValueError, match="seats 1 to 2"):
+        open_link(parse_args(["--link-listen", "0", "--link-seats", "3"]), Settings(), None)
+    table, where = open_link(parse_args(["--link-listen", "0"]), Settings(), None)
+    try:
+        assert (sorted(table.local_seats), table.leader, where) == ([1], True, "port 0")
+    finally:
+        table.close()
+    table, where = open_link(parse_args(["--link", "127.0.0.1:9"]), Settings(), None)
+    try:
+        assert (sorted(table.local_seats), table.leader, where) == ([2], False, "127.0.0.1:9")
+    finally:
+        table.close()

@@ -1,0 +1,133 @@
+"""The linked cabinets' datagrams: nothing lost, nothing delivered twice, through loss, duplicates and
+reordering (a channel in the test's hands: no sockets, no clock)."""
+
+from __future__ import annotations
+
+import random
+import struct
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from appliance.linked import wire
+
+
+def test_a_datagram_round_trips_and_each_check_refuses_damage() -> None:
+    link = wire.Link(7)
+    data = link.message(wire.PRESS, {"g": 1, "t": 0.25, "player": 2, "press": "left"}, 0)
+    got = wire.decode(data)
+    assert (got.kind, got.session, got.seq, got.body["press"]) == (wire.PRESS, 7, 1, "left")
+    with pytest.raises(wire.WireError, match="crc"):
+        wire.decode(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
+    with pytest.raises(wire.WireError, match="magic"):
+        wire.decode(b"XX" + data[2:])
+    with pytest.raises(wire.WireError, match="length"):
+        wire.decode(data[:10])
+    head = wire.HEADER.pack(wire.MAGIC, wire.VERSION + 1, wire.PRESS, 7, 1, 1, 0, 0)
+    with pytest.raises(wire.WireError, match="version"):
+        wire.decode(head + struct.pack("<I", zlib.crc32(head)))
+    head = wire.HEADER.pack(wire.MAGIC, wire.VERSION, wire.PRESS, 7, 1, 1, 0, 0) + b"[1]"
+    with pytest.raises(wire.WireError, match="json"):
+        wire.decode(head + struct.pack("<I", zlib.crc32(head)))
+    with pytest.raises(ValueError, match="over"):
+        link.message(wire.PRESS, {"x": "y" * 2000}, 0)
+
+
+def _exchange(seed: int, loss: float, dup: float, messages: int) -> tuple[list[int], wire.Link, wire.Link]:
+    """`messages` reliable messages from a to b over a channel that loses, duplicates and reorders
+    (a random pick of what is in flight goes next), both ways; the clock moves 5 ms a step."""
+    rng = random.Random(seed)
+    a, b = wire.Link(1, rto_ns=40_000_000), wire.Link(2, rto_ns=40_000_000)
+    air: list[tuple[wire.Link, bytes]] = []  # (to, datagram)
+    got: list[int] = []
+    now = 0
+    sent = 0
+
+    def put(to: wire.Link, datagrams: list[bytes]) -> None:
+        for data in datagrams:
+            if rng.random() < loss:
+                continue
+            air.append((to, data))
+            if rng.random() < dup:
+                air.append((to, data))
+
+    for _ in range(100_000):
+        now += 5_000_000
+        if sent < messages and rng.random() < 0.5:
+            put(b, [a.message(wire.PRESS, {"n": sent}, now)])
+            sent += 1
+        put(b, [a.message(wire.BEAT, {"w": now}, now)])
+        put(b, a.due(now))
+        put(a, b.due(now))
+        for _ in range(min(len(air), rng.randint(0, 4))):
+            to, data = air.pop(rng.randrange(len(air)))
+            delivered, back = to.receive(data, now)
+            got += [d.body["n"] for d in delivered if d.kind == wire.PRESS]
+            put(a if to is b else b, back)
+        if sent == messages and not a.in_flight and not air:
+            break
+    return got, a, b
+
+
+@pytest.mark.parametrize("loss,dup", [(0.0, 0.0), (0.2, 0.1), (0.5, 0.3)])
+def test_every_message_arrives_once_through_loss_duplicates_and_reordering(loss: float, dup: float) -> None:
+    got, a, b = _exchange(3, loss, dup, 300)
+    assert sorted(got) == list(range(300))  # each exactly once
+    assert a.in_flight == 0  # and the sender knows
+    if loss:
+        assert a.counters.resent > 0
+    if dup:
+        assert b.counters.duplicates > 0
+    assert got != sorted(got) or loss == 0  # reordered on the way, and delivered as it came
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.0, 0.6), st.floats(0.0, 0.5))
+def test_exactly_once_whatever_the_channel_does(seed: int, loss: float, dup: float) -> None:
+    got, _, _ = _exchange(seed, loss, dup, 60)
+    assert sorted(got) == list(range(60))
+
+
+def test_a_gap_is_acknowledged_at_once_and_the_sender_resends_it_without_waiting() -> None:
+    a, b = wire.Link(1, rto_ns=10**12), wire.Link(2)
+    first = a.message(wire.PRESS, {"n": 0}, 0)
+    second = a.message(wire.PRESS, {"n": 1}, 0)
+    assert first  # lost
+    delivered, back = b.receive(second, 1)
+    assert [d.body["n"] for d in delivered] == [1]
+    _, resends = a.receive(back[0], 2 * 10**12)  # the sack says 2 came and 1 did not
+    assert [wire.decode(r).body["n"] for r in resends] == [0]
+    delivered, _ = b.receive(resends[0], 3)
+    assert [d.body["n"] for d in delivered] == [0]
+
+
+def test_a_receiver_without_room_leaves_the_message_unacknowledged_so_it_comes_again() -> None:
+    a, b = wire.Link(1, rto_ns=1), wire.Link(2)
+    data = a.message(wire.PRESS, {"n": 0}, 0)
+    assert b.receive(data, 0, room=False)[0] == []
+    resent = a.due(5)
+    delivered, back = b.receive(resent[0], 6)
+    assert [d.body["n"] for d in delivered] == [0]
+    a.receive(back[0], 7)
+    assert a.in_flight == 0
+
+
+def test_a_restarted_peer_is_a_new_session_and_old_datagrams_are_dropped() -> None:
+    a, b = wire.Link(1), wire.Link(2)
+    b.receive(a.message(wire.PRESS, {"n": 0}, 0), 0)
+    old = a.message(wire.PRESS, {"n": 1}, 0)
+    a2 = wire.Link(3)
+    delivered, _ = b.receive(a2.message(wire.HELLO, {"protocol": 1}, 0), 0)
+    assert [d.kind for d in delivered] == [wire.HELLO]
+    assert b.receive(old, 0)[0] == []
+    assert b.counters.stale_session == 1
+
+
+def test_a_window_of_unacknowledged_messages_is_the_most_a_silent_peer_can_cost() -> None:
+    a = wire.Link(1)
+    for n in range(wire.MAX_WINDOW):
+        a.message(wire.PRESS, {"n": n}, 0)
+    with pytest.raises(OverflowError, match="not answering"):
+        a.message(wire.PRESS, {"n": -1}, 0)
