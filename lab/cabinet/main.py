@@ -165,7 +165,7 @@ def kvm_works() -> bool:
 
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
-STEPS += ("config", "power-cuts", "ab")
+STEPS += ("config", "power-cuts", "ab", "old-cpu")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -256,6 +256,7 @@ def main(argv: list[str]) -> int:
             ),
             ("power-cuts", "power cuts mid-game", lambda: cabinet.power_cuts(args.power_cuts, random.Random(seed))),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
+            ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
         ]
         only = set(args.only.split(",")) if args.only else None
         assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
