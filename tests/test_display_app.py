@@ -280,25 +280,3 @@ def test_an_x_server_gets_the_window_surface_and_kmsdrm_vsync(monkeypatch: pytes
     chosen = FakePygame()
     app.set_mode(chosen, "wayland", (1280, 720), 0)
     assert chosen.display.asked == [((1280, 720), 0, 0, "opengl")]
-
-
-def test_kmsdrm_draws_with_opengl_es(monkeypatch: pytest.MonkeyPatch) -> None:
-    """KMSDRM's GL is EGL's OpenGL ES: SDL's desktop-OpenGL renderer drew nothing there (black frames
-    on the virtual cabinet), so the cabinet asks for SDL's GLES2 renderer, unless told otherwise."""
-    seen: list[str | None] = []
-
-    class Display(FakeDisplay):
-        def set_mode(self, mode: tuple[int, int], flags: int, vsync: int = 0) -> str:
-            seen.append(os.environ.get("SDL_RENDER_DRIVER"))
-            return "screen"
-
-    cabinet = FakePygame()
-    cabinet.display = Display()
-    for name in ("SDL_RENDER_DRIVER", "SDL_FRAMEBUFFER_ACCELERATION"):  # set by set_mode: restored after
-        monkeypatch.setenv(name, "")
-        monkeypatch.delenv(name)
-    app.set_mode(cabinet, "x11", (0, 0), pygame.FULLSCREEN)  # a desktop: SDL's own choice
-    app.set_mode(cabinet, "kmsdrm", (0, 0), pygame.FULLSCREEN)
-    monkeypatch.setenv("SDL_RENDER_DRIVER", "software")  # the environment's word stands
-    app.set_mode(cabinet, "kmsdrm", (0, 0), pygame.FULLSCREEN)
-    assert seen == [None, "opengles2", "software"]

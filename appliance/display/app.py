@@ -173,11 +173,6 @@ def set_mode(pygame: Any, driver: str, mode: tuple[int, int], flags: int) -> Any
     window framebuffer with dirty rectangles sent as they are (SDL_FRAMEBUFFER_ACCELERATION=0: not
     through a texture of the whole screen), unless the environment says otherwise."""
     if driver in SCREEN_PACED:
-        # KMSDRM's GL is EGL: OpenGL ES. SDL's first choice of renderer is desktop OpenGL, whose calls
-        # (glEnable(GL_TEXTURE_2D), BGRA uploads) Mesa refused on the cabinet's image, which has no
-        # libGL.so.1: every frame drew nothing, black (systemd/README.md, "The virtual cabinet").
-        # The Pi's v3d, like Mesa's software drivers, speaks OpenGL ES 2 natively.
-        os.environ.setdefault("SDL_RENDER_DRIVER", "opengles2")
         try:  # vsync: pygame-ce's renderer path, presents paced by the screen's refresh
             return pygame.display.set_mode(mode, flags, vsync=1)
         except pygame.error:  # a driver without it: plain window surface updates
