@@ -124,3 +124,15 @@ def test_the_builder_scripts_parse() -> None:
     assert "/var/lib/spit-arcade" in inside and "mkdir -p /var/lib/systemd/linger" in inside
     build = (IMAGE / "build-image.sh").read_text()
     assert "install.sh --no-start" in build and "git clone" in build  # the bar owner's way, no shortcut
+
+
+def test_the_pixel_check_fails_on_a_wrong_reference_and_on_a_screen_blanked_part_way(tmp_path: Path) -> None:
+    """The title check can fail: the same dump compared with another layout's title (a wrong
+    reference planted), and the title with its words' boxes painted over, as a blank screen would be."""
+    frame, texts = title_texts((1280, 800), "tabletop")
+    dump = save(frame, tmp_path / "title.png")
+    assert compare(dump, "tabletop")["title_on_screen"]
+    assert not compare(dump, "desktop")["title_on_screen"]
+    for text in texts:
+        frame.fill((0, 0, 0), text.rect)
+    assert compare(save(frame, tmp_path / "blanked.png"), "tabletop")["score"] < 0.2

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.journal import journal_dir
+from appliance.shared.cpu import TOO_OLD_EXIT, processor_too_old
 from appliance.shared.settings import LAYOUTS, Settings, SettingsError, default_config_path, load_settings
 
 WINDOW = (1280, 720)
@@ -299,6 +300,10 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     except (SettingsError, ValueError) as error:
         print(f"spit-arcade play: {error}", file=sys.stderr)
         return 2
+    too_old = processor_too_old()  # before a library built for newer processors loads (lgpio: SIGILL)
+    if too_old:
+        print(f"spit-arcade play: {too_old}", file=sys.stderr)
+        return TOO_OLD_EXIT
     from appliance import watchdog
 
     watchdog.progress("settings read")

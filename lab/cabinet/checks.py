@@ -72,6 +72,8 @@ class Report:
     books_power_cuts_exact: int = 0  # ... after which credits = coins' credits - games' credits, none lost or twice
     escapes_tried: int = 0
     escapes_held: int = 0
+    old_cpu_said: str = ""  # the fallback screen under QEMU's qemu64 CPU (older than x86-64-v2)
+    old_cpu_restarts: int | None = None
     state_image_mb: float | None = None  # the state partition as built, and after the first boot
     state_partition_mb: float | None = None
     state_fs_mb: float | None = None
@@ -691,6 +693,37 @@ class Cabinet:
             self.report.ab_rolled_back,
             f"back on B {self.report.ab_rollback_s} s after power-on; rauc status {states}; loader entries {entries!r}",
         )
+
+    def old_cpu(self, timeout: float = 600) -> None:
+        """Powered on with QEMU's default CPU, qemu64, older than the x86-64-v2 the wheels are built
+        for: the game says so and stops (exit 79), systemd does not restart it, and the fallback
+        screen on tty1 (read from /dev/vcs1) says why. Then back on the machine's own CPU."""
+        self.vm.shutdown()
+        self.vm.cpu = "qemu64"
+        try:
+            self.vm.start()
+            self.vm.connect_agent(300)
+            words = "processor is older than the game's libraries need"
+            with contextlib.suppress(VmError):
+                wait_for("the fallback screen", lambda: words in self.vm.out("cat /dev/vcs1"), timeout, 2)
+            time.sleep(5)  # a restart, were there one, would come within the unit's RestartSec=1s
+            script = f"systemctl show -p ExecMainStatus -p NRestarts {UNIT}"
+            state = dict(line.split("=", 1) for line in self.vm.out(script).splitlines() if "=" in line)
+            screen = " ".join(self.vm.out("cat /dev/vcs1").split())
+            self.report.old_cpu_said = screen[:300]
+            self.report.old_cpu_restarts = int(state.get("NRestarts", "-1") or -1)
+        finally:
+            self.vm.shutdown()
+            self.vm.cpu = "max"
+        ok = words in screen and self.report.old_cpu_restarts == 0
+        self.report.note(
+            "an old processor (qemu64): the fallback screen says why, no restart loop",
+            ok,
+            f"exit {state.get('ExecMainStatus')}, {self.report.old_cpu_restarts} restarts; tty1: {screen[:200]!r}",
+        )
+        self.vm.start()
+        self.vm.connect_agent(300)
+        wait_for("the game after power-on", self.ready, 600)
 
     def exposure(self) -> None:
         out = self.vm.out(f"systemd-analyze security {UNIT} --no-pager | tail -n1")

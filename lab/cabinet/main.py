@@ -166,7 +166,7 @@ def kvm_works() -> bool:
 
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
-STEPS += ("config", "power-cuts", "books", "ab", "venue")
+STEPS += ("config", "power-cuts", "books", "ab", "venue", "old-cpu")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -266,6 +266,7 @@ def main(argv: list[str]) -> int:
             ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
             ("venue", "the venue's network only when the venue is on", cabinet.venue),
+            ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
         ]
         only = set(args.only.split(",")) if args.only else None
         assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"

@@ -52,6 +52,7 @@ class Machine:
     memory_mb: int = 1536
     cpus: int = 2
     gpu: str = "virtio-vga"  # the screen's device
+    cpu: str = "max"  # qemu64 (QEMU's default) lacks x86-64-v2, which the wheels are built for
     sound: bool = True  # a sound card from the start (False: none until plug_sound)
     pad_chardev: str | None = None  # a host serial device (the pad emulator's pty) for the USB adapter
     grow_mb: int = 1024  # the disk is this much larger than the image
@@ -82,7 +83,7 @@ class Machine:
             "qemu-system-x86_64",
             "-machine", "q35",
             "-accel", self.accel,
-            "-cpu", "max",  # qemu64 (the default) lacks what the wheels are built for: SIGILL
+            "-cpu", self.cpu,
             "-m", str(self.memory_mb),
             "-smp", str(self.cpus),
             "-drive", f"if=pflash,format=raw,readonly=on,file={first_existing(OVMF_CODE)}",
