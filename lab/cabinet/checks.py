@@ -99,6 +99,7 @@ class Report:
     uplink_exposure: float | None = None  # `systemd-analyze security spit-arcade-uplink.service`, booted
     uplink_exposure_line: str = ""
     uplink_said: str = ""
+    steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
     run_s: float = 0.0
 

@@ -189,6 +189,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "for working on one step, never for the figures",
     )
     parser.add_argument(
+        "--skip",
+        metavar="STEPS",
+        help="leave these steps out (comma-separated, as --only names them); the report lists them as skipped",
+    )
+    parser.add_argument(
         "--arm64",
         nargs="?",
         const="build",
@@ -197,7 +202,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "it emulated to the game's first frame",
     )
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.only.split(",")) - set(STEPS)) if args.only else []
+    named = (args.only.split(",") if args.only else []) + (args.skip.split(",") if args.skip else [])
+    unknown = sorted(set(named) - set(STEPS))
     if unknown:
         parser.error(f"no step called {', '.join(unknown)}; the steps: {', '.join(STEPS)}")
     return args
@@ -269,8 +275,10 @@ def main(argv: list[str]) -> int:
             ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
         ]
         only = set(args.only.split(",")) if args.only else None
+        skip = set(args.skip.split(",")) if args.skip else set()
+        report.steps_skipped = [key for key, _, _ in steps if key in skip or (only is not None and key not in only)]
         assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
-        steps_run = [(name, step) for key, name, step in steps if only is None or key in only]
+        steps_run = [(name, step) for key, name, step in steps if key not in report.steps_skipped]
         for name, step in steps_run:
             try:
                 step()
