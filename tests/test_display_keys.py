@@ -145,3 +145,12 @@ def test_player_2s_j_key_plays_onto_their_left_pile_at_three_and_four_seats(seat
     for kind in (pygame.KEYDOWN, pygame.KEYUP):
         h.frame([pygame.event.Event(kind, key=pygame.K_j, mod=0, unicode="j", scancode=0)])
     assert match.pressed == {(2, control)}
+
+
+def test_a_punctuation_key_beside_a_spit_pile_is_named() -> None:
+    """Player 2's far right pile at a table of four is ".": beside the pile it reads ". (full stop)",
+    as in their legend, not a lone dot."""
+    from appliance.display.legend import pile_keys
+
+    assert pile_keys(default_keymap(), 2, 3, 4) == ".\u00a0(full stop)"
+    assert pile_keys(default_keymap(), 2, 0, 3) == "M .\u00a0(full stop)"  # both far keys reach the pile across
