@@ -9,7 +9,11 @@ them while drawing) and says, in words, everything wrong with it:
   (an overlay's backdrop); a veil in between is not enough: the lower text shows through;
 - a text over a card, unless a cover (opaque or a veil) lies between them, or the text is written
   on that card (its box inside the card: the ghost card's word);
-- a text half under a cover drawn after it (cut by a panel's edge).
+- a text half under a cover drawn after it (cut by a panel's edge);
+- a text drawn smaller than every text is held to (`fonts.smallest_text`: capital letters a 128th
+  of the screen's width tall, 14 px at 1280 wide, 20 px at 1920), or a card shorter than every card
+  is held to (`seats.smallest_card`: 91 px at 1280 wide, 137 px at 1920; its long side, so a card
+  turned to a side seat or narrowed as it turns over counts too).
 
 No pixel is read: a wrong rectangle fails here whatever a pixel tolerance would let through.
 """
@@ -21,6 +25,8 @@ from typing import Any
 import pygame
 
 from appliance.display.compositor import OPAQUE, Canvas
+from appliance.display.fonts import smallest_text
+from appliance.display.seats import smallest_card
 
 
 def _name(d: Any) -> str:
@@ -54,7 +60,10 @@ def problems(canvas: Canvas) -> list[str]:
     found: list[str] = []
     texts = [d for d in canvas.texts if not hidden(canvas, d.rect, d.layer)]
     cards = [c for c in canvas.cards if not hidden(canvas, c.rect, c.layer)]
+    least_text, (_, least_card) = smallest_text(canvas.size), smallest_card(canvas.size)
     for d in texts:
+        if d.px < least_text:
+            found.append(f"{_name(d)} is drawn at {d.px} px, under the {least_text} px every text is held to")
         if not d.fits:
             found.append(f"{_name(d)} does not fit its box {tuple(d.box)}")
         if not d.box.contains(d.rect):
@@ -73,6 +82,9 @@ def problems(canvas: Canvas) -> list[str]:
             lower, upper = (a, b) if a.layer <= b.layer else (b, a)
             if not _between(canvas, lower.layer, upper.layer, lower.rect.clip(upper.rect), opaque=True):
                 found.append(f"{_name(a)} {tuple(a.rect)} overlaps {_name(b)} {tuple(b.rect)}")
+    for card in cards:
+        if max(card.rect.size) < least_card:
+            found.append(f"a card {tuple(card.rect)} is {max(card.rect.size)} px long, under the {least_card} px")
     for d in texts:
         carriers = [k for k, card in enumerate(cards) if card.rect.contains(d.box)]  # the card it is written on
         for k, card in enumerate(cards):

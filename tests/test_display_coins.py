@@ -235,7 +235,7 @@ def test_the_audits_count_the_coins_and_show_the_credits_there_are(tmp_path: Pat
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
     h.press(0, "start")  # Audits
     audits_read(h)
-    assert "coins (credits now: 2):  3  |  3" in seen(h)
+    assert seen(h)[2:4] == ["coins taken:  3  |  3", "credits paid for, not yet played: 2"]  # money first
     coin(h)  # a coin while the menu is open: the switch test's, no credit and no money
     h.press(0, "service")
     h.runner.send(MenuKey(0, "down", True, h.now_ns))
@@ -249,7 +249,7 @@ def test_the_audits_count_the_coins_and_show_the_credits_there_are(tmp_path: Pat
     h.runner.send(MenuKey(0, "up", True, h.now_ns))
     h.press(0, "start")
     audits_read(h)
-    assert "coins (credits now: 2):  3  |  0" in seen(h)
+    assert seen(h)[2:4] == ["coins taken:  3  |  0", "credits paid for, not yet played: 2"]
 
 
 def test_the_switch_test_shows_the_coin_input_and_gives_no_credit(tmp_path: Path) -> None:

@@ -88,3 +88,69 @@ def test_the_readmes_key_table_is_the_real_key_map() -> None:
     assert told == game_keys
     assert "Return is START, F2 the operator's service menu, F3 a coin" in " ".join(readme.split())
     assert (every["return"], every["f2"], every["f3"]) == ((0, "start"), (0, "service"), (0, "coin"))
+
+
+# ------------------------------------------------------------------ the same keys at every table size
+
+
+def _named(lines: list[str]) -> dict[str, str]:
+    """A legend's lines by what they name ("left pile J" -> {"left pile": "J"})."""
+    out = {}
+    for line in lines:
+        for words in ("piles", "left pile", "SPIT!", "right pile", "far piles"):
+            if line.startswith(words + " "):
+                out[words] = line[len(words) + 1 :]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["desktop", "tabletop"])
+def test_each_players_keys_read_the_same_at_every_table_size(mode: str) -> None:
+    """Player 2's left pile is J at a table of two, three and four (it was L at three on the desktop):
+    every seat's legend names the same key for each thing at every size it sits at."""
+    from appliance.display.keys import table_keymap
+    from appliance.display.legend import seat_legend
+
+    keymap = for_desktop(default_keymap()) if mode == "desktop" else default_keymap()
+    for player in (1, 2, 3, 4):
+        read = {
+            seats: _named(seat_legend(table_keymap(keymap, mode, seats), player, mode, 5, seats))
+            for seats in (2, 3, 4)
+            if player <= seats
+        }
+        first = min(read)
+        for seats, names in read.items():
+            assert {k: v for k, v in names.items() if k != "far piles"} == {
+                k: v for k, v in read[first].items() if k != "far piles"
+            }, (player, seats)
+        assert len({names.get("far piles") for seats, names in read.items() if seats > 2}) == 1
+    assert _named(seat_legend(table_keymap(keymap, mode, 3), 2, mode, 5, 3))["left pile"] == "J"
+
+
+@pytest.mark.parametrize(("seats", "control"), [(2, "right"), (3, "left"), (4, "left")])
+def test_player_2s_j_key_plays_onto_their_left_pile_at_three_and_four_seats(seats: int, control: str) -> None:
+    """On the desktop J is the key on the screen's left at a table of two (player 2's own right: they
+    sit opposite) and their own left at three and four (they sit at the screen's side), as the legend
+    says: the runner hands the table the press it means."""
+    from headless import Harness, to_play, to_seats
+
+    from appliance.shared.settings import Settings
+
+    h = Harness((1280, 720), settings=Settings(layout="desktop"))
+    if seats > 2:
+        to_seats(h, seats)
+    else:
+        to_play(h)
+    match = h.scene.match  # type: ignore[attr-defined]
+    match.pressed.clear()  # (the presses that brought the game into play)
+    for kind in (pygame.KEYDOWN, pygame.KEYUP):
+        h.frame([pygame.event.Event(kind, key=pygame.K_j, mod=0, unicode="j", scancode=0)])
+    assert match.pressed == {(2, control)}
+
+
+def test_a_punctuation_key_beside_a_spit_pile_is_named() -> None:
+    """Player 2's far right pile at a table of four is ".": beside the pile it reads ". (full stop)",
+    as in their legend, not a lone dot."""
+    from appliance.display.legend import pile_keys
+
+    assert pile_keys(default_keymap(), 2, 3, 4) == ".\u00a0(full stop)"
+    assert pile_keys(default_keymap(), 2, 0, 3) == "M .\u00a0(full stop)"  # both far keys reach the pile across

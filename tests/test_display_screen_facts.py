@@ -70,6 +70,23 @@ def to_speed_rejects(h: Harness) -> None:
     h.frame()
 
 
+def to_seat_rejects(h: Harness) -> None:
+    """Every seat of a table of two, three or four told why its press did nothing (a card that fits
+    no spit pile: "J♦ needs 10 or Q: no spit pile takes K♦"), each in its own place."""
+    seats = h.settings.house_rules.get("seats", 2)
+    if seats > 2:
+        to_seats(h, seats)
+    else:
+        to_play(h)
+    for player in range(1, seats + 1):
+        for pile, side in (("pile1", "far_left"), ("pile2", "right")):
+            h.press(player, pile)
+            h.press(player, side if seats > 2 or side == "right" else "left")
+    h.advance(0.35)  # the cards played have landed, the rejected ones stopped shaking; the words stay
+    scene: Any = h.scene
+    assert len(scene.view.messages) >= seats - 1  # (a seat whose card happened to fit has none)
+
+
 def to_running(h: Harness) -> None:
     _family("running")(h)
     to_play(h)
@@ -249,6 +266,7 @@ SCENES: dict[str, tuple[Callable[[Harness], None], bool]] = {
 SCENES.update(
     {
         "speed": (to_speed_rejects, False),
+        "seat_rejects": (to_seat_rejects, True),
         "running": (to_running, False),
         "running_next": (to_running_next, False),
         "resume_ask": (to_resume_ask, True),
@@ -385,3 +403,24 @@ def test_a_line_broken_inside_brackets_is_found() -> None:
     lines = ("one higher or lower (A is next", "to 2 and K).")
     canvas.text(Drawn("panel", 1, lines, pygame.Rect(10, 400, 200, 40), pygame.Rect(0, 360, 1280, 360), 0, 1.0, 20))
     assert problems(canvas) == ["panel/1 'one higher or lower (A is next | to 2 and K).' is broken inside brackets"]
+
+
+def test_a_text_or_a_card_under_the_least_size_is_found() -> None:
+    """Every text at least fonts.smallest_text (14 px at 1280 wide, 20 at 1920), every card at least
+    seats.smallest_card long (91 px, 137 px): a smaller one is named."""
+    from appliance.display.fonts import smallest_text
+    from appliance.display.seats import smallest_card
+
+    assert (smallest_text((1280, 720)), smallest_text((1280, 800)), smallest_text((1920, 1080))) == (14, 14, 20)
+    assert (smallest_card((1280, 800)), smallest_card((1920, 1080))) == ((63, 91), (95, 137))
+    canvas, _ = _canvas()
+    box = pygame.Rect(40, 400, 400, 100)
+    canvas.text(Drawn("reject", 1, ("too small",), pygame.Rect(40, 400, 60, 12), box, 0, 0.7, 13))
+    canvas.card(pygame.Surface((63, 90)), (600, 100))
+    found = problems(canvas)
+    assert found == ["reject/1 'too small' is drawn at 13 px, under the 14 px every text is held to",
+                     "a card (600, 100, 63, 90) is 90 px long, under the 91 px"]  # fmt: skip
+    fine, _ = _canvas()
+    fine.text(Drawn("reject", 1, ("big enough",), pygame.Rect(40, 400, 80, 17), box, 0, 1.0, 14))
+    fine.card(pygame.Surface((91, 64)), (600, 100))  # a card turned to a side seat
+    assert problems(fine) == []

@@ -16,8 +16,9 @@ from appliance.display import app
 from appliance.display.captions import shown_to
 from appliance.display.coins import office
 from appliance.display.i18n import language, set_language
+from appliance.display.rules_words import preset_name
 from appliance.display.scenes.base import BACK, MenuKey
-from appliance.display.scenes.service_menu import STUCK_S, ServiceMenuScene
+from appliance.display.scenes.service_menu import ROWS_SHOWN, STUCK_S, ServiceMenuScene
 from appliance.display.scenes.title import TitleScene
 from appliance.operator import books
 from appliance.operator.store import Store, store_path
@@ -197,8 +198,9 @@ def test_the_audits_count_the_games_lifetime_beside_resettable_and_are_kept(tmp_
     assert office(h.ctx).drain(10)
     h.frame()
     lines = seen(h)
-    assert lines[:3] == ["Audits", "lifetime  |  since cleared (never)", "games:  3  |  3"]
-    assert "finished / abandoned:  2/1  |  2/1" in lines and "Classic Spit:  3  |  3" in lines
+    assert lines[:5] == ["Audits", "all time  |  since the last reset (never reset)", "coins taken:  0  |  0",
+                         "credits paid for, not yet played: 0", "games played:  3  |  3"]  # money first
+    assert "finished / walked away from:  2 / 1  |  2 / 1" in lines and "Classic Spit:  3  |  3" in lines
     assert kept_totals(h).games == 3
     # reset from the utilities (a second press confirms): lifetime stays, the date is noted
     h.press(0, "service")  # back on the first page, the cursor where it was (Audits)
@@ -213,7 +215,39 @@ def test_the_audits_count_the_games_lifetime_beside_resettable_and_are_kept(tmp_
     go(h, 1)
     assert office(h.ctx).drain(10)
     h.frame()
-    assert seen(h)[1].startswith("lifetime  |  since cleared (20")  # the date it was cleared
+    assert seen(h)[1].startswith("all time  |  since the last reset (20")  # the date it was cleared
+
+
+def test_every_line_of_the_audits_is_reached_by_scrolling_and_the_menu_names_its_key(tmp_path: Path) -> None:
+    """Seven games played, each once: every one has its line (there was "and 4 more games", which hid
+    them), reached with DOWN (which did nothing on this page) as far as the last line and no
+    further; the hint says where the page is and names the menu's own key (F2 at the keyboard)."""
+    from appliance.match import Match
+
+    h = menu(tmp_path)
+    games = ["classic", "speed", "four-piles", "threes", "two-decks", "running", "mod-spit"]
+    for seed, variant in enumerate(games, start=1):
+        match = Match(seed, 0, variant=variant)
+        match.ended = office(h.ctx).game_over
+        match.abandon()
+    go(h, 1)
+    assert office(h.ctx).drain(10)
+    h.frame()
+    rows = h.scene.audit_rows()  # type: ignore[attr-defined]
+    assert len(rows) > ROWS_SHOWN
+    shown: list[str] = []
+    for _ in range(len(rows) + 3):  # past the end: it stops at the last line
+        shown += seen(h)[2 : 2 + ROWS_SHOWN]
+        h.runner.send(MenuKey(0, "down", True, h.now_ns))
+    assert {row.words for row in rows} <= set(shown)
+    assert {f"{preset_name(g)}:  1  |  1" for g in games} <= set(shown)
+    last = seen(h)
+    assert last[-1] == f"up/down: scroll (lines {len(rows) - ROWS_SHOWN + 1} to {len(rows)} of {len(rows)}); " \
+                      "SERVICE (F2): back"
+    h.press(1, "left")  # a player's LEFT: up, as on every page
+    assert seen(h)[2] == rows[len(rows) - ROWS_SHOWN - 1].words
+    h.press(0, "service")
+    assert cursor_line(h) == "▶  Audits  ◀" and seen(h)[-1] == "up/down: move; START: choose; SERVICE (F2): back"
 
 
 def test_adjustments_apply_at_once_and_are_written_atomically_keeping_the_rest_of_the_file(tmp_path: Path) -> None:

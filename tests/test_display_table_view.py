@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pygame
@@ -277,8 +278,9 @@ def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_mi
 def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: int) -> None:
     """Four players at one keyboard: every person's stock pile has its key over it, every spit pile
     has beside it the key each person plays onto it with (in their colour), and each corner's key
-    guide starts with whose it is; the computer's seat (the last) has none."""
-    from appliance.display.legend import pile_keys, seat_key_label
+    guide is in the colour of whose it is (a line naming them took the room the least text size
+    needs); the computer's seat (the last) has none."""
+    from appliance.display.legend import pile_keys, seat_key_label, seat_legend
     from appliance.display.table_view import PLAYER_COLOURS
 
     h = Harness((1280, 720), mode)
@@ -293,15 +295,24 @@ def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: i
         assert stock_keys == [seat_key_label(view.keymap, player, f"pile{n}") for n in range(1, piles + 1)]
         assert all(stock_keys), (player, stock_keys)  # players 3 and 4 too: the number row, the keypad
         (legend,) = [d for d in texts if d.place == "legend" and d.seat == player]
-        assert legend.words[0] == f"Player {player}"
+        assert legend.words[0] == seat_legend(view.keymap, player, mode, piles, seats)[0]  # in the seat's colour
     assert not [d for d in texts if d.seat == seats and d.place in ("key", "pile_key", "legend")]
+    def nearest(d: Any) -> int:  # the spit pile a label lies nearest (". (full stop)" is long)
+        x, y = d.rect.center
+        return min(range(len(lay.spit_piles)), key=lambda i: _gap(lay.spit_piles[i], x, y))
+
     for index, pile in enumerate(lay.spit_piles):
-        beside = [d for d in texts if d.place == "pile_key" and d.rect.centery in range(pile.top, pile.bottom)
-                  and abs(d.rect.centerx - pile.centerx) < lay.card_w]
+        beside = [d for d in texts if d.place == "pile_key" and nearest(d) == index]
+        assert all(_gap(pile, *d.rect.center) < lay.card_w for d in beside)
         assert sorted((d.seat, d.words[0]) for d in beside) == [
             (player, pile_keys(view.keymap, player, index, seats)) for player in people
         ]
     assert set(PLAYER_COLOURS) >= set(people)
+
+
+def _gap(rect: Any, x: int, y: int) -> float:
+    """How far (x, y) lies from `rect` (0 inside it)."""
+    return math.hypot(max(rect.left - x, 0, x - rect.right), max(rect.top - y, 0, y - rect.bottom))
 
 
 def lit_piles(view: TableView, game: Game) -> set[tuple[int, int]]:

@@ -85,3 +85,19 @@ def text(
     if len(_texts) > TEXT_CACHE_SIZE:
         _texts.popitem(last=False)
     return image
+
+
+def cap_height(size: int) -> int:
+    """How tall a capital letter stands, in pixels, at `size` (measured: DejaVu Sans Bold's "H" is
+    10 px at 14, 15 px at 20)."""
+    return int(font(size).render("H", True, (255, 255, 255)).get_bounding_rect().height)
+
+
+def smallest_text(screen: tuple[int, int]) -> int:
+    """The smallest size any text on `screen` may be drawn at: capital letters at least a 128th of
+    its width tall (seats.MIN_CAP_SHARE: 10 px on a 1280-wide screen, 15 px at 1920), so they stand
+    as tall on the table whatever its pixels; 14 px and 20 px with DejaVu Sans Bold."""
+    from .seats import MIN_CAP_SHARE
+
+    cap = int(screen[0] * MIN_CAP_SHARE)
+    return next(size for size in range(6, 200) if cap_height(size) >= cap)

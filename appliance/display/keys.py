@@ -3,10 +3,14 @@
 In the desktop layout both players look at the screen the same way, so player 2's `left` spit pile
 (their own left, seated opposite) is on the screen's right. `for_desktop` swaps player 2's left and
 right keys so that the key on the left of the keyboard plays onto the pile on the left of the screen.
+That holds at a table of two only: at three or four player 2 sits at the screen's side and every
+seat's piles are named by its own left and right, so there the swap is undone (`table_keymap`,
+`at_table`) and player 2's keys read as at two seats: J left pile, K SPIT!, L right pile, every size.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +28,7 @@ __all__ = [
     "Keymap",
     "Press",
     "amend_keymap",
+    "at_table",
     "default_keymap",
     "for_desktop",
     "key_label",
@@ -32,6 +37,7 @@ __all__ = [
     "parse_binding",
     "parse_keys",
     "seat_key",
+    "table_keymap",
 ]
 
 
@@ -93,6 +99,27 @@ def for_desktop(keymap: Keymap) -> Keymap:
     }
 
 
+def swapped_at(mode: str, seats: int) -> bool:
+    """Whether the desktop's key map (`for_desktop`) has player 2's left and right the other way
+    round from the table's: on the desktop at a table of three or four."""
+    return mode == "desktop" and seats > 2
+
+
+def table_keymap(keymap: Keymap, mode: str, seats: int) -> Keymap:
+    """The key map as a table of `seats` reads it: the desktop's swap of player 2's left and right
+    (`for_desktop`, its own inverse) undone at three or four seats, where player 2's piles are named
+    by their own left and right, so J is their left pile at every table size, as at two."""
+    return for_desktop(keymap) if swapped_at(mode, seats) else keymap
+
+
+def at_table(press: Press, mode: str, seats: int) -> Press:
+    """A keyboard press of the desktop's map as the table of `seats` means it (`table_keymap`)."""
+    swap = {"left": "right", "right": "left"}
+    if press.player == 2 and press.control in swap and swapped_at(mode, seats):
+        return dataclasses.replace(press, control=swap[press.control])
+    return press
+
+
 def amend_keymap(keymap: Keymap, keys: dict[str, str]) -> Keymap:
     """`keymap` changed by the config file's `[keys]` (checked: appliance/shared/settings.py): each key named
     takes its control from whichever key had it; a key given "" is unbound."""
@@ -125,6 +152,11 @@ class Keyboard:
     def __init__(self, keymap: Keymap, clock: Callable[[], int] = time.monotonic_ns) -> None:
         self.keymap = keymap
         self._source = KeyboardSource(keymap, clock=clock)
+
+    @property
+    def name(self) -> str:
+        """The source name its presses carry."""
+        return self._source.name
 
     def join(self, merger: Any) -> None:
         """Deliver this keyboard's presses to the inputs' Merger too (with the cabinet's sources);

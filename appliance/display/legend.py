@@ -55,11 +55,11 @@ def seat_key_label(keymap: Keymap, player: int, control: str) -> str:
 
 def pile_keys(keymap: Keymap, player: int, spit_pile: int, seats: int) -> str:
     """The key(s) with which `player` plays onto `spit_pile`: at a table of three both far keys
-    reach the one pile across."""
+    reach the one pile across. A punctuation key with its name (". (full stop)"): a bare "." beside
+    a pile is lost."""
     control = side_for(player, spit_pile, seats)
-    if seats == 3 and control.startswith("far"):
-        return " ".join(k for k in (seat_key_label(keymap, player, c) for c in ("far_left", "far_right")) if k)
-    return seat_key_label(keymap, player, control)
+    controls = ("far_left", "far_right") if seats == 3 and control.startswith("far") else (control,)
+    return " ".join(key_words(k) for k in (seat_key_label(keymap, player, c) for c in controls) if k)
 
 
 def seat_legend(

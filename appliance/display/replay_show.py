@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ class ReplayScene:
         # the replay's name, where it is in the journal and its speed in the top left corner, where a
         # seat's key legend goes in a game (none is drawn here): clear of every card
         box = min((seat.legend for seat in self.view.layout.seats.values()), key=lambda r: (r.y, r.x))
-        lines = (Line(_("Replay {name}").format(name=self.name), 0.09, SOFT),
+        lines = (*(Line(words, 0.09, SOFT) for words in name_lines(_("Replay {name}").format(name=self.name))),
                  Line(f"{self.replay_time():.1f} / {self.end_t:.1f} s  x{self.speed:g}", 0.09, SOFT))  # fmt: skip
         image, scale, words, px, fits = fit_block(lines, lay.text_h, box.size, 0, 0)
         rect = canvas.blit(image, image.get_rect(midtop=box.midtop).topleft)
@@ -169,6 +170,19 @@ class ReplayScene:
             lines.append(Line(_("{who} won").format(who=seat_name(self.game.winner, self.computer)), 0.14, WHITE))
         lines.append(Line(words, 0.1, WHITE))
         return [keys, Caption("panel", None, tuple(lines), 190)]
+
+
+def name_lines(words: str, most: int = 16) -> list[str]:
+    """A journal's name ("Replay 20261124-081530-seed123456.jsonl") in lines of about `most`
+    letters, broken after its spaces and dashes, so the corner shows it at the size every text is
+    held to rather than shrunk to fit one line."""
+    lines: list[str] = []
+    for part in re.split(r"(?<=[ -])", words):
+        if lines and len(lines[-1]) + len(part) <= most:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return [line.strip() for line in lines if line.strip()]
 
 
 def keys_words() -> list[str]:

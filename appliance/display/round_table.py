@@ -4,11 +4,12 @@ Seats go round the table as the rules core's table says (pile p-1 on player p's 
 on their right): player 1 at the bottom, player 2 at the screen's right (turned 90°: facing left),
 with four seats player 3 at the top (180°) and player 4 at the left (270°); with three seats player 3
 at the left. The screen is cut in a grid of three by three: each seat has the cell along its edge
-(its cards, and between them and the middle a strip for its texts: reject, prompt, race, each
-turned to face it; at the sides, where the strip is short, reject and race share it, half each, and
-the prompt has the strip next to it on the middle's side), the spit piles sit in the middle cell,
-one per seat, where the seats' corners meet, and the corner at each seat's right hand holds its key
-legend and the rules in force. Geometry only: no drawing here.
+(its cards, and between them and the middle a strip for its texts, each turned to face it: at the
+top and bottom reject, prompt and race, 3/8, 3/8 and 2/8 of it; at the sides, where the strip is
+short, the reject has all of it and the strip next to it, on the middle's side, is the prompt's and
+the race's, half each), the spit piles sit in the middle cell, one per seat, where the seats' corners
+meet, each with its size on the side towards the middle, and the corner at each seat's right hand
+holds its key legend and the rules in force. Geometry only: no drawing here.
 
 On the desktop the same table, with every text upright (everybody reads the screen the same way:
 texts for everybody are written once) and the cards still turned to their seats.
@@ -26,18 +27,25 @@ LABEL_SIZE = 0.1  # the names and key labels at a crowded table, as a share of t
 
 
 def _card_size(size: tuple[int, int], piles: int, label_h: int) -> tuple[int, int]:
+    """The biggest cards (up to 0.15 of the screen's height) with which a seat's row of spit cards and
+    `piles` stock piles fits along each side between the cells of the seats beside it, found a pixel
+    at a time (steps of 6 % gave away up to 5 % of a card: 88 px where 91 fit at 1280x720)."""
     w, h = size
-    card_h = int(h * 0.15)
-    for _ in range(40):
+    for card_h in range(int(h * 0.15), 8, -1):
         card_w = int(card_h * 0.7)
-        gap = max(4, card_w // 5)
-        side = card_h + card_h // 8 + max(12, card_h // 7, label_h) + int(card_h * 0.55)
-        column = (piles + 1) * card_w + piles * gap
+        gap = max(4, card_w // 6)
+        side = _band(h, card_h, label_h)
         row = (piles + 1) * card_w + piles * gap
-        if column <= h - 2 * side and row <= w - 2 * side:
+        if row <= h - 2 * side and row <= w - 2 * side:
             return card_w, card_h
-        card_h = int(card_h * 0.94)
-    return int(card_h * 0.7), card_h
+    return 6, 8
+
+
+def _band(h: int, card_h: int, label_h: int) -> int:
+    """How deep a seat's cell is: the margin, its cards, their stacks, its key labels, its texts' strip."""
+    margin = max(4, h // 120)
+    step = max(2, card_h // 34)
+    return margin + card_h + 4 * step + max(12, card_h // 7, label_h) + int(card_h * 0.55)
 
 
 def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> TableLayout:
@@ -45,12 +53,12 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
     text_h = min(int(h * 0.22), int(w * 0.8 / 7.5 / 0.7))  # texts as big as at a table of two
     label_h = label_height(text_h, LABEL_SIZE)  # a key label's or a name's line, clear of the cards
     card_w, card_h = _card_size(size, piles, label_h)
-    gap = max(4, card_w // 5)
+    gap = max(4, card_w // 6)
     margin = max(4, h // 120)  # (the screen's edge gives up what the labels' row takes)
     step = max(2, card_h // 34)
     key_room = max(12, card_h // 7, label_h)
     strip = int(card_h * 0.55)  # the seat's text strip, between its cards and the middle
-    band = margin + card_h + 4 * step + key_room + strip  # how deep a seat's cell is
+    band = _band(h, card_h, label_h)  # how deep a seat's cell is
     mid = Rect(band, band, w - 2 * band, h - 2 * band)
     cx, cy = w // 2, h // 2
     length = (piles + 1) * card_w + piles * gap  # spit cards and stock piles in a row
@@ -62,7 +70,17 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
     else:
         centres = [(cx - dx, cy + dy), (cx + dx, cy + dy), (cx, cy - dy)]
     spit_piles = tuple(Rect(x - card_w // 2, y - card_h // 2, card_w, card_h) for x, y in centres)
-    counts = tuple(((((r.centerx, r.centery + card_h // 2 + key_room // 2 + 2)), 0),) for r in spit_piles)
+    # each pile's size on its side towards the middle, clear of the pile beside it and of the seats'
+    # keys on its outer side: between the two columns of piles (a card wide), or under the far pile
+    # of a table of three (between the two near it)
+    count_room = label_height(text_h, 0.14)  # the size's line (drawn at 0.14 of the texts' height)
+
+    def count_at(r: Rect) -> tuple[int, int]:
+        if r.centerx == cx:
+            return (r.centerx, r.bottom + count_room // 2 + 2)
+        return (r.right + card_w // 4, r.centery) if r.centerx < cx else (r.left - card_w // 4, r.centery)
+
+    counts = tuple(((count_at(r), 0),) for r in spit_piles)
 
     corners = {  # the corner at each edge's right hand, as its seat sees it
         "bottom": Rect(w - band, h - band, band, band),
@@ -89,12 +107,18 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
                 else Rect(band, band - strip, w - 2 * band, strip)
             )
             labels = y - 4 * step - key_room // 2 if edge == "bottom" else y + card_h + 4 * step + key_room // 2
-            thirds = [
-                Rect(strip_rect.x + k * strip_rect.w // 4, strip_rect.y, strip_rect.w // 4, strip_rect.h)
-                for k in (0, 3)
-            ]
-            middle = Rect(strip_rect.x + strip_rect.w // 4, strip_rect.y, strip_rect.w // 2, strip_rect.h)
-            reject, race = (thirds[0], thirds[1]) if edge == "bottom" else (thirds[1], thirds[0])
+            # the strip cut in eighths: the reject 3 on the seat's left (two lines at the least size:
+            # "J♦ needs 10 or Q: no spit pile takes K♦"), the prompt 3, the race 2 on its right
+            eighth = strip_rect.w // 8
+            left_end = Rect(strip_rect.x, strip_rect.y, 3 * eighth, strip_rect.h)
+            right_end = Rect(strip_rect.right - 3 * eighth, strip_rect.y, 3 * eighth, strip_rect.h)
+            short = 2 * eighth
+            if edge == "bottom":
+                reject, race = left_end, Rect(strip_rect.right - short, strip_rect.y, short, strip_rect.h)
+                middle = Rect(reject.right, strip_rect.y, race.left - reject.right, strip_rect.h)
+            else:  # the top seat's left is the screen's right
+                reject, race = right_end, Rect(strip_rect.x, strip_rect.y, short, strip_rect.h)
+                middle = Rect(race.right, strip_rect.y, reject.left - race.right, strip_rect.h)
             side_label = (cards[0].centerx, labels)
             panel = Rect(band, cy, w - 2 * band, h - cy) if edge == "bottom" else Rect(band, 0, w - 2 * band, cy)
             centre = (
@@ -116,22 +140,32 @@ def round_layout(size: tuple[int, int], mode: str, piles: int, seats: int) -> Ta
                 else Rect(band - strip, band, strip, h - 2 * band)
             )
             labels = x - 4 * step - key_room // 2 if edge == "right" else x + card_h + 4 * step + key_room // 2
-            # a side's strip is only as long as the middle is tall: reject and race take half of it
-            # each (room for a race's two lines at full size), the prompt the strip next to it, on
-            # the middle's side, clear of the spit piles
-            half = strip_rect.h // 2
-            ends = [Rect(strip_rect.x, strip_rect.y + k * half, strip_rect.w, half) for k in (0, 1)]
-            middle = strip_rect.move(-strip if edge == "right" else strip, 0)
-            reject, race = (ends[1], ends[0]) if edge == "right" else (ends[0], ends[1])
+            # a side's strip is only as long as the middle is tall: the reject takes all of it (why a
+            # press did nothing, two lines at the least size: "J♦ needs 10 or Q: no spit pile takes
+            # K♦"), and the strip next to it, on the middle's side, clear of the spit piles, is the
+            # race's on the seat's right and the prompt's, half each
+            inner = strip_rect.move(-strip if edge == "right" else strip, 0)
+            cut = inner.h // 2
+            reject = strip_rect
+            if edge == "right":  # facing left: their right is the screen's top
+                race, middle = (
+                    Rect(inner.x, inner.y, inner.w, inner.h - cut),
+                    Rect(inner.x, inner.bottom - cut, inner.w, cut),
+                )
+            else:
+                middle, race = (
+                    Rect(inner.x, inner.y, inner.w, cut),
+                    Rect(inner.x, inner.y + cut, inner.w, inner.h - cut),
+                )
             side_label = (labels, cards[0].centery)
             panel = Rect(w - band, band, band, h - 2 * band) if edge == "right" else Rect(0, band, band, h - 2 * band)
-            centre = (
-                Rect(mid.right - mid.w // 3, mid.y, mid.w // 3, mid.h)
+            centre = (  # its third of the middle, beyond the prompt's strip
+                Rect(mid.right - mid.w // 3, mid.y, mid.w // 3 - strip, mid.h)
                 if edge == "right"
-                else Rect(mid.x, mid.y, mid.w // 3, mid.h)
+                else Rect(mid.x + strip, mid.y, mid.w // 3 - strip, mid.h)
             )
         legend = corner.inflate(-margin, -margin)
-        half = legend.h // 3 if edge in ("bottom", "top") else legend.w // 3  # info; the legend the rest
+        half = legend.h // 4 if edge in ("bottom", "top") else legend.w // 4  # info; the legend the rest
         if edge == "bottom":
             info, legend = (
                 Rect(legend.x, legend.y, legend.w, half),

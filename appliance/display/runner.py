@@ -33,7 +33,7 @@ from appliance.inputs.touch import TouchSource
 
 from .coins import insert_coin
 from .compositor import Canvas, Compositor
-from .keys import Keyboard, seat_key
+from .keys import Keyboard, Press, at_table, seat_key
 from .scenes.base import (
     BACK,
     Context,
@@ -159,7 +159,16 @@ class Runner:
         found = getattr(self.scene, "touch_target", None)
         return None if found is None else found(x, y, last)
 
+    def table_seats(self) -> int:
+        """The seats at the table in play (the scene on top's game), else at the next game's."""
+        match = getattr(self.scene, "match", None)
+        if match is not None:
+            return int(getattr(getattr(match.game, "table", None), "seats", 2))
+        return int(self.ctx.settings.house_rules.get("seats", 2))
+
     def send(self, press: Input) -> None:
+        if isinstance(press, Press) and press.source == self.keyboard.name:
+            press = at_table(press, self.ctx.settings.layout, self.table_seats())  # J: left pile at any size
         if self.status is None:
             if press.control == "coin":  # a credit whatever is showing; no game or menu sees it
                 if press.pressed:  # in the service menu: no credit, no money (the switch test shows it)

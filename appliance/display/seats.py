@@ -13,6 +13,22 @@ LAYOUTS = ("desktop", "tabletop")
 STOCK_PILES = 5
 PLACE_KINDS = ("panel", "centre", "prompt", "reject", "race", "info")
 
+# What every seat can read and see from where it sits, at every size of screen (the screen-facts
+# check holds every scene to them). A cabinet's screen is about as wide as its table whatever its
+# pixels, so both are shares of the screen's width. On a 24-inch screen 1280 pixels wide (0.41 mm a
+# pixel) 10 px is 4.1 mm, 20 minutes of arc at 0.7 m, arm's length across a corner of the table
+# (ISO 9241-303 asks 16 at the least, 20 to 22 for comfort).
+MIN_CAP_SHARE = 1 / 128  # a text's capital letters: 10 px at 1280 wide, 15 px at 1920 (fonts.smallest_text)
+MIN_CARD_SHARE = 1 / 14  # a card's height: 91 px at 1280 wide (index letters 13 px), 137 px at 1920
+CARD_SHAPE = 0.7  # a card's width to its height
+
+
+def smallest_card(screen: tuple[int, int]) -> tuple[int, int]:
+    """The least width and height (upright) any card may be drawn at on `screen`: 63 x 91 px on a
+    1280-wide screen, 95 x 137 px at 1920."""
+    height = int(screen[0] * MIN_CARD_SHARE)
+    return int(height * CARD_SHAPE), height
+
 
 @dataclass(frozen=True)
 class Place:

@@ -171,7 +171,7 @@ def owned_lines(layout: TableLayout, player: int, words: str, colour: tuple[int,
     """A seat's own message (why its press did nothing): on the desktop, where nothing is turned to
     its reader, under the seat's name in its colour, so each player knows which is theirs."""
     said = Line(words, 0.12, colour)
-    if layout.mode != "desktop":
+    if layout.mode != "desktop" or len(layout.seats) > 2:  # a round table's place is by the seat's own cards
         return (said,)
     return (Line(_("Player {n}").format(n=player), 0.12, PLAYER_COLOURS.get(player, WHITE)), said)
 

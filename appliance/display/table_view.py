@@ -402,9 +402,8 @@ class TableView:
             paint_pile_keys(surface, self.painted_texts, self.keymap, seat, small)
             legend = seat_legend(self.keymap, player, lay.mode, piles, len(lay.seats), self.slap)
             size = 0.12 if len(lay.seats) == 2 else 0.1  # the corner of a crowded table
-            lines = tuple(Line(words, size, SOFT) for words in legend)
-            if lines and len(lay.seats) > 2:  # a corner of its own, not always by the seat: whose it is
-                lines = (Line(name, size, colour), *lines)
+            # a crowded table's corner is not always by its seat: in the seat's colour, whose it is
+            lines = tuple(Line(words, size, SOFT if len(lay.seats) == 2 else colour) for words in legend)
             paint_legend(surface, self.painted_texts, lay, seat, lines)
         for index, rect in enumerate(lay.spit_piles):
             surface.blit(self.art.slot(), rect)
@@ -434,13 +433,14 @@ class TableView:
                 labels.append((player, key, angle, fonts.text(key, size, PLAYER_COLOURS[player], angle=angle)))
         if not labels:
             return
-        step = max(image.get_height() for *_, image in labels) + 1
         width = max(image.get_width() for *_, image in labels)
         outward = -1 if rect.centerx < lay.size[0] // 2 else 1  # the side away from the middle
         x = rect.left - 4 - width // 2 if outward < 0 else rect.right + 4 + width // 2
-        top = rect.centery - step * len(labels) // 2 + step // 2
-        for k, (player, key, angle, image) in enumerate(labels):
-            paint_label(surface, self.painted_texts, image, (x, top + k * step), "pile_key", player, key, angle)
+        y = rect.centery - (sum(image.get_height() + 1 for *_, image in labels) - 1) // 2  # each as tall as it is
+        for player, key, angle, image in labels:
+            centre = (x, y + image.get_height() // 2)
+            paint_label(surface, self.painted_texts, image, centre, "pile_key", player, key, angle)
+            y += image.get_height() + 1
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""

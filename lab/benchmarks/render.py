@@ -187,12 +187,13 @@ def books_figures(size: tuple[int, int], layout: str, seconds: float, rounds: in
 
 SCENARIOS: dict[str, tuple[str, dict[str, Any] | None]] = {
     "speed": ("speed", None),
+    "three_seats": ("classic", {"seats": 3}),
     "four_seats": ("classic", {"seats": 4}),
 }
 
 
 def scenario_figures(size: tuple[int, int], layout: str, seconds: float) -> dict[str, dict[str, float]]:
-    """Frame time and uploaded band during Speed and a four-seat game, as for classic play."""
+    """Frame time and uploaded band during Speed and a three- and a four-seat game, as for classic play."""
     out: dict[str, dict[str, float]] = {}
     screen_bytes = size[0] * size[1] * 4
     for name, (variant, options) in SCENARIOS.items():

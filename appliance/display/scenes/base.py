@@ -26,7 +26,7 @@ from appliance.shared.settings import Settings
 from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
 from ..compositor import Canvas
-from ..keys import Keymap, Press
+from ..keys import Keymap, Press, table_keymap
 from ..layout import TableLayout, board_room, table_layout
 from ..sound import Sound
 from ..table_view import TableView
@@ -186,7 +186,7 @@ class Context:
         view = TableView(
             layout,
             art,
-            self.keymap,
+            table_keymap(self.keymap, layout.mode, len(layout.seats)),  # J is player 2's left pile at any size
             self.settings.assist if assist is None else assist,
             show_keys,
             computer,

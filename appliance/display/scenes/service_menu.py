@@ -47,6 +47,7 @@ from ..coins import office
 from ..compositor import Canvas
 from ..game_length import length_words, next_length
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
+from ..keys import key_label
 from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
 from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_overlay, draw_scene, make
@@ -205,10 +206,14 @@ class ServiceMenuScene:
             elif press.control in ("left", "up"):
                 self.pattern = (self.pattern - 1) % len(SCREEN_PATTERNS)
             return None
+        arrow = press.player == 0 and press.control in ("left", "right")  # the keyboard's arrows
+        if self.page == "audits":  # up and down scroll: every row is reached
+            if press.control in ("up", "down") or (press.control in ("left", "right") and not arrow):
+                self.scroll(-1 if press.control in ("up", "left") else 1)
+            return None
         items = self.items()
         if items and self.cursor >= len(items):  # a row gone (free play hides what a game costs)
             self.pages[-1][1] = len(items) - 1
-        arrow = press.player == 0 and press.control in ("left", "right")  # the keyboard's arrows
         if press.control == "up" or (press.control == "left" and not arrow):
             self.move(-1, items)
         elif press.control == "down" or (press.control == "right" and not arrow):
@@ -254,38 +259,53 @@ class ServiceMenuScene:
     def read_health(self, found: list[dict[str, Any]]) -> None:
         self.health = [str(row["words"]) for row in found]
 
-    def audit_lines(self) -> list[Line]:
+    def audit_rows(self) -> list[Line]:
+        """The books in a bar owner's words, money first, then the games (every game, most played
+        first), then the play itself; each row all time | since the last reset. The page shows
+        ROWS_SHOWN of them at once and scrolls (`audit_lines`)."""
         if self.figures is None:
             return [Line(_("reading the books..."), 0.11, SOFT)]
         a = self.figures
-        cleared = a.cleared or _("never")
         rows = [
-            Line(_("lifetime  |  since cleared ({date})").format(date=cleared), 0.12, GOLD),
-            self.pair(_("games"), a.lifetime.games, a.since.games),
-            self.pair(_("finished / abandoned"), f"{a.lifetime.finished}/{a.lifetime.abandoned}",
-                      f"{a.since.finished}/{a.since.abandoned}"),
-            self.pair(_("play time"), clock(a.lifetime.play_s), clock(a.since.play_s)),
-            self.pair(_("average game"), clock(a.lifetime.average_game_s), clock(a.since.average_game_s)),
-            self.pair(_("races decided"), a.lifetime.races, a.since.races),
-            self.pair(_("average margin"), f"{a.lifetime.average_margin_ms:.0f} ms",
+            self.pair(_("coins taken"), a.lifetime.coins, a.since.coins),
+            Line(_("credits paid for, not yet played: {n}").format(n=office(self.ctx).credits), 0.12, WHITE),
+            self.pair(_("games played"), a.lifetime.games, a.since.games),
+        ]
+        most = sorted(a.lifetime.variants.items(), key=lambda item: (-item[1], item[0]))
+        rows += [self.pair(preset_name(variant), games, a.since.variants.get(variant, 0)) for variant, games in most]
+        rows += [
+            self.pair(_("finished / walked away from"), f"{a.lifetime.finished} / {a.lifetime.abandoned}",
+                      f"{a.since.finished} / {a.since.abandoned}"),
+            self.pair(_("time played"), clock(a.lifetime.play_s), clock(a.since.play_s)),
+            self.pair(_("length of a game, on average"), clock(a.lifetime.average_game_s),
+                      clock(a.since.average_game_s)),
+            self.pair(_("races to a card won"), a.lifetime.races, a.since.races),
+            self.pair(_("won by, on average"), f"{a.lifetime.average_margin_ms:.0f} ms",
                       f"{a.since.average_margin_ms:.0f} ms"),
             self.pair(_("sprints (Running Spit)"), a.lifetime.sprints, a.since.sprints),
             self.pair(_("fastest / average sprint"),
                       f"{a.lifetime.fastest_sprint_ms / 1000:.2f} / {a.lifetime.average_sprint_ms / 1000:.2f} s",
                       f"{a.since.fastest_sprint_ms / 1000:.2f} / {a.since.average_sprint_ms / 1000:.2f} s"),
-            self.pair(_("coins (credits now: {n})").format(n=office(self.ctx).credits),
-                      a.lifetime.coins, a.since.coins),
         ]  # fmt: skip
         buckets = [f"<{edge}" for edge in audit.MARGIN_BUCKETS] + [f"{audit.MARGIN_BUCKETS[-1]}+"]
         margins = "  ".join(f"{key}: {a.lifetime.margins[key]}" for key in buckets if key in a.lifetime.margins)
         if margins:
-            rows.append(Line(_("margins, ms (lifetime): {margins}").format(margins=margins), 0.11, WHITE))
-        most = sorted(a.lifetime.variants.items(), key=lambda item: (-item[1], item[0]))
-        for variant, games in most[:3]:
-            rows.append(self.pair(preset_name(variant), games, a.since.variants.get(variant, 0)))
-        if len(most) > 3:
-            rows.append(Line(_("and {n} more games").format(n=len(most) - 3), 0.11, SOFT))
+            rows.append(Line(_("races won by, ms (all time): {margins}").format(margins=margins), 0.11, WHITE))
         return rows
+
+    def audit_lines(self) -> list[Line]:
+        """Whose figures (all time | since the last reset), then the rows from the one scrolled to."""
+        cleared = self.figures.cleared if self.figures is not None else None
+        head = Line(_("all time  |  since the last reset ({date})").format(date=cleared or _("never reset")),
+                    0.12, GOLD)  # fmt: skip
+        rows = self.audit_rows()
+        first = min(self.cursor, max(0, len(rows) - ROWS_SHOWN))
+        return [head, *rows[first : first + ROWS_SHOWN]]
+
+    def scroll(self, step: int) -> None:
+        """The audits page moved a row up or down (as far as its last row shown at the bottom)."""
+        last = max(0, len(self.audit_rows()) - ROWS_SHOWN)
+        self.pages[-1][1] = max(0, min(last, self.cursor + step))
 
     @staticmethod
     def pair(label: str, lifetime: Any, since: Any) -> Line:
@@ -609,17 +629,31 @@ class ServiceMenuScene:
         out.append(Line(self.hint(), 0.11, SOFT))
         return tuple(out)
 
+    def service_key(self) -> str:
+        """The menu's own button, with its key where the keyboard has one: "SERVICE (F2)"."""
+        key = key_label(self.ctx.keymap, 0, "service")
+        return _("SERVICE ({key})").format(key=key) if key else "SERVICE"
+
     def hint(self) -> str:
+        service = self.service_key()
         if self.page == "switch_test":
-            return _("press every control; SERVICE: back")
+            return _("press every control; {service}: back").format(service=service)
         if self.page == "screen_test":
-            return _("START: next pattern; SERVICE: back")
+            return _("START: next pattern; {service}: back").format(service=service)
         if self.page == "installing":
             done = updates(self.ctx).installing
             if done is not None and done.done and done.ok:
-                return _("START: restart now; SERVICE: back (it restarts into it at the next power-on)")
-            return _("SERVICE: back (the install goes on)")
-        return _("up/down: move; START: choose; SERVICE: back")
+                return _("START: restart now; {service}: back (it restarts into it at the next power-on)").format(
+                    service=service
+                )
+            return _("{service}: back (the install goes on)").format(service=service)
+        if self.page == "audits":
+            rows = len(self.audit_rows())
+            first = min(self.cursor, max(0, rows - ROWS_SHOWN))
+            last = min(rows, first + ROWS_SHOWN)
+            shown = _("lines {first} to {last} of {n}").format(first=first + 1, last=last, n=rows)
+            return _("up/down: scroll ({shown}); {service}: back").format(shown=shown, service=service)
+        return _("up/down: move; START: choose; {service}: back").format(service=service)
 
     def switch_lines(self) -> list[str]:
         """Every control seen (edges, held, stuck), then each cabinet source's state: serial links

@@ -23,6 +23,7 @@ from ..compositor import Canvas
 from ..events import EventReader
 from ..guide import invitation
 from ..i18n import _
+from ..keys import table_keymap
 from ..legend import cabinet_legend, seat_legend
 from ..rules_words import game_choice, in_force, rules_help
 from ..rules_words import how_to_play as game_how_to_play
@@ -124,7 +125,7 @@ class TitleScene:
         slap = "" if chosen.is_speed else compose(chosen.preset, chosen.options).slaps  # (the rules say)
         mode = self.ctx.layout.mode
         for player in range(1, seats + 1):
-            keys = seat_legend(self.ctx.keymap, player, mode, piles, seats, slap)
+            keys = seat_legend(table_keymap(self.ctx.keymap, mode, seats), player, mode, piles, seats, slap)
             if keys:
                 words = _("Player {n}").format(n=player) + ":  " + "   ".join(keys)
                 # on the tabletop each seat's keys face it; on the desktop (and for players 3 and 4, on the
