@@ -349,3 +349,12 @@ def test_the_board_explains_itself_to_each_team_in_its_info_place() -> None:
                     assert BOARD_EXPLAINED[language] in words, (layout, language, words)
         finally:
             set_language("en")
+
+
+def test_under_the_venues_board_the_cabinet_shows_its_best_five_and_a_new_place_below_them() -> None:
+    from appliance.display.scenes.running_scores import table_lines
+
+    table = high_scores.HighScores([high_scores.Entry(f"P{n:02d}", 10_000 + n) for n in range(1, 11)])
+    shown = [line.words.split(".")[0].strip() for line in table_lines(table, lit=(8,), places=5)]
+    assert shown == ["1", "2", "3", "4", "5", "8"]
+    assert len(table_lines(table)) == 10  # a lone cabinet: all ten

@@ -26,6 +26,7 @@ SHOW_S = 12.0
 MIN_S = 0.5
 VENUE_PLACES = 5  # the venue's best, under the cabinet's own ten
 VENUE_REACTIONS = 3  # and its fastest reactions under those
+OWN_WITH_VENUE = 5  # with the venue's board under it, the cabinet's own best five (and a new place lit)
 
 
 def sprint_table(ctx: Context) -> high_scores.HighScores:
@@ -36,11 +37,14 @@ def sprint_table(ctx: Context) -> high_scores.HighScores:
                                    for s in office(ctx).high_scores("sprint")])
 
 
-def table_lines(table: high_scores.HighScores, lit: tuple[int, ...] = ()) -> list[Line]:
+def table_lines(table: high_scores.HighScores, lit: tuple[int, ...] = (), places: int | None = None) -> list[Line]:
+    """The cabinet's own fastest sprints: all ten, or the first `places` and any lit place below them."""
     if not table.entries:
         return [Line(_("no sprints yet: be the first"), 0.14, WHITE)]
     lines = []
     for place, entry in enumerate(table.entries, start=1):
+        if places is not None and place > places and place not in lit:
+            continue
         words = f"{place:>2}. {entry.initials}  {split_words(entry.sprint_ms)}"
         if entry.team:
             words += "  " + _("team {n} {runner}").format(n=entry.team, runner=runner_name(entry.runner))
@@ -98,7 +102,9 @@ class RunningScoresScene:
 
     def captions(self) -> list[Caption]:
         head = caption("panel", None, Line(_("RUNNING SPIT — FASTEST SPRINTS"), 0.2, GOLD), shade=200)
-        lines = table_lines(self.table, self.lit) + venue_lines(self.venue) + reaction_lines(self.reactions)
+        venue = venue_lines(self.venue) + reaction_lines(self.reactions)
+        own = table_lines(self.table, self.lit, OWN_WITH_VENUE if venue else None)  # every line at a legible size
+        lines = own + venue
         return [head, Caption("panel", None, tuple(lines), 200)]
 
     def draw(self, canvas: Canvas) -> None:
