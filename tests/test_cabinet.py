@@ -124,3 +124,13 @@ def test_the_builder_scripts_parse() -> None:
     assert "/var/lib/spit-arcade" in inside and "mkdir -p /var/lib/systemd/linger" in inside
     build = (IMAGE / "build-image.sh").read_text()
     assert "install.sh --no-start" in build and "git clone" in build  # the bar owner's way, no shortcut
+
+
+def test_the_stick_is_mounted_by_udev_through_systemd_mount_the_first_file_system_only() -> None:
+    subprocess.run(["sh", "-n", str(IMAGE / "stick" / "stick-mount.sh")], check=True)
+    rule = (IMAGE / "stick" / "61-spit-arcade-stick.rules").read_text()
+    assert 'ENV{ID_BUS}!="usb"' in rule and 'ATTR{partition}!="1"' in rule
+    script = (IMAGE / "stick" / "stick-mount.sh").read_text()
+    assert "where=/run/spit-arcade/stick" in script and "systemd-mount --no-block" in script
+    assert "nosuid,nodev,noexec" in script and "uid=$uid,gid=" in script
+    assert "stick/61-spit-arcade-stick.rules" in (IMAGE / "inside.sh").read_text()
