@@ -50,31 +50,35 @@ class Updates:
         self.bundles = bundles
         self.stick = stick
         self.plugged = False
+        self.plugs = 0  # each plug's drive has a name of its own (one left "in use" never blocks the next)
 
     # --- the stick
 
     def plug(self) -> None:
         """The stick plugged into a USB port (QMP: a drive, then a usb-storage device on it)."""
+        self.plugs += 1
         for command, args in (
-            ("blockdev-add", {"driver": "raw", "node-name": "stickdisk",
+            ("blockdev-add", {"driver": "raw", "node-name": f"stickdisk{self.plugs}",
                               "file": {"driver": "file", "filename": str(self.stick.resolve())}}),
-            ("device_add", {"driver": "usb-storage", "id": "stickusb", "drive": "stickdisk", "bus": "xhci.0",
-                            "removable": True}),
+            ("device_add", {"driver": "usb-storage", "id": f"stickusb{self.plugs}", "drive": f"stickdisk{self.plugs}",
+                            "bus": "xhci.0", "removable": True}),
         ):  # fmt: skip
-            said = self.vm.qmp(command, **args)
-            if isinstance(said, dict) and "error" in said:
-                raise VmError(f"{command}: {said['error']}")
+            try:
+                self.vm.qmp(command, **args)
+            except Exception as error:  # qemu.qmp's ExecuteError: what QEMU said
+                raise VmError(f"{command}: {error}") from None
         self.plugged = True
 
     def pull(self) -> None:
         """The stick pulled out (QMP device_del, then its drive gone)."""
         with contextlib.suppress(Exception):
-            self.vm.qmp("device_del", id="stickusb")
-        for _ in range(20):
-            said = self.vm.qmp("blockdev-del", **{"node-name": "stickdisk"})
-            if not (isinstance(said, dict) and "error" in said):
+            self.vm.qmp("device_del", id=f"stickusb{self.plugs}")
+        for _ in range(40):  # the drive is free once the guest has let go of the device
+            try:
+                self.vm.qmp("blockdev-del", **{"node-name": f"stickdisk{self.plugs}"})
                 break
-            time.sleep(0.5)
+            except Exception:  # "Node stickdisk is in use"
+                time.sleep(0.5)
         self.plugged = False
 
     def mounted(self) -> str:
