@@ -96,7 +96,8 @@ class Report:
     update_power_cuts_tried: int = 0
     update_power_cuts_booted: int = 0  # a working game on the old or new slot, state partition clean, state kept
     bundles_bad_tried: int = 0
-    bundles_refused: int = 0  # by the cabinet's rauc, the other slot untouched
+    bundles_refused: int = 0  # by the cabinet's rauc: an error, the boot entries and slot states unchanged
+    bundles_bad_wrote_slot: list[str] = field(default_factory=list)  # refused only once writing the other slot
     exposure: float | None = None
     exposure_line: str = ""
     wheel_files: int = 0  # the game's installed files (its wheel's RECORD), of which ...

@@ -140,13 +140,13 @@ class Updates:
     def other(self) -> str:
         return {"A": "B", "B": "A"}.get(self.booted(), "")
 
-    def slot_print(self, slot: str) -> str:
-        """What a slot holds, as a short fingerprint (its first 4 MiB, where an install writes first),
-        with its loader entries and RAUC's state of it."""
+    def slot_print(self, slot: str) -> tuple[str, str, str]:
+        """What a slot holds: a fingerprint of its first 4 MiB (where an install writes first), its
+        loader entries and RAUC's state of it."""
         device = f"/dev/disk/by-partlabel/spit-root-{slot.lower()}"
         head = self.vm.out(f"head -c 4194304 {device} | sha256sum | cut -c1-16")
         entries = self.vm.out(f"ls {ENTRIES} | grep -i 'spit-{slot.lower()}' || true")
-        return f"{head} {entries.replace(chr(10), ',')} {self.cab.slot_states().get(slot, '')}"
+        return head, entries.replace("\n", ","), self.cab.slot_states().get(slot, "")
 
     def state(self) -> dict[str, Any]:
         """The game's state that an update must keep: the store's credits, coins, games and high
@@ -239,6 +239,9 @@ class Updates:
         self.cab.play_some(6, [])
         self.credits_and_scores()
         before = self.state()
+        if self.plugged:  # (from the step before: plugged in again, for the time from the plug)
+            self.pull()
+            wait_for("the stick unmounted", lambda: not self.mounted(), 60, 0.5)
         plugged_at = time.monotonic()
         self.plug()
         self.report.update_tried += 1
@@ -323,15 +326,23 @@ class Updates:
         self.wait_mounted()
         other = self.other()
         said_all = []
+        booted = self.booted()
         for what, bundle in self.bundles.bad.items():
             before = self.slot_print(other)
             rc, said, _ = self.install(bundle, timeout=600)
             after = self.slot_print(other)
-            refused = rc != 0 and before == after
+            # Refused: an error, the loader entries and RAUC's states as they were, the same slot booted.
+            # Written: RAUC checks a verity bundle's blocks as it reads them, so a changed byte in the
+            # payload is found once the install has begun writing the other slot (which stays bad).
+            refused = rc != 0 and before[1:] == after[1:] and self.booted() == booted
+            written = before[0] != after[0]
             self.report.bundles_bad_tried += 1
             self.report.bundles_refused += int(refused)
+            if written:
+                self.report.bundles_bad_wrote_slot.append(what)
             last = said.splitlines()[-1] if said else rc
-            said_all.append(f"{what}: {'refused' if refused else 'NOT refused'} ({last})")
+            verdict = "refused" if refused else "NOT refused"
+            said_all.append(f"{what}: {verdict}{', the other slot written' if written else ''} ({last})")
         self.report.note(
             "bad bundles refused, the other slot untouched",
             self.report.bundles_refused == self.report.bundles_bad_tried > 0,
