@@ -136,3 +136,13 @@ def test_the_pixel_check_fails_on_a_wrong_reference_and_on_a_screen_blanked_part
     for text in texts:
         frame.fill((0, 0, 0), text.rect)
     assert compare(save(frame, tmp_path / "blanked.png"), "tabletop")["score"] < 0.2
+
+
+def test_the_stick_is_mounted_by_udev_through_systemd_mount_the_first_file_system_only() -> None:
+    subprocess.run(["sh", "-n", str(IMAGE / "stick" / "stick-mount.sh")], check=True)
+    rule = (IMAGE / "stick" / "61-spit-arcade-stick.rules").read_text()
+    assert 'ENV{ID_BUS}!="usb"' in rule and 'ATTR{partition}!="1"' in rule
+    script = (IMAGE / "stick" / "stick-mount.sh").read_text()
+    assert "where=/run/spit-arcade/stick" in script and "systemd-mount --no-block" in script
+    assert "nosuid,nodev,noexec" in script and "uid=$uid,gid=" in script
+    assert "stick/61-spit-arcade-stick.rules" in (IMAGE / "inside.sh").read_text()

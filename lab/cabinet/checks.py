@@ -82,6 +82,26 @@ class Report:
     ab_switched: bool = False  # slot B (a copy of A) made primary: booted once, blessed good
     ab_rolled_back: bool = False  # slot A made primary with a game that never comes up: back on B
     ab_rollback_s: float | None = None  # from power-on into the broken slot to the game on the good one
+    stick_mounted: bool = False  # a USB stick's first file system at /run/spit-arcade/stick, the game's user writing
+    stick_pulled: bool = False  # ... and unmounted when pulled
+    # Updates from the stick (lab/cabinet/update.py). The install is driven by `rauc install` as root
+    # through the test agent until the service menu drives it (update_driven_by).
+    update_driven_by: str = ""
+    update_bundle_mb: float | None = None
+    update_bundle_made_s: float | None = None  # the host's time to make the full-size bundle (mksquashfs)
+    update_tried: int = 0
+    update_applied: int = 0  # the new slot booted, blessed good, the state intact, the game resumed
+    update_install_s: float | None = None  # `rauc install` of the full-size bundle, in the emulated cabinet
+    update_s: float | None = None  # stick in -> the new slot's game up (emulated: install, reboot, boot)
+    update_state_kept: bool = False  # credits, coins, high scores, settings, journals: across update and rollback
+    update_rollback_tried: int = 0
+    update_rolled_back: int = 0  # a bundle whose game never comes up: left, back on the slot before
+    update_rollback_s: float | None = None  # from the reboot into it to the game on the slot before
+    update_power_cuts_tried: int = 0
+    update_power_cuts_booted: int = 0  # a working game on the old or new slot, state partition clean, state kept
+    bundles_bad_tried: int = 0
+    bundles_refused: int = 0  # by the cabinet's rauc: an error, the boot entries and slot states unchanged
+    bundles_bad_wrote_slot: list[str] = field(default_factory=list)  # refused only once writing the other slot
     exposure: float | None = None
     exposure_line: str = ""
     wheel_files: int = 0  # the game's installed files (its wheel's RECORD), of which ...

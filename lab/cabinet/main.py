@@ -25,7 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .books import Books
+from .bundles import Bundles, make_bundles, stick_image
 from .checks import Cabinet, Report, image_mb, last_partition_mb
+from .update import DRIVEN, Updates
 from .vm import OVMF_CODE, Machine, VmError
 
 TOOLS = {  # command -> Debian package
@@ -150,6 +152,21 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
     return 0 if started and all(finding.ok for finding in findings) else 1
 
 
+def stick_for(repo: Path, image: Path, folder: Path, report: Report) -> tuple[Bundles, Path] | None:
+    """The bundles of `image` (made once per image) and a stick's disk holding them, or None (said)."""
+    try:
+        bundles = make_bundles(repo, image, folder)
+        stick = stick_image(folder / "stick.img", [bundles.good, bundles.broken, *bundles.bad.values()])
+    except (subprocess.CalledProcessError, OSError, ValueError, RuntimeError) as error:
+        said = getattr(error, "stderr", "") or ""
+        report.note("update bundles made", False, f"{error} {said[-300:]}")
+        return None
+    report.update_driven_by = DRIVEN
+    report.update_bundle_mb = round(bundles.good.stat().st_size / 2**20, 1)
+    report.update_bundle_made_s = bundles.made_s.get("good")
+    return bundles, stick
+
+
 def kvm_works() -> bool:
     """KVM has been seen to hang here: it is used only when a machine starts under it and answers."""
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):
@@ -166,7 +183,8 @@ def kvm_works() -> bool:
 
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
-STEPS += ("config", "power-cuts", "books", "ab", "venue", "old-cpu")
+STEPS += ("config", "power-cuts", "books", "ab", "venue", "old-cpu", "stick", "bad-bundles", "update", "update-cuts")
+UPDATE_STEPS = {"stick", "bad-bundles", "update", "update-cuts"}  # these need the bundles and the stick
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -179,6 +197,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--power-cuts", type=int, default=20, help="power cuts at random moments (default 20)")
     parser.add_argument(
         "--books-cuts", type=int, default=20, help="power cuts during coins and paid games, books checked (default 20)"
+    )
+    parser.add_argument(
+        "--update-power-cuts",
+        type=int,
+        default=20,
+        help="power cuts at random moments of an update's install or first boot (default 20)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the power cuts")
     parser.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="tcg", help="tcg (default) or kvm")
@@ -241,6 +265,11 @@ def main(argv: list[str]) -> int:
     report.accel = accel
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     print(f"cabinet-test: booting {image.name} under QEMU ({accel}); power cuts seeded {seed}", file=sys.stderr)
+    only = set(args.only.split(",")) if args.only else None
+    wanted = UPDATE_STEPS - set(args.skip.split(",") if args.skip else ())
+    updates = None
+    if wanted and (only is None or only & wanted) and repo is not None:  # the bundles only where used
+        updates = stick_for(repo, image, out / "update", report)
     machine = Machine(image=image, workdir=out / "run", accel=accel, sound=False)
     machine.prepare()
     cabinet = Cabinet(machine, report)
@@ -274,10 +303,21 @@ def main(argv: list[str]) -> int:
             ("venue", "the venue's network only when the venue is on", cabinet.venue),
             ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
         ]
-        only = set(args.only.split(",")) if args.only else None
         skip = set(args.skip.split(",")) if args.skip else set()
-        report.steps_skipped = [key for key, _, _ in steps if key in skip or (only is not None and key not in only)]
-        assert only is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
+        if updates is not None:
+            update = Updates(cabinet, *updates)
+            cuts = random.Random(seed + 2)
+            steps += [
+                ("stick", "a USB stick plugged in and pulled", update.stick_step),
+                ("bad-bundles", "bad bundles refused", update.bad_bundles_step),
+                ("update", "an update from the stick, and a rollback", update.update_step),
+                ("update-cuts", "power cuts during an update",
+                 lambda: update.power_cuts_step(args.update_power_cuts, cuts)),
+            ]  # fmt: skip
+        elif wanted and (only is None or only & wanted):
+            report.note("updates from a stick", False, "no bundles: run it from a clone (make-bundle.sh)")
+        report.steps_skipped = [key for key in STEPS if key in skip or (only is not None and key not in only)]
+        assert only is None or updates is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
         steps_run = [(name, step) for key, name, step in steps if key not in report.steps_skipped]
         for name, step in steps_run:
             try:

@@ -50,6 +50,9 @@ if [ "$ARCH" = amd64 ]; then
   install -m 0644 "$here/rauc/de.pengutronix.rauc.conf" /usr/share/dbus-1/system.d/
   install -m 0644 "$here/rauc/de.pengutronix.rauc.service" /usr/share/dbus-1/system-services/
 fi
+# The operator's USB stick: its first file system mounted at /run/spit-arcade/stick while it is in.
+install -m 0644 "$here/stick/61-spit-arcade-stick.rules" /etc/udev/rules.d/
+install -m 0755 "$here/stick/stick-mount.sh" /usr/local/libexec/spit-stick-mount
 # Services' state directories, made now: a read-only root cannot have them made at boot (logind
 # failed with 238/STATE_DIRECTORY for want of /var/lib/systemd/linger).
 mkdir -p /var/lib/systemd/linger

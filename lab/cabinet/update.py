@@ -1,0 +1,407 @@
+"""The virtual cabinet updated from a USB stick (issue 23): the stick plugged in and pulled, bundles
+installed by the cabinet's RAUC, a rollback, bad bundles refused, power cuts mid-update, and the
+game's state across it all.
+
+Until the service menu drives it (the updater unit and its Update screen), the install is driven
+here as root through the test agent: `rauc install` of a bundle on the mounted stick, then a reboot,
+as the updater will do. What is measured is what the slots, RAUC, boot counting and the state
+partition do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .bundles import Bundles
+from .checks import ENTRIES, JOURNALS, VmError, wait_for
+
+if TYPE_CHECKING:
+    from .checks import Cabinet
+
+STICK = "/run/spit-arcade/stick"
+COIN_LINE = 11  # the coin mech's line (appliance/inputs/default.toml: coin = 11)
+STORE = "/var/lib/spit-arcade/store.sqlite"
+CONFIG = "/var/lib/spit-arcade/config.toml"
+DRIVEN = "rauc install as root through the test agent (the service menu's updater unit is to drive it)"
+# What the store holds that an update must keep, read as the game's user (read-only, while it runs).
+READ_STATE = (
+    "import json, sqlite3; db = sqlite3.connect('file:" + STORE + "?mode=ro', uri=True); q = lambda s: "
+    "db.execute(s).fetchall(); print(json.dumps({'credits': q('SELECT credits FROM credits'), "
+    "'coins': q('SELECT COUNT(*) FROM coins')[0][0], 'games': q('SELECT COUNT(*) FROM games')[0][0], "
+    "'high_scores': q('SELECT kind, initials, ms, boot, seq FROM high_scores ORDER BY kind, ms, boot, seq'), "
+    "'schema': q('PRAGMA user_version')[0][0]}))"
+)
+
+
+class Updates:
+    """The stick and update steps on one cabinet (after the others: slot-agnostic, from whichever
+    slot is booted into the other)."""
+
+    def __init__(self, cabinet: Cabinet, bundles: Bundles, stick: Path) -> None:
+        self.cab = cabinet
+        self.vm = cabinet.vm
+        self.report = cabinet.report
+        self.bundles = bundles
+        self.stick = stick
+        self.plugged = False
+        self.plugs = 0  # each plug's drive has a name of its own (one left "in use" never blocks the next)
+
+    # --- the stick
+
+    def plug(self) -> None:
+        """The stick plugged into a USB port (QMP: a drive, then a usb-storage device on it)."""
+        self.plugs += 1
+        for command, args in (
+            ("blockdev-add", {"driver": "raw", "node-name": f"stickdisk{self.plugs}",
+                              "file": {"driver": "file", "filename": str(self.stick.resolve())}}),
+            ("device_add", {"driver": "usb-storage", "id": f"stickusb{self.plugs}", "drive": f"stickdisk{self.plugs}",
+                            "bus": "xhci.0", "removable": True}),
+        ):  # fmt: skip
+            try:
+                self.vm.qmp(command, **args)
+            except Exception as error:  # qemu.qmp's ExecuteError: what QEMU said
+                raise VmError(f"{command}: {error}") from None
+        self.plugged = True
+
+    def pull(self) -> None:
+        """The stick pulled out (QMP device_del, then its drive gone)."""
+        with contextlib.suppress(Exception):
+            self.vm.qmp("device_del", id=f"stickusb{self.plugs}")
+        for _ in range(40):  # the drive is free once the guest has let go of the device
+            try:
+                self.vm.qmp("blockdev-del", **{"node-name": f"stickdisk{self.plugs}"})
+                break
+            except Exception:  # "Node stickdisk is in use"
+                time.sleep(0.5)
+        self.plugged = False
+
+    def mounted(self) -> str:
+        """What the cabinet has at the stick's mount point: 'SOURCE FSTYPE OPTIONS', or ''."""
+        return self.vm.out(f"findmnt -no SOURCE,FSTYPE,OPTIONS {STICK} || true")
+
+    def wait_mounted(self, timeout: float = 60) -> str:
+        wait_for("the stick mounted", lambda: bool(self.mounted()), timeout, 0.5)
+        return self.mounted()
+
+    def stick_step(self) -> None:
+        """Plugged in: its first file system (FAT32, the bundles on it) at /run/spit-arcade/stick, read by
+        root, written by the game's user from inside the game's own sandbox, nothing else of it mounted;
+        still there after the game restarts; gone when pulled."""
+        self.plug()
+        try:
+            mount = self.wait_mounted()
+        except VmError as error:
+            self.report.note("a USB stick mounted", False, f"{error}; {self.vm.out('journalctl -b -n 20 -o cat')}")
+            self.pull()
+            return
+        listed = self.vm.out(f"ls {STICK}").split()
+        others = self.vm.out("grep -c '^/dev/sd' /proc/mounts || true")
+        pid = self.cab.main_pid()
+        probe = f"{STICK}/spit-arcade-write-test"
+        writes = self.vm.sh(
+            f"nsenter -t {pid} -m setpriv --reuid=spit --regid=spit --init-groups"
+            f" sh -c 'echo ok >{probe} && cat {probe}'"
+            f" && rm {probe}"
+        )
+        kill_rc, _ = self.vm.sh(f"kill -9 {pid}")
+        with contextlib.suppress(VmError):
+            wait_for("the game back", lambda: self.cab.ready() and self.cab.main_pid() not in (0, pid), 120)
+        after_restart = self.vm.out(f"ls {STICK} 2>/dev/null || true").split()
+        self.report.stick_mounted = (
+            self.bundles.good.name in listed and others == "1" and writes[0] == 0 and "ok" in writes[1]
+            and "vfat" in mount and "noexec" in mount and sorted(after_restart) == sorted(listed) and kill_rc == 0
+        )  # fmt: skip
+        self.report.note(
+            "a USB stick mounted at /run/spit-arcade/stick",
+            self.report.stick_mounted,
+            f"{mount}; {len(listed)} files; {others} /dev/sd* mounted; the game's user writes: rc {writes[0]} "
+            f"{writes[1][-200:]!r}; after the game's restart {len(after_restart)} files",
+        )
+        self.pull()
+        try:
+            wait_for("the stick unmounted", lambda: not self.mounted(), 60, 0.5)
+            left = self.vm.out("grep -c '^/dev/sd' /proc/mounts || true")
+            self.report.stick_pulled = left == "0"
+        except VmError:
+            self.report.stick_pulled = False
+        self.report.note("the stick pulled: unmounted", self.report.stick_pulled, self.mounted() or "nothing mounted")
+
+    # --- looking at the cabinet
+
+    def booted(self) -> str:
+        return self.cab.slot_states().get("booted", "")
+
+    def other(self) -> str:
+        return {"A": "B", "B": "A"}.get(self.booted(), "")
+
+    def slot_print(self, slot: str) -> tuple[str, str, str]:
+        """What a slot holds: a fingerprint of its first 4 MiB (where an install writes first), its
+        loader entries and RAUC's state of it."""
+        device = f"/dev/disk/by-partlabel/spit-root-{slot.lower()}"
+        head = self.vm.out(f"head -c 4194304 {device} | sha256sum | cut -c1-16")
+        entries = self.vm.out(f"ls {ENTRIES} | grep -i 'spit-{slot.lower()}' || true")
+        return head, entries.replace("\n", ","), self.cab.slot_states().get(slot, "")
+
+    def state(self) -> dict[str, Any]:
+        """The game's state that an update must keep: the store's credits, coins, games and high
+        scores (read as the game's user), the settings file and the journals' names."""
+        said = self.vm.out(f'setpriv --reuid=spit --regid=spit --init-groups python3 -c "{READ_STATE}"')
+        found: dict[str, Any] = {}
+        with contextlib.suppress(ValueError):
+            found = dict(json.loads(said))
+        found["config"] = self.vm.out(f"sha256sum {CONFIG} | cut -c1-16")
+        found["journals"] = sorted(self.vm.out(f"ls {JOURNALS}").split())
+        found["files"] = int(self.vm.out("find /var/lib/spit-arcade -type f | wc -l") or 0)
+        return found
+
+    @staticmethod
+    def kept(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        """What of `before` an update lost: [] when all is there."""
+        lost = [key for key in ("credits", "coins", "high_scores", "config") if before.get(key) != after.get(key)]
+        if after.get("games", -1) < before.get("games", 0):
+            lost.append("games")
+        lost += [f"journal {name}" for name in before.get("journals", []) if name not in after.get("journals", [])]
+        if "credits" not in after:
+            lost.append("the store unreadable")
+        return lost
+
+    def credits_and_scores(self) -> None:
+        """Coins in through the coin mech's line, and a high score written to the store as the game's user."""
+        for _ in range(3):
+            self.vm.request({"press": COIN_LINE, "hold_ms": 100}, timeout=10)
+            time.sleep(0.4)
+        insert = (
+            "import sqlite3, time; db = sqlite3.connect('" + STORE + "'); "
+            "db.execute('INSERT OR IGNORE INTO high_scores "
+            "(boot, seq, wall, kind, initials, ms, team, runner, date) VALUES (0, 900001, ?, \\'sprint\\', \\'VMU\\', "
+            "4321.0, 1, 1, \\'2026-11-25\\')', (time.time(),)); db.commit()"
+        )
+        self.vm.sh(f'setpriv --reuid=spit --regid=spit --init-groups python3 -c "{insert}"')
+
+    # --- installing
+
+    def install(self, bundle: Path, timeout: float = 2400) -> tuple[int, str, float]:
+        """`rauc install` of a bundle on the stick (rc, its last words, seconds)."""
+        started = time.monotonic()
+        rc, said = self.vm.sh(
+            f"rauc install {STICK}/{bundle.name} >/run/rauc-install.out 2>&1; rc=$?; tail -n 5 /run/rauc-install.out;"
+            " exit $rc",
+            timeout=timeout,
+        )
+        return rc, said, round(time.monotonic() - started, 1)
+
+    def reboot(self) -> None:
+        """A reboot from inside, as the updater does after an install (the stick stays in)."""
+        with contextlib.suppress(VmError):
+            self.vm.sh("systemctl reboot --no-block", timeout=5)
+        with contextlib.suppress(OSError):
+            if self.vm._agent is not None:
+                self.vm._agent.close()
+        self.vm._agent = None  # (opened again by the next look: Cabinet.agent_out)
+        self.vm.started_at = time.monotonic()
+
+    def on_slot(self, slot: str, timeout: float) -> float:
+        """Seconds until `slot` runs with the game up and showing a scene."""
+        return wait_for(
+            f"slot {slot} booted with the game up",
+            lambda: f"rauc.slot={slot}" in self.cab.agent_out("cat /proc/cmdline") and self.cab.ready()
+            and self.cab.status().split(":")[0] in ("title", "notices", "resumed", "play"),
+            timeout, 2,
+        )  # fmt: skip
+
+    def up(self, timeout: float) -> float:
+        """Seconds until the game is up on whichever slot, showing a scene."""
+        return wait_for(
+            "the game up",
+            lambda: self.cab.agent_out("true") == "" and self.cab.ready()
+            and self.cab.status().split(":")[0] in ("title", "notices", "resumed", "play"),
+            timeout, 2,
+        )  # fmt: skip
+
+    def blessed(self, slot: str, timeout: float = 900) -> bool:
+        entry = f"spit-{slot.lower()}.conf"
+        with contextlib.suppress(VmError):
+            wait_for(f"slot {slot} blessed", lambda: entry in self.vm.out(f"ls {ENTRIES}").split(), timeout, 3)
+            return True
+        return False
+
+    def update_step(self) -> None:
+        """Credits, a high score and a game in progress; the newer bundle installed from the stick into
+        the other slot; a reboot: the new slot booted, blessed good, the state intact, the game resumed.
+        Then a bundle whose game never comes up: installed, booted, left; back on the slot before."""
+        journal = self.cab.to_play()
+        self.cab.play_some(6, [])
+        self.credits_and_scores()
+        before = self.state()
+        if self.plugged:  # (from the step before: plugged in again, for the time from the plug)
+            self.pull()
+            wait_for("the stick unmounted", lambda: not self.mounted(), 60, 0.5)
+        plugged_at = time.monotonic()
+        self.plug()
+        self.report.update_tried += 1
+        try:
+            self.wait_mounted()
+        except VmError as error:
+            self.report.note("an update from the stick", False, str(error))
+            return
+        old, new = self.booted(), self.other()
+        rc, said, took = self.install(self.bundles.good)
+        self.report.update_install_s = took
+        if rc != 0:
+            self.report.note("an update from the stick", False, f"rauc install: rc {rc}: {said[-400:]}")
+            return
+        self.reboot()
+        try:
+            self.on_slot(new, 900)
+            self.report.update_s = round(time.monotonic() - plugged_at, 1)
+            resumed = self.cab.resume_after_restart(journal, timeout=300)
+        except VmError as error:
+            self.report.note("an update from the stick", False, f"{error}; {self.cab.what_happened()}")
+            return
+        good = self.blessed(new)
+        after = self.state()
+        lost = self.kept(before, after)
+        version = self.vm.out("cat /etc/spit-arcade/bundle-version 2>/dev/null || true")
+        states = self.cab.slot_states()
+        ok = good and resumed and not lost and version == self.bundles.version and states.get(new) == "good"
+        self.report.update_applied += int(ok)
+        self.report.update_state_kept = not lost
+        self.report.note(
+            f"an update from the stick: {old} -> {new}, {self.bundles.base_version} -> {version or '?'}",
+            ok,
+            f"installed in {took} s; stick in to the new slot's game {self.report.update_s} s; blessed {good}; "
+            f"rauc {states}; game resumed {resumed}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)} "
+            f"({before.get('coins')} coins, credits {before.get('credits')}, {len(before.get('high_scores', []))} "
+            f"high scores, {len(before.get('journals', []))} journals)",
+        )
+        if ok:
+            self.rollback_step(new)
+
+    def rollback_step(self, good_slot: str) -> None:
+        before = self.state()
+        broken = self.other()
+        self.report.update_rollback_tried += 1
+        rc, said, _ = self.install(self.bundles.broken)
+        if rc != 0:
+            self.report.note("a bundle whose game never comes up: rolled back", False, f"rc {rc}: {said[-400:]}")
+            return
+        self.reboot()
+        started = time.monotonic()
+        try:
+            wait_for(f"slot {broken} tried", lambda: f"rauc.slot={broken}" in self.cab.agent_out("cat /proc/cmdline"),
+                     600, 2)  # fmt: skip
+            tried = True
+        except VmError:
+            tried = False
+        try:
+            self.on_slot(good_slot, 1200)
+        except VmError as error:
+            why = f"{error}; {self.cab.what_happened()}"
+            self.report.note("a bundle whose game never comes up: rolled back", False, why)
+            return
+        self.report.update_rollback_s = round(time.monotonic() - started, 1)
+        states = self.cab.slot_states()
+        after = self.state()
+        lost = self.kept(before, after)
+        ok = tried and states.get(broken) == "bad" and states.get("booted") == good_slot and not lost
+        self.report.update_rolled_back += int(ok)
+        self.report.update_state_kept = self.report.update_state_kept and not lost
+        self.report.note(
+            "a bundle whose game never comes up: rolled back",
+            ok,
+            f"{broken} tried {tried}; back on {good_slot} {self.report.update_rollback_s} s after the reboot; "
+            f"rauc {states}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)}",
+        )
+
+    def bad_bundles_step(self) -> None:
+        """Each bad bundle on the stick: `rauc install` refuses it, and the other slot is as it was."""
+        if not self.plugged:
+            self.plug()
+        self.wait_mounted()
+        other = self.other()
+        said_all = []
+        booted = self.booted()
+        for what, bundle in self.bundles.bad.items():
+            before = self.slot_print(other)
+            rc, said, _ = self.install(bundle, timeout=600)
+            after = self.slot_print(other)
+            # Refused: an error, the loader entries and RAUC's states as they were, the same slot booted.
+            # Written: RAUC checks a verity bundle's blocks as it reads them, so a changed byte in the
+            # payload is found once the install has begun writing the other slot (which stays bad).
+            refused = rc != 0 and before[1:] == after[1:] and self.booted() == booted
+            written = before[0] != after[0]
+            self.report.bundles_bad_tried += 1
+            self.report.bundles_refused += int(refused)
+            if written:
+                self.report.bundles_bad_wrote_slot.append(what)
+            last = said.splitlines()[-1] if said else rc
+            verdict = "refused" if refused else "NOT refused"
+            said_all.append(f"{what}: {verdict}{', the other slot written' if written else ''} ({last})")
+        self.report.note(
+            "bad bundles refused, the other slot untouched",
+            self.report.bundles_refused == self.report.bundles_bad_tried > 0,
+            "; ".join(said_all),
+        )
+
+    def power_cuts_step(self, count: int, rng: random.Random) -> None:
+        """Power cuts at random moments of an install from the stick, or of the new slot's first boot:
+        each next power-on boots a working game (the old slot or the new), the state partition clean
+        and the state kept."""
+        install_s = self.report.update_install_s or 300.0
+        for n in range(count):
+            before = self.state()
+            if not self.plugged:
+                self.plug()
+            try:
+                self.wait_mounted()
+                old, new = self.booted(), self.other()
+                during = "the install" if n % 2 == 0 else "the new slot's first boot"
+                if n % 2 == 0:
+                    self.vm.sh(f"systemd-run --unit=spit-vm-install-{n} rauc install {STICK}/{self.bundles.good.name}")
+                    wait = rng.uniform(1.0, install_s)
+                else:
+                    rc, said, _ = self.install(self.bundles.good)
+                    if rc != 0:
+                        raise VmError(f"rauc install: {said[-300:]}")
+                    self.reboot()
+                    wait = rng.uniform(1.0, 120.0)
+                time.sleep(wait)
+            except VmError as error:
+                print(f"cabinet-test: update power cut {n + 1}: not set up: {error}", file=sys.stderr)
+                continue
+            self.vm.power_cut()
+            self.plugged = False
+            self.report.update_power_cuts_tried += 1
+            booted, where, lost, clean = False, "?", ["the machine"], False
+            try:
+                self.vm.start()
+                self.vm.connect_agent(600)
+                self.up(1200)  # (a new slot that did not come up is left by itself: a reboot, the old slot)
+                where = self.cab.agent_out("cat /proc/cmdline").split("rauc.slot=")[-1].split()[0]
+                if where == new and not self.blessed(new):
+                    raise VmError(f"slot {new} up but not blessed")
+                booted = True
+                clean = self.cab.state_clean()
+                lost = self.kept(before, self.state())
+            except VmError as error:
+                print(f"cabinet-test: update power cut {n + 1}: {error}; {self.cab.what_happened()}", file=sys.stderr)
+            ok = booted and clean and not lost
+            self.report.update_power_cuts_booted += int(ok)
+            print(
+                f"cabinet-test: update power cut {n + 1}/{count}, {wait:.0f} s into {during}: "
+                f"{'booted ' + where if booted else 'NOT booted'} (was {old}), state partition "
+                f"{'clean' if clean else 'NOT clean'}, state {'kept' if not lost else 'LOST ' + ', '.join(lost)}",
+                file=sys.stderr,
+                flush=True,
+            )
+        self.report.note(
+            "power cuts during an update",
+            self.report.update_power_cuts_booted == self.report.update_power_cuts_tried == count,
+            f"{self.report.update_power_cuts_booted}/{count} booted a working game, state clean and kept",
+        )
