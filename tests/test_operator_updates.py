@@ -213,7 +213,7 @@ def test_the_update_pages_words_are_in_german_and_esperanto() -> None:
     words = {node.args[0].value for node in ast.walk(ast.parse("class X:\n" + section))
              if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_"
              and isinstance(node.args[0], ast.Constant)}  # fmt: skip
-    words |= {"Update", "SERVICE: back (the install goes on)", "restarting..."}
+    words |= {"Update", "{service}: back (the install goes on)", "restarting..."}
     assert len(words) > 15
     # the updater's plain words, which the page shows through the catalogue
     here, gone = Path(__file__), Path("/no/such/bundle.raucb")
