@@ -111,29 +111,27 @@ class BoardFile:
         return {str(r): int(n) for r, n in self.db.execute("SELECT reason, count FROM refused ORDER BY reason")}
 
 
-def read_board(path: Path, size: int = SIZE) -> list[Place]:
-    """The venue's best sprints, fastest first (equal times: the cabinet's name decides); [] when
-    there is no board or it cannot be read."""
+def _best(path: Path, table: str, ms: str, size: int) -> list[tuple[str, float, str]]:
+    """The board's `table`, fastest `ms` first (equal times: the cabinet's name decides), as
+    (initials, ms, cabinet); [] when there is no board, it cannot be read, or it has no such table."""
     if not path.exists():
         return []
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)) as db:
-            rows = db.execute("SELECT initials, sprint_ms, cabinet FROM sprints ORDER BY sprint_ms, cabinet, place "
+            rows = db.execute(f"SELECT initials, {ms}, cabinet FROM {table} ORDER BY {ms}, cabinet, place "
                               "LIMIT ?", (size,)).fetchall()
     except sqlite3.Error:
         return []
-    return [Place(str(i), float(ms), str(c)) for i, ms, c in rows]
+    return [(str(i), float(t), str(c)) for i, t, c in rows]
+
+
+def read_board(path: Path, size: int = SIZE) -> list[Place]:
+    """The venue's best sprints, fastest first (equal times: the cabinet's name decides); [] when
+    there is no board or it cannot be read."""
+    return [Place(*row) for row in _best(path, "sprints", "sprint_ms", size)]
 
 
 def read_reactions(path: Path, size: int = SIZE) -> list[Reaction]:
     """The venue's fastest reactions, fastest first (as read_board: [] when none or unreadable, a
     board written before reactions were published too)."""
-    if not path.exists():
-        return []
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.2)) as db:
-            rows = db.execute("SELECT initials, reaction_ms, cabinet FROM reactions "
-                              "ORDER BY reaction_ms, cabinet, place LIMIT ?", (size,)).fetchall()
-    except sqlite3.Error:
-        return []
-    return [Reaction(str(i), float(ms), str(c)) for i, ms, c in rows]
+    return [Reaction(*row) for row in _best(path, "reactions", "reaction_ms", size)]
