@@ -100,9 +100,11 @@ class Updates:
             return self._idle.wait_for(lambda: self._busy == 0, timeout)
 
     def close(self) -> None:
-        if self._thread is not None:
+        with self._idle:  # _put makes and starts the thread under this lock: never join one not yet started
+            thread = self._thread
+        if thread is not None:
             self._jobs.put(None)
-            self._thread.join(10)
+            thread.join(10)
 
     # ------------------------------------------------------------------ the thread
     def _put(self, job: Callable[[], None]) -> None:
