@@ -249,7 +249,7 @@ def paint_legend(surface: pygame.Surface, texts: list[Drawn], layout: TableLayou
         return
     box = seat.legend
     upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
-    image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, seat.angle, 0)
+    image, scale, words, px, fits, _taps = fit_block(lines, layout.text_h, upright, seat.angle, 0)
     rect = image.get_rect(center=box.center)
     surface.blit(image, rect)
     texts.append(Drawn("legend", seat.player, words, rect, box, seat.angle, scale, px, fits))

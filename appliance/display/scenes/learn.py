@@ -161,7 +161,7 @@ class LearnScene(Guided, PlayScene):
         lines = self.guide_info()
         layout = self.view.layout
         owners: Collection[int | None] = [None] if layout.mode == "desktop" else layout.seats
-        return [caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT), shade=130)
+        return [caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT, "start"), shade=130)
                 for owner in owners]
 
     def captions(self) -> list[Caption]:
@@ -211,7 +211,7 @@ class LearnedScene:
     def captions(self) -> list[Caption]:
         lines = [Line(_("Well done!"), 0.3, GOLD)]
         lines += [Line(words, 0.14, WHITE) for words in learned_lines(self.game)]
-        lines.append(Line(_("press SPIT or START to play a real game"), 0.14, GOLD))
+        lines.append(Line(_("press SPIT or START to play a real game"), 0.14, GOLD, "start"))  # (a tap: START)
         return [Caption("panel", None, tuple(lines), 200)]
 
     def draw(self, canvas: Canvas) -> None:

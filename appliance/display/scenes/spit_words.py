@@ -148,6 +148,9 @@ class SpitWords:
     def table(self, ctx: Context, match: Match) -> TableView:
         return ctx.view(computer=frozenset(match.bots), game=match.spit)
 
+    def replay_table(self, ctx: Context, game: Any, computer: frozenset[int]) -> TableView:
+        return ctx.view(show_keys=False, computer=computer, game=game)  # its seats and stock piles, as live
+
     def extras(self, match: Match, view: Any) -> tuple[list[Any], Any]:
         duel = GhostAndDuel(match, view) if match.spit.house else None  # a house rule with a card
         return overlays_for(match, view), duel  # Running Spit's runner board; the late-pad note
