@@ -220,7 +220,8 @@ def paint_pile_keys(surface: pygame.Surface, texts: list[Drawn], keymap: Keymap,
         if key:
             image = fonts.text(key, size, SOFT, angle=seat.angle)
             level = seat.cards_angle in (0, 180)
-            centre = (rect.centerx, seat.labels_y) if level else (seat.labels_y, rect.centery)
+            line = seat.pile_labels[number - 1] if seat.pile_labels else seat.labels_y  # (two rows: each its own)
+            centre = (rect.centerx, line) if level else (line, rect.centery)
             paint_label(surface, texts, image, centre, "key", seat.player, key, seat.angle)
 
 
