@@ -216,6 +216,8 @@ class SpitWords:
         return scene.watch.stuck(game, player, scene.now_ns, keymap, (len(scene.match.events), id(game)))
 
     def _may_pick_up(self, match: Match, player: int) -> bool:
+        if match.spit.rules.moves.pick_up is None:  # (a game without V9's picking up: the rules never offer it)
+            return False  # (asked every frame for every seat: legal_actions was a third of a four-seat frame's prompts)
         return any(action.kind == "pick_up" for action in match.spit.legal_actions(player))
 
     def rules_in_force(self, match: Match) -> str:
