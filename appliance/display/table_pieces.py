@@ -84,7 +84,6 @@ class SeatCards:
 
     def __init__(self, art: CardArt) -> None:
         self.art = art
-        self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
 
     def image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
@@ -100,14 +99,7 @@ class SeatCards:
             return self.art.slot()
         elif kind in ("select", "second", "assist") and angle in (0, 180):
             return self.art.glow(kind)
-        key = (kind, card, angle)
-        image = self._turned.get(key)
-        if image is None:
-            upright = {"face": lambda: self.art.face(card), "back": self.art.back, "slot": self.art.slot}.get(
-                kind, lambda: self.art.glow(kind)
-            )()
-            image = self._turned[key] = pygame.transform.rotate(upright, angle)
-        return image
+        return self.art.quarter(kind, card if kind == "face" else "", angle)  # (drawn once a deck, warmed ahead)
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""
