@@ -243,3 +243,23 @@ def test_who_taps_a_line_for_everybody() -> None:
     draw_captions(desktop, table_layout((1280, 720), "desktop"), [Caption("panel", None, lines)])
     (shared,) = desktop.texts
     assert menu_target(desktop.texts, *on_screen(shared, *shared.taps[1][:2])) == (1, "pile1")
+
+
+@pytest.mark.parametrize(("layout", "learner"), [("desktop", 1), ("tabletop", 2)])
+def test_a_tap_on_the_guides_prompt_does_what_it_asks(layout: str, learner: int) -> None:
+    """The guided first game played by tapping its prompt alone: each tap the press asked for."""
+    h = Harness((1280, 720), layout)
+    h.press(learner, "pile1")
+    h.frame()
+    scene: Any = h.scene
+    assert kind(h) == "LearnScene" and scene.learner == learner
+    box = scene.view.layout.seat(learner).places["prompt"]
+    w, hh = h.screen.get_size()
+    for step in range(3):
+        while scene.guide.waiting(scene.match.game):
+            h.advance(0.1)
+        before = scene.guide.index, scene.guide.part
+        finger = {"x": box.centerx / w, "y": box.centery / hh, "touch_id": 1, "finger_id": 1}
+        h.frame(posted(pygame.event.Event(pygame.FINGERDOWN, **finger), pygame.event.Event(pygame.FINGERUP, **finger)))
+        assert (scene.guide.index, scene.guide.part) != before, step
+        assert scene.wrong is None

@@ -4,7 +4,8 @@ The lesson is appliance/first_game.py's: a prepared deal played by the rules cor
 its steps. The learner's seat is told in its prompt place what to press now, with its own key; the
 card or pile to press is lit; a press the step asks for goes to the match and is praised for
 everybody (in the race place) once the step is done; any other press is held back and the learner
-is told why, kindly (in their reject place). The info place says which step it is and that START
+is told why, kindly (in their reject place). A tap on a card does what its key does, and a tap on
+the prompt what the prompt asks. The info place says which step it is and that START
 leaves the guide (Escape pauses it, as any game). The other seat is the partner, which only calls
 SPIT! after the learner. When the last step is done the lesson ends on the `learned` scene, which
 offers a real game.
@@ -145,6 +146,16 @@ class LearnScene(Guided, PlayScene):
 
     def on_event(self, press: Input) -> Transition | None:
         return self._guided_event(press, super().on_event)
+
+    def touch_target(self, x: float, y: float, last: int | None) -> tuple[int, str] | None:
+        """A card or pile tapped, as in any game; a tap on the learner's prompt is the press it asks
+        for (what its key does)."""
+        found = super().touch_target(x, y, last)
+        if found is None and self.view.layout.seat(self.learner).places["prompt"].collidepoint(x, y):
+            ask = self.guide.ask(self.match.game)
+            if ask is not None and not self.guide.waiting(self.match.game):
+                return self.learner, ask.control
+        return found
 
     def _next(self) -> Transition | None:
         self._summary_due = False  # (the lesson's round ends with the lesson)
