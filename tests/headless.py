@@ -358,12 +358,15 @@ KEY_SCENES: dict[str, tuple[str, Any]] = {
 }
 
 
-def to_seats(h: Harness, seats: int, computer: dict[int, str] | None = None) -> None:
-    """A game of `seats` players (people, or the computer where `computer` says), in play."""
+def to_seats(
+    h: Harness, seats: int, computer: dict[int, str] | None = None, rules: dict[str, Any] | None = None
+) -> None:
+    """A game of `seats` players (people, or the computer where `computer` says), in play (`rules`:
+    house rules besides the seats)."""
     from appliance.display.scenes.base import MenuKey
     from appliance.display.scenes.choose import ChooseScene
 
-    h.settings.house_rules = {"seats": seats}
+    h.settings.house_rules = {"seats": seats, **(rules or {})}
     to_choose(h)
     scene = h.scene
     assert isinstance(scene, ChooseScene)

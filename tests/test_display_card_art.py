@@ -92,3 +92,28 @@ def test_the_countdown_leaves_a_four_seat_table_with_every_card_drawn() -> None:
     layout, art = h.ctx.table_for(h.scene.match.spit)  # type: ignore[attr-defined]
     assert art is not h.ctx.art and art.size == (layout.card_w, layout.card_h)
     assert art.warm(0.0) and h.ctx.art.warm(0.0)
+
+
+def test_the_sides_cards_turned_a_quarter_are_drawn_ahead_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of three or four turns its side seats' cards a quarter: those images are drawn with
+    the rest ahead of play (warm), once a deck, and a frame of play turns none."""
+    from headless import Harness, to_four_seats
+
+    h = Harness((1280, 720), "tabletop")
+    to_four_seats(h)
+    _layout, art = h.ctx.table_for(h.scene.match.spit)  # type: ignore[attr-defined]
+    assert art.quarters == (90, 270) and art.warm(0.0)
+    upright = art.face("QH")
+    turned = art.quarter("face", "QH", 90)
+    assert turned.get_size() == (upright.get_height(), upright.get_width())
+    assert pygame.image.tobytes(turned, "RGBA") == pygame.image.tobytes(pygame.transform.rotate(upright, 90), "RGBA")
+
+    rotate = pygame.transform.rotate
+
+    def turned_in_play(image: pygame.Surface, angle: float) -> pygame.Surface:
+        assert image.get_size() != art.size, "a card image turned in play"
+        return rotate(image, angle)  # (a text turned to its seat: the font's cache)
+
+    monkeypatch.setattr(pygame.transform, "rotate", turned_in_play)
+    h.advance(3.0)  # the four seats play: the side seats' cards drawn turned
+    assert h.scene.match.spit.phase == "playing"  # type: ignore[attr-defined]

@@ -78,7 +78,7 @@ def test_at_a_round_table_every_seat_reads_a_race_at_full_size_clear_of_cards(se
             box = seat.places[kind]
             upright = (box.h, box.w) if seat.angle % 180 else box.size
             line = Line(race_words(3, 25), 0.12)
-            _, scale, words, px, fits = fit_block((line,), lay.text_h, upright, seat.angle, 170)
+            _, scale, words, px, fits, _taps = fit_block((line,), lay.text_h, upright, seat.angle, 170)
             assert fits, words
             if kind == "race" and seat.angle % 180:  # a side seat's race shares its strip with the prompt
                 assert px >= smallest_text(size), (seat.player, kind, words, px)  # (the reject has one of its own)

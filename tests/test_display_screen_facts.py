@@ -87,6 +87,32 @@ def to_seat_rejects(h: Harness) -> None:
     assert len(scene.view.messages) >= seats - 1  # (a seat whose card happened to fit has none)
 
 
+def to_piles(piles: int) -> Callable[[Harness], None]:
+    """A game dealt with `piles` stock piles a seat (the menu's presets where they deal it: Threes,
+    Two decks; else, as a journal's or a script's rules may ask, two decks and piles of 1 to `piles`),
+    in play; at a table of three or four its last seat
+    the computer's, the seats at the sides laying theirs in two rows where one would not fit
+    (round_table.side_rows)."""
+
+    def go(h: Harness) -> None:
+        from appliance.display.rules_words import choice_of
+        from appliance.match import Match, make_bot
+
+        seats = h.settings.house_rules.get("seats", 2)
+        variant: str = {5: "threes", 6: "two-decks"}[piles]
+        options: dict[str, Any] = {"seats": seats}
+        if choice_of(variant, options).seats != seats:  # (no preset deals it at this table: a journal's rules)
+            variant, options = "classic", {"seats": seats, "decks": 2, "stock_piles": list(range(1, piles + 1))}
+        bots = {seats: make_bot("2", seats, 7)} if seats > 2 else {}
+        match = Match(7, h.now_ns, None, bots, variant=variant, options=options)
+        h.runner.apply_scene(make("play", h.ctx, match))
+        h.frame()
+        everybody_calls_spit(h, seats, 0.3)
+        assert len(match.game.players[0].stock) == piles
+
+    return go
+
+
 def to_running(h: Harness) -> None:
     _family("running")(h)
     to_play(h)
@@ -268,6 +294,8 @@ SCENES.update(
         "speed": (to_speed_rejects, False),
         "seat_rejects": (to_seat_rejects, True),
         "running": (to_running, False),
+        "five_piles": (to_piles(5), True),  # house rules' deals at every table size: the cards still big enough
+        "six_piles": (to_piles(6), True),
         "running_next": (to_running_next, False),
         "resume_ask": (to_resume_ask, True),
         "idle_countdown": (idle(to_play), True),

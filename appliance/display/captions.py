@@ -33,6 +33,7 @@ class Line:
     words: str
     size: float  # as a fraction of the card height
     colour: Colour = (255, 255, 255)
+    tap: str | None = None  # what a click or a tap on it presses (a menu's row: menu_taps.py); None: nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,9 @@ def caption(place: str, seat: int | None, *lines: Line, shade: int = 170, backdr
     return Caption(place, seat, tuple(lines), shade, backdrop)
 
 
+Tap = tuple[int, int, str]  # a line's band in its block, upright (top, bottom, in pixels) and what it presses
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """One block of text as drawn: for tests and the benchmark, never read back by the game."""
@@ -70,6 +74,7 @@ class Drawn:
     px: int = 0  # the smallest line's font size in pixels, as drawn
     fits: bool = True  # False: even shrunk as far as it may be, the lines were cut at the box's edge
     layer: int = 0  # the covers (compositor.Cover) drawn before it on its canvas
+    taps: tuple[Tap, ...] = ()  # its lines a click or a tap presses (menu_taps.py reads them)
 
 
 def shown_to(captions: list[Caption], seat: int) -> list[str]:
@@ -77,7 +82,8 @@ def shown_to(captions: list[Caption], seat: int) -> list[str]:
     return [line.words for c in captions if c.seat in (None, seat) for line in c.lines]
 
 
-Block = tuple[pygame.Surface, float, tuple[str, ...], int, bool]  # image, scale, lines, smallest px, fits
+Block = tuple[pygame.Surface, float, tuple[str, ...], int, bool, tuple[Tap, ...]]
+# image, scale, lines, smallest px, fits, the bands of its lines that take taps (upright, before turning)
 _blocks: OrderedDict[tuple[object, ...], Block] = OrderedDict()
 
 
@@ -148,7 +154,7 @@ def wrap(lines: tuple[Line, ...], card_h: int, width: int) -> tuple[Line, ...]:
         by_words = _fill([held], fits)
         by_phrases = _fill(phrases(held), fits)
         chosen = by_phrases if len(by_phrases) <= len(by_words) else by_words
-        out += [Line(text.replace(HELD_SPACE, " "), line.size, line.colour) for text in chosen]
+        out += [Line(text.replace(HELD_SPACE, " "), line.size, line.colour, line.tap) for text in chosen]
     return tuple(out)
 
 
@@ -175,15 +181,18 @@ def fit_block(lines: tuple[Line, ...], card_h: int, box: tuple[int, int], angle:
     if shade:
         block.fill((0, 0, 0, shade))
     y = pad // 2
-    for image in images:
+    taps: list[Tap] = []
+    for line, image in zip(lines, images, strict=True):
         block.blit(image, ((width - image.get_width()) // 2, y))
+        if line.tap is not None and y < height:
+            taps.append((y, min(height, y + image.get_height()), line.tap))
         y += image.get_height()
     if angle == 180:
         block = pygame.transform.flip(block, True, True)  # the same as rotating, far cheaper
     elif angle:
         block = pygame.transform.rotate(block, angle)
     smallest = min((max(8, int(card_h * line.size * scale)) for line in lines), default=0)
-    made = (block, scale, tuple(line.words for line in lines), smallest, fits)
+    made = (block, scale, tuple(line.words for line in lines), smallest, fits, tuple(taps))
     _blocks[key] = made
     if len(_blocks) > BLOCK_CACHE_SIZE:
         _blocks.popitem(last=False)
@@ -226,6 +235,6 @@ def draw_captions(canvas: Canvas, layout: TableLayout, captions: list[Caption]) 
         box = place.box
         upright = (box.height, box.width) if place.angle % 180 else (box.width, box.height)
         text_h = getattr(layout, "text_h", layout.card_h)  # a layout of its own (tests) may size by cards
-        image, scale, words, px, fits = fit_block(tuple(lines), text_h, upright, place.angle, shade)
+        image, scale, words, px, fits, taps = fit_block(tuple(lines), text_h, upright, place.angle, shade)
         rect = canvas.blit(image, (box.x + (box.w - image.get_width()) // 2, box.y + (box.h - image.get_height()) // 2))
-        canvas.text(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px, fits, canvas.layer))
+        canvas.text(Drawn(place.kind, place.seat, words, rect, box, place.angle, scale, px, fits, canvas.layer, taps))

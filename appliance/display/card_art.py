@@ -145,19 +145,35 @@ class CardArt:
         self._own_warm = False  # every image of this art drawn
         self._sizes: list[CardArt] = []  # the same deck at other card sizes (`sized`), warmed with it
         self._narrow_sources: list[pygame.Surface] = []
+        self.quarters: tuple[int, ...] = ()  # the quarter turns its images are also drawn at (`quarter`)
+        self._quartered: dict[tuple[str, str, int], pygame.Surface] = {}
 
-    def sized(self, width: int, height: int) -> CardArt:
+    def sized(self, width: int, height: int, quarters: tuple[int, ...] = ()) -> CardArt:
         """The same deck with cards of another size (a table of three or four seats), made once and
-        kept: `warm` draws its images too, in the same spare time."""
-        if (width, height) == self.size:
-            return self
-        for art in self._sizes:
-            if art.size == (width, height):
-                return art
-        art = CardArt(width, height, self.four_colour)
-        self._sizes.append(art)
-        self._warm = False
-        return art
+        kept: `warm` draws its images too, in the same spare time; `quarters`: the quarter turns
+        (90, 270) its cards are drawn at too, for the seats at the table's sides, warmed with it."""
+        found = next((art for art in (self, *self._sizes) if art.size == (width, height)), None)
+        if found is None:
+            found = CardArt(width, height, self.four_colour)
+            self._sizes.append(found)
+            self._warm = False
+        missing = tuple(angle for angle in quarters if angle not in found.quarters)
+        if missing:
+            found.quarters += missing
+            found._own_warm = self._warm = False
+        return found
+
+    def quarter(self, kind: str, card: str, angle: int) -> pygame.Surface:
+        """A face ("face", of `card`), the back, the empty slot or a lit frame (its kind) turned a
+        quarter (or any `angle`): drawn once for the deck, whichever table shows it."""
+        key = (kind, card, angle)
+        image = self._quartered.get(key)
+        if image is None:
+            upright = self.face(card) if kind == "face" else {"back": self.back, "slot": self.slot}.get(
+                kind, lambda: self.glow(kind)
+            )()
+            image = self._quartered[key] = pygame.transform.rotate(upright, angle)
+        return image
 
     def _rounded(self, fill: Colour, edge: Colour, edge_width: int = 2) -> pygame.Surface:
         surface = pygame.Surface(self.size, pygame.SRCALPHA)
@@ -347,6 +363,13 @@ class CardArt:
                 self._get(*key)
                 if time.perf_counter() >= deadline:
                     return False
+        for angle in self.quarters:  # the table's sides' cards, turned a quarter
+            for name, turned, kind in self.every_image():
+                shown, card = ("face", name) if kind == "face" else (name, "")  # (as SeatCards asks for them)
+                if not turned and (shown, card, angle) not in self._quartered:
+                    self.quarter(shown, card, angle)
+                    if time.perf_counter() >= deadline:
+                        return False
         self._own_warm = True
         return True
 

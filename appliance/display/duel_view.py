@@ -190,7 +190,8 @@ class GhostAndDuel:
         on the canvas for the tests."""
         box = rect.inflate(-max(4, rect.width // 10), -max(4, rect.height // 10))
         upright = (box.width, box.height) if angle % 180 == 0 else (box.height, box.width)
-        image, scale, drawn, px, fits = fit_block((Line(words, 0.15, WHITE),), self.layout.card_h, upright, angle, 170)
+        block = fit_block((Line(words, 0.15, WHITE),), self.layout.card_h, upright, angle, 170)
+        image, scale, drawn, px, fits, _taps = block
         placed = canvas.blit(image, image.get_rect(center=box.center).topleft)  # inside `box`, rounding and all
         canvas.text(Drawn("ghost", seat, drawn, placed, box, angle, scale, px, fits))
 

@@ -31,6 +31,7 @@ from .compositor import Canvas
 from .events import kind
 from .i18n import _
 from .scenes.base import BACK, Context, Input, MenuKey, Quit, Transition
+from .scenes.table_game import table_game_of
 from .speed_view import SpeedTable
 from .table_view import GOLD, SOFT, WHITE, TableView, seat_name
 
@@ -65,10 +66,10 @@ class ReplayScene:
         self.paused = False
 
     def _new_view(self) -> TableView | SpeedTable:
-        """The table the journal's game is played on: its seats and stock piles, as in the live game."""
-        if self.game.variant == "speed":  # Speed's own table (speed_view.py)
-            return SpeedTable(*self.ctx.table_for(None), show_keys=False, computer=self.computer)
-        return self.ctx.view(show_keys=False, computer=self.computer, game=self.game)
+        """The table the journal's game is played on, as the live game's (its TableGame's: Spit's
+        seats and stock piles, Speed's own table)."""
+        view: TableView | SpeedTable = table_game_of(self.game).replay_table(self.ctx, self.game, self.computer)
+        return view
 
     def background(self) -> pygame.Surface:
         return self.view.background()
@@ -151,7 +152,7 @@ class ReplayScene:
         box = min((seat.legend for seat in self.view.layout.seats.values()), key=lambda r: (r.y, r.x))
         lines = (*(Line(words, 0.09, SOFT) for words in name_lines(_("Replay {name}").format(name=self.name))),
                  Line(f"{self.replay_time():.1f} / {self.end_t:.1f} s  x{self.speed:g}", 0.09, SOFT))  # fmt: skip
-        image, scale, words, px, fits = fit_block(lines, lay.text_h, box.size, 0, 0)
+        image, scale, words, px, fits, _taps = fit_block(lines, lay.text_h, box.size, 0, 0)
         rect = canvas.blit(image, image.get_rect(midtop=box.midtop).topleft)
         canvas.text(Drawn("replay", None, words, rect, box, 0, scale, px, fits))
         draw_captions(canvas, lay, self.captions())

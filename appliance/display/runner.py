@@ -10,7 +10,8 @@ to the game as it was.
 The cabinet's SERVICE button (F2) opens the operator's service menu over whatever is on the stack
 (`service_menu=True`, which the app sets); closing it gives back the scene underneath as it was.
 A click or a tap on a game's table is a press of the card or pile under it (appliance/inputs/touch.py,
-display/touch_map.py), stamped and ordered as the keyboard's.
+display/touch_map.py), stamped and ordered as the keyboard's; elsewhere, on a menu's line, it chooses
+that line as its keys do (display/menu_taps.py, read from the texts of the frame last drawn).
 
 A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin); no scene sees it
 but the service menu, whose switch test shows every control (a coin there is no credit and no money).
@@ -34,6 +35,7 @@ from appliance.inputs.touch import TouchSource
 from .coins import insert_coin
 from .compositor import Canvas, Compositor
 from .keys import Keyboard, Press, at_table, seat_key
+from .menu_taps import MenuTaps
 from .scenes.base import (
     BACK,
     Context,
@@ -85,6 +87,8 @@ class Runner:
         ctx.inputs = merger  # the service menu's switch test reads it
         # a click or a tap on the table: the scene on top says what lies there (its `touch_target`)
         self.touch = TouchSource(self.touch_target, screen.get_size(), clock=ctx.clock) if touch else None
+        self.menu_taps = MenuTaps(screen.get_size()) if touch else None  # a menu's lines, where no card lies
+        self.top_texts: list[Any] = []  # the texts the scene on top drew last (what a tap on a menu finds)
         if merger is not None:
             self.keyboard.join(merger)
             if self.touch is not None:
@@ -146,6 +150,10 @@ class Runner:
         press = self.keyboard.feed(event, now_ns)
         if press is None and event.type in TOUCH_EVENTS and self.touch is not None:
             press = self.touch.feed(event, now_ns)
+            tap = self.menu_taps.feed(event, now_ns, self.top_texts) if press is None and self.menu_taps else None
+            if tap is not None:
+                self.send(tap)
+                return
         seat = seat_key(event, self.ctx.keymap) if press is None else None
         if seat is not None:  # players 3 and 4 at the keyboard
             self.send(MenuKey(seat[0], seat[1], seat[2], now_ns))
@@ -210,6 +218,7 @@ class Runner:
         for scene in self.stack:
             self._top_texts = len(canvas.texts)  # where the scene on top's own texts start
             scene.draw(canvas)
+        self.top_texts = canvas.texts[self._top_texts :]
         return canvas
 
     def run(self, max_frames: int | None = None) -> int:

@@ -163,10 +163,10 @@ def _block(canvas: Canvas, layout: TableLayout, lines: tuple[Line, ...], box: py
     """Lines fitted into `box` (screen coordinates), turned `angle` to face their reader, recorded
     on the canvas as text for the tests."""
     upright = (box.width, box.height) if angle % 180 == 0 else (box.height, box.width)
-    image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, angle, shade)
+    image, scale, words, px, fits, _taps = fit_block(lines, layout.text_h, upright, angle, shade)
     if not fits:  # a narrow board: its heading on one line, shrunk with the letter, not a word a line over it
         lines = tuple(Line(one_line(line.words), line.size, line.colour) for line in lines)
-        image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, angle, shade)
+        image, scale, words, px, fits, _taps = fit_block(lines, layout.text_h, upright, angle, shade)
     rect = canvas.blit(image, image.get_rect(center=box.center).topleft)  # inside `box`, rounding and all
     canvas.text(Drawn("running", seat, words, rect, pygame.Rect(box), angle, scale, px, fits))
 

@@ -57,6 +57,8 @@ class Seat:
     stack_dx: int = 0  # pixels each card under the top peeks out sideways (the seats at the sides)
     card_angle: int | None = None  # how far its cards are turned, where not as its text (`angle`)
     name_room: Rect | None = None  # the seat's own stretch of its edge, which its name is kept inside
+    pile_labels: tuple[int, ...] = ()  # each stock pile's line of key labels, where its piles lie in two rows
+    # (a side seat of a table of three or four with five or six piles); empty: all on `labels_y`
 
     @property
     def cards_angle(self) -> int:

@@ -84,7 +84,6 @@ class SeatCards:
 
     def __init__(self, art: CardArt) -> None:
         self.art = art
-        self._turned: dict[tuple[str, str, int], pygame.Surface] = {}  # card images for the table's sides
         self._shade: dict[tuple[int, int, int], pygame.Surface] = {}
 
     def image(self, kind: str, seat: Seat | None, card: str = "") -> pygame.Surface:
@@ -100,14 +99,7 @@ class SeatCards:
             return self.art.slot()
         elif kind in ("select", "second", "assist") and angle in (0, 180):
             return self.art.glow(kind)
-        key = (kind, card, angle)
-        image = self._turned.get(key)
-        if image is None:
-            upright = {"face": lambda: self.art.face(card), "back": self.art.back, "slot": self.art.slot}.get(
-                kind, lambda: self.art.glow(kind)
-            )()
-            image = self._turned[key] = pygame.transform.rotate(upright, angle)
-        return image
+        return self.art.quarter(kind, card if kind == "face" else "", angle)  # (drawn once a deck, warmed ahead)
 
     def shade(self, size: tuple[int, int], alpha: int = 170) -> pygame.Surface:
         """A translucent dark panel (cached) for banners over the table."""
@@ -220,7 +212,8 @@ def paint_pile_keys(surface: pygame.Surface, texts: list[Drawn], keymap: Keymap,
         if key:
             image = fonts.text(key, size, SOFT, angle=seat.angle)
             level = seat.cards_angle in (0, 180)
-            centre = (rect.centerx, seat.labels_y) if level else (seat.labels_y, rect.centery)
+            line = seat.pile_labels[number - 1] if seat.pile_labels else seat.labels_y  # (two rows: each its own)
+            centre = (rect.centerx, line) if level else (line, rect.centery)
             paint_label(surface, texts, image, centre, "key", seat.player, key, seat.angle)
 
 
@@ -249,7 +242,7 @@ def paint_legend(surface: pygame.Surface, texts: list[Drawn], layout: TableLayou
         return
     box = seat.legend
     upright = box.size if seat.angle in (0, 180) else (box.height, box.width)
-    image, scale, words, px, fits = fit_block(lines, layout.text_h, upright, seat.angle, 0)
+    image, scale, words, px, fits, _taps = fit_block(lines, layout.text_h, upright, seat.angle, 0)
     rect = image.get_rect(center=box.center)
     surface.blit(image, rect)
     texts.append(Drawn("legend", seat.player, words, rect, box, seat.angle, scale, px, fits))

@@ -41,6 +41,24 @@ def no_target(x: float, y: float, last: int | None) -> Target | None:
     return None
 
 
+def pointer_edge(event: Any, size: tuple[int, int]) -> tuple[object, bool, tuple[float, float]] | None:
+    """(which pointer, pressed, where in pixels) of a mouse or finger edge on a screen of `size`, else
+    None: the left mouse button only, a mouse event SDL made from a touch left out (the finger's is
+    the tap), a finger's normalised place scaled to `size`."""
+    import pygame
+
+    if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        if getattr(event, "button", LEFT_BUTTON) != LEFT_BUTTON or getattr(event, "touch", False):
+            return None
+        return "mouse", event.type == pygame.MOUSEBUTTONDOWN, (float(event.pos[0]), float(event.pos[1]))
+    if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
+        w, h = size
+        where = (float(event.x) * w, float(event.y) * h)
+        finger = ("finger", getattr(event, "touch_id", 0), getattr(event, "finger_id", 0))
+        return finger, event.type == pygame.FINGERDOWN, where
+    return None
+
+
 class TouchSource:
     """Turns pygame mouse and finger events on a target into Press events (a Source)."""
 
@@ -75,19 +93,7 @@ class TouchSource:
         """Nothing to do: presses are delivered as `feed` sees them."""
 
     def _pointer(self, event: Any) -> tuple[object, bool, tuple[float, float]] | None:
-        """(which pointer, pressed, where in pixels) of a mouse or finger edge, else None."""
-        import pygame
-
-        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            if getattr(event, "button", LEFT_BUTTON) != LEFT_BUTTON or getattr(event, "touch", False):
-                return None
-            return "mouse", event.type == pygame.MOUSEBUTTONDOWN, (float(event.pos[0]), float(event.pos[1]))
-        if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-            w, h = self.size
-            where = (float(event.x) * w, float(event.y) * h)
-            finger = ("finger", getattr(event, "touch_id", 0), getattr(event, "finger_id", 0))
-            return finger, event.type == pygame.FINGERDOWN, where
-        return None
+        return pointer_edge(event, self.size)
 
     def feed(self, event: Any, now_ns: int | None = None) -> Press | None:
         """Handle one pygame event; returns the Press it made (also delivered to the sink), or None."""

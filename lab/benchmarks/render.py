@@ -6,7 +6,10 @@
 
 - frame_p99_ms: one frame of a live game (computer against computer at its fastest level, cards
   sliding, piles lit) — update, draw, composite, present — 99th percentile, frames run back to back;
-  frame_full_p99_ms is the same with every frame repainted in full (what redrawing everything costs).
+  frame_full_p99_ms is the same with every frame repainted in full (what redrawing everything costs);
+  frame_cpu_p99_ms the same frames' CPU time on the frame's thread (time.thread_time: what a machine
+  shared with other work does not add while it makes the frame wait for a core; `load` beside it,
+  the load averages when the run began).
 - press_to_frame_p99_ms: the app's real loop (60 fps, woken early by input); a thread posts key
   presses to SDL's queue at random moments, as the OS would; from each press's moment to the end of
   presenting the first frame that changed because of it.
@@ -80,13 +83,14 @@ def band_bytes(dirty: list[Any], size: tuple[int, int], depth: int = 4) -> int:
 def frame_times(
     size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None,
     variant: str = "classic", options: dict[str, Any] | None = None, books: Path | None = None,
-    frame_syncs: list[int] | None = None,
+    frame_syncs: list[int] | None = None, cpu: list[float] | None = None,
 ) -> tuple[list[float], int]:
     """Frames of a computer-vs-computer game of `variant` in virtual time (16.7 ms a frame), timed
     for real; `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`). With
     `books` (a folder): the operator's store there, a coin every second (inside the frame it comes
     in, as the runner takes it) and every game's end counted, as on a paid cabinet; `frame_syncs`
-    (if given) gets the syncs the frame thread made during the frames (its start's not counted)."""
+    (if given) gets the syncs the frame thread made during the frames (its start's not counted);
+    `cpu` (if given) each frame's CPU time on this thread, in ms."""
     import pygame
 
     from appliance.display.runner import Runner
@@ -132,11 +136,13 @@ def frame_times(
         now[0] += 16_666_667
         if full:
             runner.compositor.invalidate()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         if books is not None and number % 60 == 59:
             insert_coin(ctx, "gpio")
         dirty = runner.frame(pygame.event.get(), now[0])
         times.append((time.perf_counter() - start) * 1000)
+        if cpu is not None:
+            cpu.append((time.thread_time() - start_cpu) * 1000)
         if bands is not None:
             bands.append(band_bytes(dirty, size))
         if runner.scene is not scene:  # round summary, game over: back to the table
@@ -198,10 +204,13 @@ def scenario_figures(size: tuple[int, int], layout: str, seconds: float) -> dict
     screen_bytes = size[0] * size[1] * 4
     for name, (variant, options) in SCENARIOS.items():
         bands: list[int] = []
-        frames, _ = frame_times(size, layout, seconds, full=False, bands=bands, variant=variant, options=options)
+        cpu: list[float] = []
+        frames, _ = frame_times(size, layout, seconds, full=False, bands=bands, variant=variant, options=options,
+                                cpu=cpu)
         changed = [float(b) for b in bands if b] or [0.0]
         out[name] = {
             "frame_p99_ms": round(_percentile(frames, 0.99), 3),
+            "frame_cpu_p99_ms": round(_percentile(cpu, 0.99), 3),
             "band_median_share": round(_percentile(changed, 0.5) / screen_bytes, 3),
             "band_p90_share": round(_percentile(changed, 0.9) / screen_bytes, 3),
         }
@@ -498,7 +507,9 @@ def main(argv: list[str] | None = None) -> int:
                            "store": str(args.books)} | found, args.json)
             return 0
         bands: list[int] = []
-        frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands)
+        cpu: list[float] = []
+        load = [round(v, 2) for v in os.getloadavg()]
+        frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands, cpu=cpu)
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
         latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
         scenarios = scenario_figures((w, h), args.layout, min(args.seconds, 5.0))
@@ -518,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         "games": games,
         "frame_p50_ms": round(_percentile(frames, 0.5), 3),
         "frame_p99_ms": round(_percentile(frames, 0.99), 3),
+        "frame_cpu_p99_ms": round(_percentile(cpu, 0.99), 3),
+        "load": load,
         "frame_max_ms": round(max(frames), 3),
         "frame_full_p99_ms": round(_percentile(full, 0.99), 3),
         # the band SDL's KMSDRM path uploads, over the frames that upload anything (a still frame
@@ -531,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         "press_to_frame_p50_ms": round(_percentile(latencies, 0.5), 3),
         "press_to_frame_p99_ms": round(_percentile(latencies, 0.99), 3),
         "first_frame_s": round(first, 3),
-        "scenarios": scenarios,  # Speed and four seats: frame_p99_ms, band_median_share, band_p90_share
+        "scenarios": scenarios,  # Speed, three and four seats: frame_p99_ms, frame_cpu_p99_ms, the bands
     }
     print_figures(result, args.json)
     return 0

@@ -168,7 +168,8 @@ class Context:
         found = self.tables.get((piles, seats, room))
         if found is None:
             layout = table_layout(self.size, self.settings.layout, piles, seats, room)
-            art = self.art.sized(layout.card_w, layout.card_h)  # drawn ahead with the screen's (warm)
+            quarters = tuple(sorted({s.cards_angle for s in layout.seats.values()} - {0, 180}))  # the sides'
+            art = self.art.sized(layout.card_w, layout.card_h, quarters)  # drawn ahead with the screen's (warm)
             found = self.tables[(piles, seats, room)] = (layout, art)
         return found
 

@@ -14,6 +14,10 @@ The menu offers again the seats the computer played last, at their levels (`Cont
 kept while the program runs), so the same players start the next game with one press; the game-over
 screen's rematch (ending.py) plays the same game and seats without coming here.
 
+A click or a tap on a row goes to it; on the row already chosen it does what SPIT does there (the
+game menu, or play), and on a seat's row (three or four) it changes that seat, as right does; on the
+line of keys under the rows it is START (menu_taps.py).
+
 When a game costs credits (not on free play) they are taken here, as the game starts (coins.py);
 with too few the menu says "insert coin" and stays. A game resumed after a crash never comes here, so
 it is never paid for twice.
@@ -29,6 +33,7 @@ from ..captions import Caption, Line
 from ..coins import credit_words, insert_coin_words, pay_for_game
 from ..compositor import Canvas
 from ..i18n import _
+from ..menu_taps import row_tap, tapped_row
 from ..rules_words import GameChoice, game_choice, in_force
 from ..table_view import GOLD, RED, SOFT, WHITE, TableView
 from .base import (
@@ -139,6 +144,11 @@ class ChooseScene:
             return Replace(make("title", self.ctx))
         if is_press(press, "service"):
             return Push(make("settings", self.ctx))
+        row = tapped_row(press)
+        if row is not None:  # a tap on a row: to it
+            self.index = row % self.rows()
+            self.ctx.sound.play("select")
+            return None
         if is_press(press, "spit", "start"):
             if self.index == GAME_ROW:
                 self.ctx.sound.play("select")
@@ -207,9 +217,10 @@ class ChooseScene:
         return None
 
     def _row(self, index: int, words: str) -> Line:
-        if index == self.index:
-            return Line(f"▶  {words}  ◀", 0.16, GOLD)
-        return Line(words, 0.14, WHITE)
+        if index == self.index:  # tapped again: what SPIT does on it (a seat's row: changed, as right)
+            again = "right" if self.many and index != GAME_ROW else "spit"
+            return Line(f"▶  {words}  ◀", 0.16, GOLD, again)
+        return Line(words, 0.14, WHITE, row_tap(index))
 
     def captions(self) -> list[Caption]:
         lines = [self._row(GAME_ROW, _("Game: {rules}").format(rules=in_force(self.game)))]
@@ -225,7 +236,7 @@ class ChooseScene:
             lines.append(Line(credit_words(self.ctx), 0.11, WHITE))
         if self.notice:
             lines.append(Line(self.notice, 0.13, RED))
-        lines.append(Line(self.controls(), 0.1, SOFT))
+        lines.append(Line(self.controls(), 0.1, SOFT, "start"))
         return [Caption("panel", None, tuple(lines), 210)]
 
     def hint(self) -> str:

@@ -5,6 +5,7 @@ title, unless the scene says otherwise).
 Where the scene offers a rematch (`REMATCH`), SPIT! plays the same game again at once: the same
 rules, the same seats, the computer at the same levels, a new deal (paid for like any game when
 play is not free: with too few credits it says "insert coin" and stays); START or BACK goes on.
+A click or a tap on the line that offers them is SPIT! (the rematch) where there is one, else START.
 """
 
 from __future__ import annotations
@@ -68,8 +69,8 @@ class Ending:
     def go_on_lines(self) -> tuple[Line, ...]:
         """What the players can press now: a rematch or the title (with too few credits, "insert coin")."""
         if not self.REMATCH:
-            return (Line(_("press START or SPIT for the title"), 0.1, WHITE),)
-        lines = [Line(_("SPIT: a rematch, the same game and players   START: the title"), 0.11, WHITE)]
+            return (Line(_("press START or SPIT for the title"), 0.1, WHITE, "start"),)
+        lines = [Line(_("SPIT: a rematch, the same game and players   START: the title"), 0.11, WHITE, "spit")]
         if self.refused:
             lines.append(Line(insert_coin_words(self.ctx), 0.11, RED))
         return tuple(lines)

@@ -10,6 +10,9 @@ explanation (the rules core's, in the players' language). SPIT or START keeps th
 settings, and written back to the settings file) and goes back to choosing players; Escape goes
 back without it.
 
+A click or a tap on a row goes to it; on the row already chosen it steps the value, as right does;
+on the line of keys under the rows it is START, keeping the choice (menu_taps.py).
+
 A choice the rules core refuses (say, two decks with a layout that needs more cards) is never kept:
 the rows always show the options that would be played.
 """
@@ -26,6 +29,7 @@ from appliance.rules import PRESETS
 from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
+from ..menu_taps import row_tap, tapped_row
 from ..rules_words import (
     MENU_VALUES,
     GameChoice,
@@ -118,7 +122,11 @@ class GameMenuScene:
             self.keep()
             return Replace(make("choose", self.ctx))
         rows = len(self.rows())
-        if press.control in ("up", "pile1"):
+        tapped = tapped_row(press)
+        if tapped is not None:  # a tap on a row: to it
+            self.row = tapped % rows
+            self.ctx.sound.play("select")
+        elif press.control in ("up", "pile1"):
             self.row = (self.row - 1) % rows
             self.ctx.sound.play("select")
         elif press.control in ("down", "pile2"):
@@ -151,14 +159,13 @@ class GameMenuScene:
         lines = [Line(_("Game and house rules"), 0.2, GOLD), Line(in_force(self.choice), 0.12, SOFT)]
         for index in range(first, min(len(rows), first + VISIBLE)):
             words = self.row_words(rows[index])
-            if index == self.row:
-                lines.append(Line(f"▶  {words}  ◀", 0.15, GOLD))
+            if index == self.row:  # tapped again: the next value, as right
+                lines.append(Line(f"▶  {words}  ◀", 0.15, GOLD, "right"))
             else:
-                lines.append(Line(words, 0.13, WHITE))
+                lines.append(Line(words, 0.13, WHITE, row_tap(index)))
         lines.append(Line(self.explain(), 0.11, SOFT))
-        lines.append(
-            Line(_("up / down (pile 1 / pile 2) to move, left / right to change, SPIT or START to keep"), 0.1, SOFT)
-        )
+        keys = _("up / down (pile 1 / pile 2) to move, left / right to change, SPIT or START to keep")
+        lines.append(Line(keys, 0.1, SOFT, "start"))
         return [Caption("panel", None, tuple(lines), 220)]
 
     def draw(self, canvas: Canvas) -> None:

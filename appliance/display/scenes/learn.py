@@ -4,7 +4,8 @@ The lesson is appliance/first_game.py's: a prepared deal played by the rules cor
 its steps. The learner's seat is told in its prompt place what to press now, with its own key; the
 card or pile to press is lit; a press the step asks for goes to the match and is praised for
 everybody (in the race place) once the step is done; any other press is held back and the learner
-is told why, kindly (in their reject place). The info place says which step it is and that START
+is told why, kindly (in their reject place). A tap on a card does what its key does, and a tap on
+the prompt what the prompt asks. The info place says which step it is and that START
 leaves the guide (Escape pauses it, as any game). The other seat is the partner, which only calls
 SPIT! after the learner. When the last step is done the lesson ends on the `learned` scene, which
 offers a real game.
@@ -146,6 +147,16 @@ class LearnScene(Guided, PlayScene):
     def on_event(self, press: Input) -> Transition | None:
         return self._guided_event(press, super().on_event)
 
+    def touch_target(self, x: float, y: float, last: int | None) -> tuple[int, str] | None:
+        """A card or pile tapped, as in any game; a tap on the learner's prompt is the press it asks
+        for (what its key does)."""
+        found = super().touch_target(x, y, last)
+        if found is None and self.view.layout.seat(self.learner).places["prompt"].collidepoint(x, y):
+            ask = self.guide.ask(self.match.game)
+            if ask is not None and not self.guide.waiting(self.match.game):
+                return self.learner, ask.control
+        return found
+
     def _next(self) -> Transition | None:
         self._summary_due = False  # (the lesson's round ends with the lesson)
         return self._guided_next()
@@ -161,7 +172,7 @@ class LearnScene(Guided, PlayScene):
         lines = self.guide_info()
         layout = self.view.layout
         owners: Collection[int | None] = [None] if layout.mode == "desktop" else layout.seats
-        return [caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT), shade=130)
+        return [caption("info", owner, Line(lines[0], 0.11, WHITE), Line(lines[1], 0.1, SOFT, "start"), shade=130)
                 for owner in owners]
 
     def captions(self) -> list[Caption]:
@@ -211,7 +222,7 @@ class LearnedScene:
     def captions(self) -> list[Caption]:
         lines = [Line(_("Well done!"), 0.3, GOLD)]
         lines += [Line(words, 0.14, WHITE) for words in learned_lines(self.game)]
-        lines.append(Line(_("press SPIT or START to play a real game"), 0.14, GOLD))
+        lines.append(Line(_("press SPIT or START to play a real game"), 0.14, GOLD, "start"))  # (a tap: START)
         return [Caption("panel", None, tuple(lines), 200)]
 
     def draw(self, canvas: Canvas) -> None:

@@ -45,8 +45,8 @@ class PauseScene:
     def captions(self) -> list[Caption]:
         lines = (
             Line(_("Paused"), 0.3, GOLD),
-            Line(_("SPIT or START: play on"), 0.14, WHITE),
-            Line(_("Esc: leave the game"), 0.12, WHITE),
+            Line(_("SPIT or START: play on"), 0.14, WHITE, "start"),  # (a click or a tap on it: START)
+            Line(_("Esc: leave the game"), 0.12, WHITE, BACK),
         )
         return [Caption("panel", None, lines, 200)]
 

@@ -67,8 +67,8 @@ class ResumeAskScene:
             Line(_("A game was left unfinished"), 0.24, GOLD),
             Line(_("Game: {rules}").format(rules=self.rules()), 0.13, SOFT),
             Line(_("Play it on?"), 0.18, WHITE),
-            Line(_("yes, play on: {keys}").format(keys=self.yes_keys()), 0.14, WHITE),
-            Line(_("no, leave it for the title: {key}").format(key="Esc"), 0.14, WHITE),
+            Line(_("yes, play on: {keys}").format(keys=self.yes_keys()), 0.14, WHITE, "start"),  # (a tap: START)
+            Line(_("no, leave it for the title: {key}").format(key="Esc"), 0.14, WHITE, BACK),
         )
         return [Caption("panel", None, lines, 210)]
 

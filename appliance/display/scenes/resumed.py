@@ -73,7 +73,7 @@ class ResumedScene:
             return (head, Line(_("the computer is ready"), 0.15, WHITE))
         if seat in self.ready:
             return (head, Line(_("ready: waiting for the others"), 0.15, WHITE))
-        return (head, Line(_("press SPIT! to play on"), 0.15, PLAYER_COLOURS[seat]))
+        return (head, Line(_("press SPIT! to play on"), 0.15, PLAYER_COLOURS[seat], "spit"))  # (a tap: the seat's)
 
     def captions(self) -> list[Caption]:
         return [Caption("panel", seat, self.seat_lines(seat), 200) for seat in range(1, self.match.seats + 1)]

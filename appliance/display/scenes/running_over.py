@@ -92,7 +92,7 @@ class RunningOverScene(Ending):
         if any(f.races_won for f in self.figures.values()):  # what the figure means, where it is shown
             explained = _("races won: a card slapped onto a pad just before another team's runner did")
             out.append(caption("panel", None, Line(explained, 0.1, SOFT)))
-        out.append(caption("panel", None, Line(_("press START or SPIT to go on"), 0.1, WHITE)))
+        out.append(caption("panel", None, Line(_("press START or SPIT to go on"), 0.1, WHITE, "start")))
         return out
 
     def draw(self, canvas: Canvas) -> None:

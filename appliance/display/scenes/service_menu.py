@@ -20,7 +20,8 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
 Buttons: up and down (the arrow keys; a player's LEFT and RIGHT) move; START or SPIT enters a page or
 steps a value (the arrow keys left/right step either way); SERVICE or Escape goes back a page, and
 out of the menu from its first page. In the switch test every control is shown, START and SPIT
-included: only SERVICE (or Escape) leaves it.
+included: only SERVICE (or Escape) leaves it. A click or a tap on a row goes to it, on the row
+already chosen it is START, and on the last line (the keys) it is SERVICE: back (menu_taps.py).
 
 Adjustments apply at once and are written to the settings file atomically (appliance/shared/config_file.py:
 a power cut leaves the old file or the new one) by the operator layer's writer thread, never on the
@@ -48,6 +49,7 @@ from ..compositor import Canvas
 from ..game_length import length_words, next_length
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, set_language
 from ..keys import key_label
+from ..menu_taps import row_tap, tapped_row
 from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
 from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_overlay, draw_scene, make
@@ -214,7 +216,10 @@ class ServiceMenuScene:
         items = self.items()
         if items and self.cursor >= len(items):  # a row gone (free play hides what a game costs)
             self.pages[-1][1] = len(items) - 1
-        if press.control == "up" or (press.control == "left" and not arrow):
+        tapped = tapped_row(press)
+        if tapped is not None:
+            self.move(tapped - self.cursor, items)  # a tap on a row: to it
+        elif press.control == "up" or (press.control == "left" and not arrow):
             self.move(-1, items)
         elif press.control == "down" or (press.control == "right" and not arrow):
             self.move(1, items)
@@ -618,15 +623,15 @@ class ServiceMenuScene:
             first = max(0, min(self.cursor - ROWS_SHOWN // 2, len(items) - ROWS_SHOWN))
             for index in range(first, min(len(items), first + ROWS_SHOWN)):
                 words = items[index].words()
-                if index == self.cursor:
-                    out.append(Line(f"▶  {words}  ◀", 0.16, GOLD))
+                if index == self.cursor:  # (a tap on it: START, chosen)
+                    out.append(Line(f"▶  {words}  ◀", 0.16, GOLD, "start"))
                 else:
-                    out.append(Line(words, 0.14, WHITE))
+                    out.append(Line(words, 0.14, WHITE, row_tap(index)))
             if page == "update":
                 out += self.update_lines()
         if self.message:
             out.append(Line(self.message, 0.11, SOFT))
-        out.append(Line(self.hint(), 0.11, SOFT))
+        out.append(Line(self.hint(), 0.11, SOFT, "service"))  # (a tap: back)
         return tuple(out)
 
     def service_key(self) -> str:

@@ -48,15 +48,15 @@ class SettingsScene:
         for code in LANGUAGES:
             words = LANGUAGE_NAMES[code]
             if code == language():
-                lines.append(Line(f"▶  {words}  ◀", 0.17, GOLD))
+                lines.append(Line(f"▶  {words}  ◀", 0.17, GOLD, "start"))  # (a tap: chosen, back)
             else:
-                lines.append(Line(words, 0.14, WHITE))
+                lines.append(Line(words, 0.14, WHITE, f"pile{LANGUAGES.index(code) + 1}"))  # (a tap: this one)
         settings = self.ctx.settings
         layout = _("tabletop") if settings.layout == "tabletop" else _("desktop")
         lines.append(
             Line(_("layout: {layout}, volume {volume:.0%}").format(layout=layout, volume=settings.volume), 0.11, SOFT)
         )
-        lines.append(Line(_("left / right to choose the language, START or Esc back"), 0.11, SOFT))
+        lines.append(Line(_("left / right to choose the language, START or Esc back"), 0.11, SOFT, "start"))
         return [Caption("panel", None, tuple(lines), 220)]
 
     def draw(self, canvas: Canvas) -> None:

@@ -92,6 +92,9 @@ class SpeedWords:
         layout, art = ctx.table_for(None)
         return SpeedTable(layout, art, ctx.keymap, True, frozenset(match.bots))
 
+    def replay_table(self, ctx: Context, game: Any, computer: frozenset[int]) -> SpeedTable:
+        return SpeedTable(*ctx.table_for(None), show_keys=False, computer=computer)
+
     def extras(self, match: Match, view: Any) -> tuple[list[Any], Any]:
         return [], None
 

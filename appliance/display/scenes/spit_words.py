@@ -148,6 +148,9 @@ class SpitWords:
     def table(self, ctx: Context, match: Match) -> TableView:
         return ctx.view(computer=frozenset(match.bots), game=match.spit)
 
+    def replay_table(self, ctx: Context, game: Any, computer: frozenset[int]) -> TableView:
+        return ctx.view(show_keys=False, computer=computer, game=game)  # its seats and stock piles, as live
+
     def extras(self, match: Match, view: Any) -> tuple[list[Any], Any]:
         duel = GhostAndDuel(match, view) if match.spit.house else None  # a house rule with a card
         return overlays_for(match, view), duel  # Running Spit's runner board; the late-pad note
@@ -213,6 +216,8 @@ class SpitWords:
         return scene.watch.stuck(game, player, scene.now_ns, keymap, (len(scene.match.events), id(game)))
 
     def _may_pick_up(self, match: Match, player: int) -> bool:
+        if match.spit.rules.moves.pick_up is None:  # (a game without V9's picking up: the rules never offer it)
+            return False  # (asked every frame for every seat: legal_actions was a third of a four-seat frame's prompts)
         return any(action.kind == "pick_up" for action in match.spit.legal_actions(player))
 
     def rules_in_force(self, match: Match) -> str:

@@ -34,6 +34,11 @@ class TableGame(Protocol):
         """The game's table on this screen (it draws the game and keeps its feedback)."""
         ...
 
+    def replay_table(self, ctx: Context, game: Any, computer: frozenset[int]) -> Any:
+        """The game's table for a journal played back (replay_show.py): no keys shown, the seats
+        the computer played named so."""
+        ...
+
     def extras(self, match: Match, view: Any) -> tuple[list[Any], Any]:
         """What the table shows besides (Running Spit's runner board; a house rule with a card of its
         own: the ghost card, the lent spit card): the overlays, and the duel (None: none)."""
@@ -81,11 +86,21 @@ class TableGame(Protocol):
 
 def game_kind(match: Match) -> str:
     """"spit" for Spit and its family (the rules' Game), else "speed"."""
-    return "spit" if isinstance(match.game, Game) else "speed"
+    return kind_of(match.game)
+
+
+def kind_of(game: Any) -> str:
+    """"spit" for a game of Spit or its family (the rules' Game), else "speed"."""
+    return "spit" if isinstance(game, Game) else "speed"
 
 
 def table_game(match: Match) -> TableGame:
     """A new policy object for the game `match` plays."""
-    module, _, name = GAMES[game_kind(match)].partition(":")
+    return table_game_of(match.game)
+
+
+def table_game_of(game: Any) -> TableGame:
+    """A new policy object for `game` (a match's, or a journal's played back)."""
+    module, _, name = GAMES[kind_of(game)].partition(":")
     policy: TableGame = getattr(importlib.import_module(f"{__package__}.{module}"), name)()
     return policy

@@ -4,6 +4,8 @@ With the computer opponent installed the attract game is computer against comput
 journalled); without it, a built-in script deals and calls "Spit!", and a new deal follows.
 Any player's SPIT or the cabinet's START goes to choosing players; player 1's or 2's first pile key
 to the guided first game of the game chosen (scenes/learn.py), at that seat; Escape leaves the program.
+A click or a tap on "press SPIT or START" is START; on the invitation to the guided game, that seat's
+first pile key (on the tabletop each seat taps its own copy; on the desktop, player 1's).
 When a game costs credits (not on free play), the title says how many there are and, when there are
 too few for a game, "insert coin"; START then stays here (the credits are taken when the game starts,
 in the players-choosing scene). A coin is counted by the runner whatever is showing.
@@ -118,7 +120,7 @@ class TitleScene:
         lines += [Line(playing, 0.13, GOLD), Line(explained, 0.12, SOFT)]
         # steady, not blinking: a blink repaints and uploads the whole panel twice a second
         lines.append(self.play_line())
-        lines.append(Line(invitation(self.ctx.keymap), 0.12, WHITE))  # the guided first game
+        lines.append(Line(invitation(self.ctx.keymap), 0.12, WHITE, "pile1"))  # the guided game (a tap: that seat's)
         out = [Caption("panel", None, tuple(lines), 200, TITLE_VEIL)]  # the computer's game seen through
         chosen = game_choice(self.ctx.settings)
         piles, seats = len(chosen.options.stock_piles), chosen.seats
@@ -145,9 +147,9 @@ class TitleScene:
         """How to play; or "insert coin" when there are too few credits for a game (in red for a
         moment after START found too few)."""
         if may_play(self.ctx):
-            return Line(_("press SPIT or START to play"), 0.14, GOLD)
+            return Line(_("press SPIT or START to play"), 0.14, GOLD, "start")
         refused = self.refused_ns is not None and self.now_ns - self.refused_ns < REFUSED_S * 1e9
-        return Line(insert_coin_words(self.ctx), 0.14, RED if refused else GOLD)
+        return Line(insert_coin_words(self.ctx), 0.14, RED if refused else GOLD, "start")
 
     def draw(self, canvas: Canvas) -> None:
         self.view.draw(canvas, self.match.spit, self.now_ns)
