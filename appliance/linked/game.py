@@ -53,8 +53,9 @@ from .peer import Peer
 # one costs only the checkpoints kept (a few copies of the game) and a pause noticed that much later.
 HORIZON_US = 750_000
 BEAT_NS = 20_000_000
-SLACK_US = 100_000  # a local press reaches the table this long after its edge at most (else moved up):
-# a frame (16 ms), the merger's window (5 ms) and a busy moment; it only brings a pause this much sooner
+SLACK_US = 100_000  # a local press reaches the table this long after its frame's time at most (else moved
+# up): the merger's window (5 ms) and a pad's link; a loop that stalls after its frame's time costs
+# nothing (the watermark is the frame's); it only brings a pause this much sooner
 FUTURE_US = 500_000  # a remote press stamped this far past the game's clock (plus the sync's bound) is refused
 START_DELAY_NS = 1_000_000_000  # a new game starts this long after the leader deals it
 RESUME_DELAY_NS = 300_000_000  # both tables start again this long after the leader says so
@@ -392,8 +393,10 @@ class LinkedTable:
     # ------------------------------------------------------------------ every frame
 
     def tick(self, now_ns: int) -> list[Event]:
-        """The link's work for this frame: messages in, the clock, pause and resume, the beat out."""
+        """The link's work for this frame: messages in, the clock, pause and resume, the beat out.
+        `now_ns` is the frame's time: the local presses with their edges before it have been pressed."""
         peer = self.peer
+        frame_ns = now_ns  # every local press with its edge before this has been delivered (the caller's word)
         now_ns = max(now_ns, peer.clock())  # the frame's time, or later if the frame began a while ago
         peer.tick(now_ns)
         for datagram in sorted(peer.messages(), key=lambda d: d.kind == wire.BEAT):  # beats last
@@ -445,11 +448,14 @@ class LinkedTable:
             self.state, self.notice = "over", ""
         if now_ns >= self._next_beat:
             self._next_beat = now_ns + BEAT_NS
-            self._send_beat(now_ns, synced)
+            self._send_beat(frame_ns, synced)
         return events
 
     def watermark_us(self, now_ns: int) -> int:
-        """Every press this table will still stamp is at or after this."""
+        """Every press this table will still stamp is at or after this. `now_ns` is the frame's time,
+        not the clock now: the local presses are delivered up to the frame's time, so a loop that
+        stalls after it (a rollback, a busy machine) must not promise past presses it has not yet
+        been given (they would be moved up to the promise: out of edge order)."""
         if self.frozen_us is not None or self.state != "playing":
             return self.clock_us(now_ns)
         return max(self.w_sent_us, min(self.raw_us(now_ns) - SLACK_US, self.cap_us))

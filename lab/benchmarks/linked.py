@@ -23,7 +23,8 @@ touched, on both cabinets: the journals agree), `clock_error_p99_ms` (the joiner
 leader's clock against the truth, sampled every 50 ms while the game is played; `clock_bound_p99_ms`: the
 bound it stated), `corrections_per_min` (races redrawn on a table, per table, per minute of play),
 `rollback_depth_p99` (presses replayed after a late one), `journals_identical` (every game's two
-journals replay to byte-identical final states, equal to the states the live games ended in).
+journals, paired by the game's seed, replay to byte-identical final states, equal to the states the
+live games ended in; a game only one table has, dealt as the bench ended, has no press).
 `flood` (with `--flood-s`, in the last run): garbage datagrams at the rate one Python sender manages,
 from R straight at the leader's port while it plays (a stranger: the kernel drops them, the link's
 socket being connected), and the CPU the leader's process and its reader thread took;
@@ -142,6 +143,14 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     bounds: list[float] = []
     pressed: list[dict[str, Any]] = []
     matches: list[Match] = []
+    journal_paths: list[str] = []  # each game's, taken when its match is first seen (a finished one lets go of it)
+
+    def seen(match: Match | None) -> None:
+        if match is not None and (not matches or matches[-1] is not match):
+            matches.append(match)
+            path = getattr(match.journal, "path", None)
+            if path is not None:
+                journal_paths.append(str(path))
     next_sample = 0
     played_ns = 0
     last = time.monotonic_ns()
@@ -160,8 +169,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
             pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": t_us, "control": control,
                             "moved": table.late_local > moved})
         table.tick(now)
-        if table.match is not None and (not matches or matches[-1] is not table.match):
-            matches.append(table.match)
+        seen(table.match)
         if table.leader and table.state == "over":
             table.start_game(now)
         if table.state == "playing":
@@ -186,6 +194,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     linger = time.monotonic_ns() + 1_500_000_000
     while time.monotonic_ns() < linger:
         table.tick(time.monotonic_ns() + shift)
+        seen(table.match)  # (a game the leader deals now is in both journals too)
         peer.wait_for(lambda _: False, 0.005)
     cpu = time.process_time() - cpu0
     result: dict[str, Any] = {
@@ -197,7 +206,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
         "late_presses": sum(m.late_presses for m in matches), "late_local": table.late_local,
         "refusals": dict(table.refusals), "said": table.said, "pauses": table.pauses,
         "pause_log": table.pause_log[:10], "played_s": played_ns / 1e9,
-        "journals": [str(m.journal.path) for m in matches if m.journal is not None and hasattr(m.journal, "path")],
+        "journals": journal_paths,
         "games": len(matches), "cpu_s": round(cpu, 3), "link": peer.status(),
     }
     for m in matches:
@@ -322,11 +331,16 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]], want
             wrong.append(round(abs(first - second) / 1e6, 3))
             detail.append({"margin_ms": wrong[-1], "leader": a, "joiner": b,
                            "leader_touch": first, "joiner_touch": second})
-    identical = True
-    leader_j, joiner_j = results["leader"]["journals"], results["joiner"]["journals"]
-    if len(leader_j) != len(joiner_j) or not leader_j:
-        identical = False
-    for one, two in zip(leader_j, joiner_j, strict=False):
+    # Each game's two journals, paired by the game's seed (the leader deals them: seed * 1000 + game).
+    # A game only one table has must have no press: one dealt as the bench ended, before the other's START.
+    by_seed = [{json.loads(Path(p).read_text().splitlines()[0])["setup"]["seed"]: p for p in results[role]["journals"]}
+               for role in ("leader", "joiner")]
+    identical = bool(by_seed[0])
+    for one_table in set(by_seed[0]) ^ set(by_seed[1]):
+        path = Path({**by_seed[0], **by_seed[1]}[one_table])
+        identical = identical and not any('"press"' in line for line in path.read_text().splitlines()[1:])
+    for seed in set(by_seed[0]) & set(by_seed[1]):
+        one, two = by_seed[0][seed], by_seed[1][seed]
         states = {replayed_state(Path(one)), replayed_state(Path(two))}
         states |= {json.dumps(closing_state(Path(path)), sort_keys=True) for path in (one, two)}
         identical = identical and len(states) == 1
