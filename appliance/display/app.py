@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
 def open_link(args: argparse.Namespace, settings: Settings, journals: Path | None) -> tuple[Any, str]:
     """The linked table for `--link-listen PORT` / `--link HOST:PORT`, and where, in words. The game is
     the one the settings choose (both cabinets must choose the same: the hello checks)."""
-    from appliance.linked.game import LinkedTable
+    from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
     from appliance.rules import seats_of
 
@@ -380,7 +380,14 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
             raise ValueError(f"--link takes HOST:PORT, not {args.link!r}")
         peer = Peer.connect(host, int(port), mine)
         where = str(args.link)
-    return LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals), where
+    table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
+    cut = unfinished_linked(journals) if journals is not None else None
+    if cut is not None:  # a power cut took this cabinet mid-game: that game goes on once the other is back
+        try:
+            table.resume_from(cut)
+        except ValueError as error:
+            print(f"spit-arcade play: the linked game in {cut.name} cannot be resumed ({error})", file=sys.stderr)
+    return table, where
 
 
 def run(
@@ -493,6 +500,11 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
 
     path = newest_unfinished(ctx.journal_dir) if ctx.journal_dir is not None else None
     if path is None:
+        return [make("title", ctx)]
+    from appliance.linked.game import unfinished_linked
+
+    if unfinished_linked(ctx.journal_dir) == path:  # a linked game: it goes on with the link (--link), not alone
+        notices.append(f"the linked game in {path.name} goes on when this cabinet is linked again")
         return [make("title", ctx)]
     try:
         from .coins import office
