@@ -83,7 +83,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     linked = parser.add_argument_group("a linked game: two cabinets (or desktops) play one game (docs/linked.md)")
     linked.add_argument("--link-listen", type=int, metavar="PORT", help="wait for the other cabinet on this UDP port")
-    linked.add_argument("--link", metavar="HOST:PORT", help="join the cabinet listening there")
+    linked.add_argument("--link", metavar="HOST:PORT", help="join the cabinet listening there ('venue' or "
+                        "'venue:CABINET': one offered on the venue's broker; a listener offers there if there is one)")
     linked.add_argument("--link-seats", metavar="N,N", help="this cabinet's seats (default: the listener the "
                         "first half of the table, the other the rest)")
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # stop after N frames (smoke runs)
@@ -359,6 +360,7 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     the one the settings choose (both cabinets must choose the same: the hello checks)."""
     from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
+    from appliance.linked.venue import find_on_venue, offer_while_waiting, venue_settings
     from appliance.rules import seats_of
 
     from .rules_words import game_choice
@@ -374,6 +376,13 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     if args.link_listen is not None:
         peer = Peer.listen(args.link_listen, mine)
         where = f"port {args.link_listen}"
+        venue = venue_settings()
+        if venue is not None and offer_while_waiting(peer, venue):
+            where += f", offered on the venue as {venue.cabinet}"
+    elif str(args.link).partition(":")[0] == "venue":
+        host, port_number, name = find_on_venue(str(args.link), mine, venue_settings())
+        peer = Peer.connect(host, port_number, mine)
+        where = f"{name} ({host}:{port_number}, through the venue)"
     else:
         host, _, port = str(args.link).rpartition(":")
         if not host or not port.isdigit():
