@@ -96,7 +96,11 @@ def cabinet(args: Any) -> int:
     player = ScriptedSeat(table, args.seat, json.loads(Path(args.touches).read_text()) if args.touches else [],
                           args.seed)
     stop = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+    def stop_at_eof() -> None:
+        sys.stdin.read()
+        stop.set()
+
+    threading.Thread(target=stop_at_eof, daemon=True).start()
 
     def say(**what: Any) -> None:
         print(json.dumps(what), flush=True)
