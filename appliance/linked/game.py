@@ -76,6 +76,36 @@ MAX_PENDING = 256  # presses of the next game that came before its START
 RESEND_PER_FRAME = 64  # presses sent again after a restart, at most this many a frame
 
 
+class Words(str):
+    """A notice, in English, that also keeps its template and fields: the screen says it in the
+    players' language (`_(words.template).format(**words.fields)`; the catalogues have every one
+    of `NOTICES`)."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, **fields: Any) -> Words:
+        words = super().__new__(cls, template.format(**fields))
+        words.template, words.fields = template, fields
+        return words
+
+
+STARTS = "The game starts"
+LEFT = "The other table left the game"
+RESUMING = "Resuming the game: waiting for the other table"
+RESTARTED = "Paused: the other table restarted; catching up"
+ANOTHER_GAME = "The other table is in another game: a new one is dealt"
+LINK_BACK = "The link is back: play on"
+NO_WORD = "Paused: no word from the other table for {s} s (the link is down?)"
+WAITING = "Paused: waiting for the other table"
+SETTING_CLOCKS = "Setting the clocks"
+OTHER_WAITS = "Paused: the other table is waiting for the link"
+CLOCK_JUMPED = "Paused: the other cabinet's clock jumped; setting the clocks again"
+CORRECTED = "Corrected: player {winner} was first by {ms} ms"
+NOTICES = (STARTS, LEFT, RESUMING, RESTARTED, ANOTHER_GAME, LINK_BACK, NO_WORD, WAITING, SETTING_CLOCKS, OTHER_WAITS,
+           CLOCK_JUMPED, CORRECTED)
+
+
 @dataclass(frozen=True, slots=True)
 class Correction:
     """A race redrawn: a late press from the other table won it. `margin_ms`: by how much."""
@@ -86,8 +116,8 @@ class Correction:
     margin_ms: float
     card: str
 
-    def words(self) -> str:
-        return f"Corrected: player {self.winner} was first by {self.margin_ms:.0f} ms"
+    def words(self) -> Words:
+        return Words(CORRECTED, winner=self.winner, ms=f"{self.margin_ms:.0f}")
 
 
 class LinkedMatch(Match):
@@ -380,7 +410,7 @@ class LinkedTable:
         self.own_presses, self.remote_seen, self._resend = [], {}, []
         self._reset_clock(0, at_ns)
         self.peer_paused, self.peer_frozen_us = False, None
-        self.state, self.notice = "starting", "The game starts"
+        self.state, self.notice = "starting", Words(STARTS)
         pending, self._pending = self._pending, []
         for body in pending:
             self._remote_press(body, at_ns)
@@ -422,7 +452,7 @@ class LinkedTable:
                     and isinstance(at_ns, int)):
                 self._resume(r, from_us, at_ns)
         elif datagram.kind == wire.BYE:
-            self.state, self.notice = "closed: the other cabinet left", "The other table left the game"
+            self.state, self.notice = "closed: the other cabinet left", Words(LEFT)
             if self.match is not None and not self.match.finished:
                 self.match.abandon()
 
@@ -465,7 +495,7 @@ class LinkedTable:
         self.own_presses, self.remote_seen = own, seen
         self.last_local_us = max((t for t, _, _ in own), default=frozen - 2)
         self.frozen_us = frozen
-        self.state, self.notice = "paused", "Resuming the game: waiting for the other table"
+        self.state, self.notice = "paused", Words(RESUMING)
         print(f"spit-arcade: linked game {self.game_no} resumed from {path.name} at press {match.presses}",
               file=sys.stderr)
 
@@ -481,7 +511,7 @@ class LinkedTable:
             return
         self.repairs += 1
         if self.state == "playing":
-            self._pause(now_ns, "Paused: the other table restarted; catching up")
+            self._pause(now_ns, Words(RESTARTED))
         self._send_sync()
 
     def _send_sync(self) -> None:
@@ -512,7 +542,7 @@ class LinkedTable:
             if match is not None and not match.finished:
                 match.abandon()
             self.match = None
-            self.state, self.notice = "syncing", "The other table is in another game: a new one is dealt"
+            self.state, self.notice = "syncing", Words(ANOTHER_GAME)
             return
         self.resumes = max(self.resumes, r)
         frozen = body.get("frozen")
@@ -564,14 +594,14 @@ class LinkedTable:
         self.floor_us = max(self.floor_us, from_us)
         self.frozen_us = None
         self.peer_paused, self.peer_frozen_us = False, None
-        self.state, self.notice = "resuming", "The link is back: play on"
+        self.state, self.notice = "resuming", Words(LINK_BACK)
 
     def _silence_words(self, now_ns: int) -> str:
         heard = self.peer.last_heard_ns
         quiet = (now_ns - heard) / 1e9 if heard is not None else None
         if quiet is not None and quiet >= 0.3:
-            return f"Paused: no word from the other table for {quiet:.1f} s (the link is down?)"
-        return "Paused: waiting for the other table"
+            return Words(NO_WORD, s=f"{quiet:.1f}")
+        return Words(WAITING)
 
     # ------------------------------------------------------------------ every frame
 
@@ -591,7 +621,7 @@ class LinkedTable:
         if self.state.startswith("closed"):
             return []
         if self.state == "connecting" and peer.up:
-            self.state, self.notice = "syncing", "Setting the clocks"
+            self.state, self.notice = "syncing", Words(SETTING_CLOCKS)
         synced = self.leader or peer.sync.synced
         if self.leader and self.match is None and peer.up and self.peer_synced:
             self.start_game(now_ns)
@@ -602,9 +632,9 @@ class LinkedTable:
             if self.raw_us(now_ns) > self.cap_us:
                 self._pause(now_ns, self._silence_words(now_ns))
             elif self.peer_paused:
-                self._pause(now_ns, "Paused: the other table is waiting for the link")
+                self._pause(now_ns, Words(OTHER_WAITS))
             elif not synced:
-                self._pause(now_ns, "Paused: the other cabinet's clock jumped; setting the clocks again")
+                self._pause(now_ns, Words(CLOCK_JUMPED))
         if self.state == "paused":
             self.notice = self._silence_words(now_ns) if "no word" in self.notice or "waiting" in self.notice \
                 else self.notice
