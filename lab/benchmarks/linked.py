@@ -29,7 +29,10 @@ live games ended in; a game only one table has, dealt as the bench ended, has no
 from R straight at the leader's port while it plays (a stranger: the kernel drops them, the link's
 socket being connected), and the CPU the leader's process and its reader thread took;
 `flood_from_the_peer`: garbage from the paired address itself, on loopback, at a listening link
-(what the reader's budget of datagrams per window bounds).
+(what the reader's budget of datagrams per window bounds). `press_to_own_screen` (`--screen-s`
+seconds each): bench render's press -> frame latency, p50 and p99, in a game against the computer
+and in a linked game whose other cabinet is a thread of this process, over loopback (no relay: what
+a local press costs on its own screen does not wait for the network).
 """
 
 from __future__ import annotations
@@ -294,6 +297,81 @@ def bench_peer_flood(seconds: float) -> dict[str, Any]:
         peer.close(say_bye=False)
 
 
+# ---------------------------------------------------------------------- press -> own screen
+
+
+def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout: str = "tabletop") -> dict[str, Any]:
+    """bench render's press -> frame latency (the app's own loop, key presses posted to SDL's queue
+    at random moments), for a game against the computer and then for a linked game: this process's
+    table leads, the other cabinet's (a scripted seat pressing every 60-160 ms) runs on a thread of
+    its own, over loopback. Same screen, same driver (SDL's dummy without a display), one after the other."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import threading
+
+    import pygame
+
+    from appliance.linked.game import LinkedTable
+    from appliance.linked.peer import Peer, offer
+    from appliance.match import Match
+    from lab.benchmarks.render import _percentile, press_latencies
+    from lab.linked_driver import ScriptedSeat
+
+    pygame.display.init()
+    pygame.font.init()
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "screen"), host="127.0.0.1")
+    joiner_peer = Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "other"))
+    leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=50_000_000, seed=lambda g: 500 + g)
+    joiner = LinkedTable(joiner_peer, [2], "classic")
+    rng = random.Random(4)
+    at = time.monotonic_ns()
+    touches = []
+    while at < time.monotonic_ns() + int((seconds + 40) * 1e9):
+        at += int(rng.uniform(0.06, 0.16) * 1e9)
+        touches.append(at)
+    other = ScriptedSeat(joiner, 2, touches, 4)
+    stop = threading.Event()
+
+    def other_cabinet() -> None:
+        while not stop.is_set():
+            now = time.monotonic_ns()
+            other.due(now)
+            joiner.tick(now)
+            joiner_peer.wait_for(lambda _: False, 0.004)
+
+    def linked_match(n: int) -> Match:
+        deadline = time.monotonic() + 20
+        if leader.match is not None:
+            leader.start_game(time.monotonic_ns())  # (the last one over or stuck: the leader deals again)
+        while not (leader.match is not None and leader.state == "playing"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the linked game did not start: {leader.state}")
+            leader.tick(time.monotonic_ns())
+            leader_peer.wait_for(lambda _: False, 0.004)
+        return leader.match
+
+    thread = threading.Thread(target=other_cabinet, name="the other cabinet", daemon=True)
+    try:
+        pygame.display.set_mode(size)
+        alone, posted_alone, unseen_alone = press_latencies(size, layout, seconds)
+        thread.start()
+        linked, posted_linked, unseen_linked = press_latencies(size, layout, seconds, linked_match)
+        driver = pygame.display.get_driver()
+    finally:
+        stop.set()
+        if thread.is_alive():
+            thread.join(timeout=2)
+        joiner.close()
+        leader.close()
+        pygame.quit()
+    return {"video_driver": driver, "size": f"{size[0]}x{size[1]}", "seconds": seconds,
+            "unlinked": {"presses": len(alone), "posted": posted_alone, "not_shown": unseen_alone,
+                         "p50_ms": round(_percentile(alone, 0.5), 3), "p99_ms": round(_percentile(alone, 0.99), 3)},
+            "linked": {"presses": len(linked), "posted": posted_linked, "not_shown": unseen_linked,
+                       "p50_ms": round(_percentile(linked, 0.5), 3), "p99_ms": round(_percentile(linked, 0.99), 3),
+                       "other_cabinet_presses": len(other.pressed), "corrections": len(leader.corrections)}}
+
+
 # ---------------------------------------------------------------------- the whole bench
 
 
@@ -430,7 +508,8 @@ def _round(value: float | None) -> float | None:
 
 
 def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
-          variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None) -> dict[str, Any]:
+          variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None,
+          screen_s: float = 0.0) -> dict[str, Any]:
     why = namespaces_possible()
     if why:
         raise RuntimeError(why)
@@ -450,6 +529,8 @@ def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacin
     result: dict[str, Any] = {"runs": runs}
     if flood_s:
         result["flood_from_the_peer"] = bench_peer_flood(flood_s)
+    if screen_s:
+        result["press_to_own_screen"] = press_to_screen(screen_s)
     return {**result, "spacing_ms": spacing_ms, "margin_ms": [1.0, margin_ms], "variant": variant,
             "offsets_ms": {k: v / 1e6 for k, v in OFFSETS_NS.items()}}
 
@@ -465,6 +546,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flood-s", type=float, default=3.0, help="seconds of garbage at the leader (last delay)")
+    parser.add_argument("--screen-s", type=float, default=20.0,
+                        help="seconds of press -> own screen, unlinked then linked (0: none)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, help="keep the journals here (a directory for each delay)")
     # one cabinet, the relay's flooder (run by the bench itself, in a namespace)
@@ -491,7 +574,8 @@ def main(argv: list[str]) -> int:
         return 0
     try:
         result = bench([float(d) for d in args.delays.split(",")], args.jitter_ms, args.loss, args.races,
-                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep)
+                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep,
+                       args.screen_s)
     except RuntimeError as error:
         print(f"spit-arcade bench linked: {error}", file=sys.stderr)
         return 2
