@@ -124,3 +124,23 @@ def test_the_links_notices_are_said_in_the_players_language(language: str) -> No
         assert link_said(refused) == refused  # a refusal's sentence stays English
     finally:
         set_language("en")
+
+
+def test_a_linked_rematch_from_the_game_over_screen_starts_when_both_tables_want_it(linked) -> None:  # type: ignore[no-untyped-def]
+    h, leader, joiner, _ = linked
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and joiner.state == "playing")
+    first = leader.match
+    view = h.scene.view
+    for table in (leader, joiner):  # both games over, as a game's last card leaves them
+        table.match.abandon()
+    h.runner.apply_scene(make("game_over", h.ctx, first, view))
+    assert frames_until(h, joiner, lambda: leader.state == joiner.state == "over")
+    h.advance(2.0)  # (a press in the first moments is meant for the game, not the result)
+    h.press(1, "spit")
+    assert frames_until(h, joiner, lambda: leader.rematch_wanted == 1)
+    h.frame()
+    assert "Rematch: waiting for the other table" in texts(h)
+    assert not isinstance(h.scene, PlayScene)  # one table alone plays nothing
+    joiner.want_rematch(h.now_ns)
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and h.scene.match is not first)
+    assert h.scene.match is leader.match and leader.game_no == joiner.game_no == 2

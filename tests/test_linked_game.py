@@ -210,3 +210,23 @@ def test_a_game_over_stays_open_until_the_other_tables_word_passes_it(tmp_path: 
         assert match.finished and match.journal is None
         assert json.loads(tmp_path.joinpath(next(p.name for p in tmp_path.iterdir())).read_text()
                           .splitlines()[-1])["state"]["phase"] == "over"
+
+
+def test_a_rematch_starts_when_both_tables_want_it(pair: Pair) -> None:
+    from appliance.linked.game import REMATCH_WAIT, REMATCH_WANTED
+
+    assert pair.until(lambda: _playing(pair))
+    first = [t.match for t in pair.tables]
+    for table in pair.tables:  # both games over (as a game's last card leaves them)
+        assert table.match is not None
+        table.match.abandon()
+    assert pair.until(lambda: all(t.state == "over" for t in pair.tables))
+    pair.leader.want_rematch(time.monotonic_ns())
+    assert pair.leader.notice == REMATCH_WAIT
+    assert pair.until(lambda: pair.joiner.notice == REMATCH_WANTED)
+    assert pair.leader.game_no == pair.joiner.game_no == 1  # one table alone deals nothing
+    pair.joiner.want_rematch(time.monotonic_ns())
+    assert pair.until(lambda: _playing(pair) and all(t.game_no == 2 for t in pair.tables))
+    leader, joiner = (t.match for t in pair.tables)
+    assert leader is not None and joiner is not None and leader not in first and joiner not in first
+    assert leader.seed == joiner.seed == 42  # the leader's deal, on both tables

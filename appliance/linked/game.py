@@ -102,8 +102,10 @@ SETTING_CLOCKS = "Setting the clocks"
 OTHER_WAITS = "Paused: the other table is waiting for the link"
 CLOCK_JUMPED = "Paused: the other cabinet's clock jumped; setting the clocks again"
 CORRECTED = "Corrected: player {winner} was first by {ms} ms"
+REMATCH_WAIT = "Rematch: waiting for the other table"
+REMATCH_WANTED = "The other table wants a rematch"
 NOTICES = (STARTS, LEFT, RESUMING, RESTARTED, ANOTHER_GAME, LINK_BACK, NO_WORD, WAITING, SETTING_CLOCKS, OTHER_WAITS,
-           CLOCK_JUMPED, CORRECTED)
+           CLOCK_JUMPED, CORRECTED, REMATCH_WAIT, REMATCH_WANTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +215,8 @@ class LinkedTable:
         self.repairs = 0  # pairings again after a restart (of either cabinet)
         self._sync_sent = False  # this table's SYNC in the other's current session
         self._sync_due = False  # the other's SYNC not yet here: this table's beats promise nothing new
+        self.rematch_wanted: int | None = None  # the game over after which this table wants the same again
+        self.peer_rematch: int | None = None  # ... and the other table
 
     # ------------------------------------------------------------------ the game clock
 
@@ -442,6 +446,12 @@ class LinkedTable:
             self._beat(body, datagram.session)
         elif datagram.kind == wire.SYNC:
             self._sync(body, now_ns)
+        elif datagram.kind == wire.REMATCH:
+            g = body.get("g")
+            if isinstance(g, int) and not isinstance(g, bool) and g == self.game_no:
+                self.peer_rematch = g
+                if self.state == "over" and self.rematch_wanted != g:
+                    self.notice = Words(REMATCH_WANTED)
         elif datagram.kind == wire.START and not self.leader:
             g, seed, at_ns = body.get("g"), body.get("seed"), body.get("at_ns")
             if isinstance(g, int) and isinstance(seed, int) and isinstance(at_ns, int) and g > self.game_no:
@@ -579,6 +589,17 @@ class LinkedTable:
             self._resend.pop(0)
             sent += 1
 
+    # ------------------------------------------------------------------ a rematch
+
+    def want_rematch(self, now_ns: int) -> None:
+        """This table's players want the same game again (the game-over screen's SPIT!): said to the
+        other; once both want it, the leader deals (both tables start the new game together)."""
+        if self.state != "over" or self.rematch_wanted == self.game_no:
+            return
+        self.rematch_wanted = self.game_no
+        self.notice = Words(REMATCH_WAIT)
+        self.peer.send(wire.REMATCH, {"g": self.game_no})
+
     # ------------------------------------------------------------------ pause and resume
 
     def _pause(self, now_ns: int, why: str) -> None:
@@ -658,7 +679,10 @@ class LinkedTable:
                 and self.remote_w_us >= round(match.game.now * 1e6)):
             match.confirm_over()
         if match is not None and match.finished and self.state != "over":
-            self.state, self.notice = "over", ""
+            self.state, self.notice = "over", Words(REMATCH_WANTED) if self.peer_rematch == self.game_no else ""
+        if (self.leader and self.state == "over" and self.rematch_wanted == self.peer_rematch == self.game_no
+                and peer.up):
+            self.start_game(now_ns)  # a rematch both tables want
         if self._resend and peer.up:
             self._send_again()
         if now_ns >= self._next_beat:
