@@ -133,3 +133,54 @@ def test_a_cabinet_killed_mid_game_comes_back_and_both_journals_replay_alike(tmp
     assert replayed_state(here_journal) == replayed_state(cut)  # byte for byte
     lines, _ = read_journal(cut)
     assert sum(1 for line in lines if '"press"' in line) == table.match.presses  # before and after the cut
+
+
+def test_a_press_sent_but_lost_from_its_own_journal_comes_back_from_the_other_table(tmp_path: Path) -> None:
+    """A power cut can take the last half second of a journal that the other table has already got:
+    the cabinet that comes back gets its own lost presses back from the other's journal."""
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    leader = LinkedTable(leader_peer, [1], "classic", journal_dir=tmp_path / "a", start_delay_ns=100 * MS,
+                         seed=lambda g: 90 + g)
+    joiner = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
+                         "classic", journal_dir=tmp_path / "b")
+    back = None
+    try:
+        both = (leader, joiner)
+
+        def pump(done: Callable[[], bool], tables: tuple[LinkedTable, ...]) -> bool:
+            deadline = time.monotonic() + WAIT
+            while time.monotonic() < deadline:
+                for table in tables:
+                    table.tick(time.monotonic_ns())
+                if done():
+                    return True
+                leader_peer.wait_for(lambda _: False, 0.004)
+            return done()
+
+        assert pump(lambda: all(t.state == "playing" for t in both), both)
+        for n, control in enumerate(("spit", "pile1", "left", "spit")):
+            joiner.press(time.monotonic_ns() + n * MS, 2, control)
+        assert pump(lambda: len(leader.remote_seen) == 4, both)
+        assert joiner.match is not None and joiner.match.journal is not None
+        path = joiner.match.journal.path  # type: ignore[attr-defined]
+        joiner.peer.close(say_bye=False)  # the power cut: nothing said, nothing closed
+        lines = path.read_text().splitlines()
+        last = max(n for n, line in enumerate(lines) if '"player": 2' in line)
+        lost = json.loads(lines[last])
+        path.write_text("\n".join(lines[:last] + lines[last + 1:]) + "\n")  # its last press never reached the card
+        assert pump(lambda: leader.state == "paused", (leader,))
+        back = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
+                           "classic", journal_dir=tmp_path / "b")
+        back.resume_from(path)
+        assert back.match is not None and back.match.presses == leader.match.presses - 1  # type: ignore[union-attr]
+        assert pump(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
+        assert back.match.presses == leader.match.presses  # type: ignore[union-attr]
+        assert (round(lost["t"] * 1e6), 2, lost["press"]) in back.own_presses
+        assert back.refusals == {} and leader.refusals == {}
+    finally:
+        for table in (back, leader):
+            if table is not None:
+                table.close()
+    assert replayed_state(path) == replayed_state(next((tmp_path / "a").iterdir()))
