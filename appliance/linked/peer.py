@@ -124,6 +124,7 @@ class Peer:
         self._reopened = False  # (a listener) the socket takes datagrams from any address again
         self._stray_hello_ns = -(10**18)
         self._stray_hello = b""
+        self._old_sessions: set[int] = set()  # the other's sessions before a restart: their late hellos are old news
         self._thread = threading.Thread(target=self._read, name="spit-link-reader", daemon=True)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
         sock.settimeout(READ_TIMEOUT_S)
@@ -297,6 +298,8 @@ class Peer:
                 if datagram.kind != wire.HELLO and not self._their_hello:
                     self._stray(address, now)  # an earlier session's leftovers: taken for nothing
                     return
+                if datagram.kind == wire.HELLO and datagram.session in self._old_sessions:
+                    return  # a hello of the other's from before its restart, overtaken on the way
                 if datagram.kind == wire.HELLO and self._their_hello and datagram.session != self.link.peer_session:
                     self._restart()  # the other cabinet restarted: this side starts afresh too
                 if stranger:
@@ -337,6 +340,8 @@ class Peer:
     def _restart(self) -> None:
         """(Under the lock.) The other cabinet restarted: a new session on this side too (what was
         unacknowledged is dropped: the game sends what the other lacks again), a new clock sync."""
+        if self.link.peer_session is not None:
+            self._old_sessions.add(self.link.peer_session)
         self.link = wire.Link(random.getrandbits(31) | 1)
         self.sync = LinkClock()
         self._hello_sent = False
@@ -361,21 +366,23 @@ class Peer:
             self.sock.sendto(self._stray_hello, address)
 
     def _reopen(self) -> None:
-        """(The reader.) A listener whose peer has been silent REOPEN_NS: a socket on the same port that
-        takes datagrams from any address, so a restarted caller's hello from a new port arrives."""
-        old = self.sock
-        fresh = socket.socket(old.family, socket.SOCK_DGRAM)
+        """(The reader.) A listener whose peer has been silent REOPEN_NS: its socket unconnected (a
+        connect to AF_UNSPEC, as connect(2) says), so a restarted caller's hello from a new port arrives.
+        The same socket and port throughout: nothing is closed under the game's sends."""
+        import ctypes
+
+        self._reopened = True  # (once: should it fail, only the paired address is heard, as before)
+        host, port = self.sock.getsockname()[:2]
+        unspecified = (ctypes.c_ubyte * 16)()  # a sockaddr whose family is AF_UNSPEC (0)
+        libc = ctypes.CDLL(None, use_errno=True)
         try:
-            host, port = old.getsockname()[:2]
-            old.close()
-            fresh.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
-            fresh.settimeout(READ_TIMEOUT_S)
-            fresh.bind((host, port))
-        except OSError:
-            fresh.close()
-            return
-        self.sock = fresh
-        self._reopened = True
+            if libc.connect(self.sock.fileno(), unspecified, ctypes.c_int(16)) != 0:
+                raise OSError(ctypes.get_errno(), "connect(AF_UNSPEC)")
+            if self.sock.getsockname()[1] != port:  # Linux lets go of a port the kernel chose (listen(0))
+                self.sock.bind((host, port))
+        except OSError as error:
+            print(f"spit-arcade: the link's socket could not be unconnected ({error}); a restarted cabinet "
+                  "must call from its old address", file=sys.stderr)
 
     def _hello(self, theirs: dict[str, Any]) -> list[bytes]:
         """(Under the lock.) Their offer: checked, answered with ours, or refused."""

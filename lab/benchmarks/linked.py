@@ -307,6 +307,7 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
     its own, over loopback. Same screen, same driver (SDL's dummy without a display), one after the other."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (its banner on standard output: not the JSON)
     import threading
 
     import pygame
