@@ -64,3 +64,85 @@ def closing_state(path: Path) -> Any:
     lines, _ = read_journal(path)
     last = json.loads(lines[-1])
     return last.get("state")
+
+
+# ---------------------------------------------------------------------- one cabinet as a process
+
+def cabinet(args: Any) -> int:
+    """One linked cabinet on this machine's clock, its scripted seat pressing at the touch times given
+    (CLOCK_MONOTONIC ns); it resumes the linked game its journals were cut off in, if any. It says
+    each change of its state on standard output (a JSON line), and when standard input closes it
+    plays on until the other's word has passed that moment, then prints its figures and leaves."""
+    import sys
+    import threading
+    import time
+
+    from appliance.linked.game import unfinished_linked
+    from appliance.linked.peer import Peer, offer
+
+    mine = offer(args.variant, {}, [args.seat], 2, f"seat {args.seat}")
+    if args.listen is not None:
+        peer = Peer.listen(args.listen, mine, host="127.0.0.1")
+    else:
+        host, _, port = args.connect.rpartition(":")
+        peer = Peer.connect(host, int(port), mine)
+    journals = Path(args.journals)
+    journals.mkdir(parents=True, exist_ok=True)
+    table = LinkedTable(peer, [args.seat], args.variant, journal_dir=journals, start_delay_ns=200_000_000,
+                        seed=lambda g: args.seed * 1000 + g)
+    cut = unfinished_linked(journals)
+    if cut is not None:
+        table.resume_from(cut)
+    player = ScriptedSeat(table, args.seat, json.loads(Path(args.touches).read_text()) if args.touches else [],
+                          args.seed)
+    stop = threading.Event()
+    def stop_at_eof() -> None:
+        sys.stdin.read()
+        stop.set()
+
+    threading.Thread(target=stop_at_eof, daemon=True).start()
+
+    def say(**what: Any) -> None:
+        print(json.dumps(what), flush=True)
+
+    said = ""
+    end_ns: int | None = None
+    while True:
+        now = time.monotonic_ns()
+        player.due(now)
+        table.tick(now)
+        if table.state != said:
+            said = table.state
+            say(state=said, game=table.game_no, presses=table.match.presses if table.match else 0)
+        if stop.is_set() and end_ns is None:
+            end_ns = now
+        if end_ns is not None and ((table.remote_w_us >= table.raw_us(end_ns) and peer.link.in_flight == 0)
+                                   or now > end_ns + 30_000_000_000 or not table.state.startswith(("play", "paus"))):
+            break
+        peer.wait_for(lambda _: False, 0.004)
+    match = table.match
+    path = getattr(match.journal, "path", None) if match is not None else None
+    say(done=True, state=table.state, presses=match.presses if match else 0, journal=str(path),
+        resumed_from=str(table.resumed_from) if table.resumed_from else None, repairs=table.repairs,
+        refusals=dict(table.refusals), late_local=table.late_local, pressed=len(player.pressed))
+    peer.close(say_bye=False)  # (the game stays unfinished in both journals: the test compares them)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m lab.linked_driver", description=cabinet.__doc__)
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--listen", type=int, metavar="PORT")
+    where.add_argument("--connect", metavar="HOST:PORT")
+    parser.add_argument("--seat", type=int, required=True)
+    parser.add_argument("--journals", required=True)
+    parser.add_argument("--touches", help="a JSON list of touch times (CLOCK_MONOTONIC ns)")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+    return cabinet(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

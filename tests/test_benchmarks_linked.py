@@ -18,7 +18,7 @@ def test_a_few_races_between_two_namespaced_cabinets(capsys: pytest.CaptureFixtu
         if os.environ.get("CI") == "true":
             pytest.fail(f"bench linked needs network namespaces in CI: {why}")
         pytest.skip(why)
-    status = main(["--races", "12", "--delays", "20", "--flood-s", "1", "--json"])
+    status = main(["--races", "12", "--delays", "20", "--flood-s", "1", "--screen-s", "1.5", "--json"])
     out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert status == 0
     figures = json.loads(out[-1])
@@ -31,4 +31,7 @@ def test_a_few_races_between_two_namespaced_cabinets(capsys: pytest.CaptureFixtu
     assert run["journals_identical"] is True
     assert run["late_presses"] == 0 and run["refusals"] == {}
     assert run["flood"]["datagrams_per_s"] > 0 and figures["flood_from_the_peer"]["refused_datagrams"] > 0
+    screen = figures["press_to_own_screen"]  # measured, not judged here
+    assert screen["linked"]["presses"] > 0 and screen["unlinked"]["presses"] > 0
+    assert {"p50_ms", "p99_ms"} <= set(screen["linked"]) & set(screen["unlinked"])
     assert not [n for n in os.popen("ip netns list").read().split() if n.endswith(f"-{os.getpid()}")]

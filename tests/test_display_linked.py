@@ -100,3 +100,47 @@ def test_the_command_line_takes_a_listening_port_or_an_address_and_refuses_a_wro
         assert (sorted(table.local_seats), table.leader, where) == ([2], False, "127.0.0.1:9")
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("language", ["de", "eo"])
+def test_the_links_notices_are_said_in_the_players_language(language: str) -> None:
+    import re
+
+    from appliance.display.i18n import LOCALE_DIR, read_po, set_language
+    from appliance.display.scenes.at_table import link_said
+    from appliance.linked.game import NO_WORD, NOTICES, Words
+
+    catalogue = read_po(LOCALE_DIR / language / "LC_MESSAGES" / "spit_arcade.po")
+    for notice in NOTICES:  # every one translated, with the same {fields}
+        assert catalogue.get(notice), notice
+        assert re.findall(r"{\w+}", notice) == re.findall(r"{\w+}", catalogue[notice]), notice
+    set_language(language)
+    try:
+        said = link_said(Words(NO_WORD, s="0.8"))
+        assert said == catalogue[NO_WORD].format(s="0.8") and "0.8" in said
+        assert link_said(Correction(1.0, 2, 1, 12.3, "5H").words()) == catalogue[
+            "Corrected: player {winner} was first by {ms} ms"].format(winner=2, ms="12")
+        refused = "Refused: the other cabinet is set for 'speed'"
+        assert link_said(refused) == refused  # a refusal's sentence stays English
+    finally:
+        set_language("en")
+
+
+def test_a_linked_rematch_from_the_game_over_screen_starts_when_both_tables_want_it(linked) -> None:  # type: ignore[no-untyped-def]
+    h, leader, joiner, _ = linked
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and joiner.state == "playing")
+    first = leader.match
+    view = h.scene.view
+    for table in (leader, joiner):  # both games over, as a game's last card leaves them
+        table.match.abandon()
+    h.runner.apply_scene(make("game_over", h.ctx, first, view))
+    assert frames_until(h, joiner, lambda: leader.state == joiner.state == "over")
+    h.advance(2.0)  # (a press in the first moments is meant for the game, not the result)
+    h.press(1, "spit")
+    assert frames_until(h, joiner, lambda: leader.rematch_wanted == 1)
+    h.frame()
+    assert "Rematch: waiting for the other table" in texts(h)
+    assert not isinstance(h.scene, PlayScene)  # one table alone plays nothing
+    joiner.want_rematch(h.now_ns)
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and h.scene.match is not first)
+    assert h.scene.match is leader.match and leader.game_no == joiner.game_no == 2

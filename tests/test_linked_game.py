@@ -35,16 +35,20 @@ class Pair:
         self.joiner = LinkedTable(self.joiner_peer, [2], variant, journal_dir=tmp / "b")
         self.tables = (self.leader, self.joiner)
 
-    def frame(self) -> None:
+    def frame(self, now_ns: int | None = None) -> None:
         for table in self.tables:
-            table.tick(table.peer.clock())
+            table.tick(table.peer.clock() if now_ns is None else now_ns)
 
-    def until(self, done: Callable[[], bool], timeout: float = 20.0, each: Callable[[], None] | None = None) -> bool:
+    def until(self, done: Callable[[], bool], timeout: float = 20.0,
+              each: Callable[[int], None] | None = None) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            self.frame()
-            if each is not None:
-                each()
+            if each is None:
+                self.frame()
+            else:  # the frame's presses first, then the frame at the time they were taken (as the screen does)
+                now = time.monotonic_ns()
+                each(now)
+                self.frame(now)
             if done():
                 return True
             self.leader_peer.wait_for(lambda _: False, 0.002)  # a frame's wait: on the link, bounded
@@ -79,9 +83,9 @@ def test_races_from_both_tables_end_in_edge_order_and_both_journals_replay_alike
         (two if n % 2 else one).append(at + gap)
     seats = (ScriptedSeat(pair.leader, 1, one, 1), ScriptedSeat(pair.joiner, 2, two, 2))
 
-    def press() -> None:
+    def press(now: int) -> None:
         for seat in seats:
-            seat.due(time.monotonic_ns())
+            seat.due(now)
 
     total = len(one) + len(two)
     done = lambda: (not any(s.touches for s in seats)  # noqa: E731
@@ -92,9 +96,9 @@ def test_races_from_both_tables_end_in_edge_order_and_both_journals_replay_alike
     assert leader is not None and joiner is not None
     assert json.dumps(leader.game.state(), sort_keys=True) == json.dumps(joiner.game.state(), sort_keys=True)
     assert leader.late_presses == joiner.late_presses == 0  # every press in its place: none applied late
-    # A press that reached its own table more than SLACK_US after its edge (this machine stalled the
-    # test's loop) was moved up to the watermark already promised, on both tables alike.
-    moved = pair.leader.late_local + pair.joiner.late_local
+    # Each table's watermark comes from its frame's time, after the frame's presses: a loop that
+    # stalls (a busy machine) promises nothing past a press not yet given, so none is moved up.
+    assert pair.leader.late_local == pair.joiner.late_local == 0
     paths = [t.match.journal.path for t in pair.tables]  # type: ignore[union-attr]
     pair.close()
     states = [replayed_state(p) for p in paths]
@@ -108,8 +112,7 @@ def test_races_from_both_tables_end_in_edge_order_and_both_journals_replay_alike
         orders.append([(t, p) for t, _, p in presses])
     assert orders[0] == orders[1]
     touched = sorted([(t, 1) for t, _, _ in seats[0].pressed] + [(t, 2) for t, _, _ in seats[1].pressed])
-    if not moved:
-        assert [p for _, p in orders[0]] == [p for _, p in touched]
+    assert [p for _, p in orders[0]] == [p for _, p in touched]
 
 
 def test_a_pulled_cable_pauses_both_tables_and_the_game_resumes_with_nothing_lost(pair: Pair) -> None:
@@ -207,3 +210,23 @@ def test_a_game_over_stays_open_until_the_other_tables_word_passes_it(tmp_path: 
         assert match.finished and match.journal is None
         assert json.loads(tmp_path.joinpath(next(p.name for p in tmp_path.iterdir())).read_text()
                           .splitlines()[-1])["state"]["phase"] == "over"
+
+
+def test_a_rematch_starts_when_both_tables_want_it(pair: Pair) -> None:
+    from appliance.linked.game import REMATCH_WAIT, REMATCH_WANTED
+
+    assert pair.until(lambda: _playing(pair))
+    first = [t.match for t in pair.tables]
+    for table in pair.tables:  # both games over (as a game's last card leaves them)
+        assert table.match is not None
+        table.match.abandon()
+    assert pair.until(lambda: all(t.state == "over" for t in pair.tables))
+    pair.leader.want_rematch(time.monotonic_ns())
+    assert pair.leader.notice == REMATCH_WAIT
+    assert pair.until(lambda: pair.joiner.notice == REMATCH_WANTED)
+    assert pair.leader.game_no == pair.joiner.game_no == 1  # one table alone deals nothing
+    pair.joiner.want_rematch(time.monotonic_ns())
+    assert pair.until(lambda: _playing(pair) and all(t.game_no == 2 for t in pair.tables))
+    leader, joiner = (t.match for t in pair.tables)
+    assert leader is not None and joiner is not None and leader not in first and joiner not in first
+    assert leader.seed == joiner.seed == 42  # the leader's deal, on both tables

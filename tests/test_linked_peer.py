@@ -100,6 +100,7 @@ def test_a_stranger_and_garbage_are_dropped_and_counted() -> None:
     stranger = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         assert _pump_until((leader, joiner), lambda: leader.up and joiner.up)
+        assert [d.kind for d in leader.messages()] == [wire.HELLO]  # the game learns of the pairing
         for _ in range(50):  # paired: the socket is connected, the kernel drops a stranger's datagrams
             stranger.sendto(b"\x00" * 64, ("127.0.0.1", leader.port))
         # garbage from the paired address itself: each refused by a check, none delivered

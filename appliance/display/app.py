@@ -83,7 +83,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     linked = parser.add_argument_group("a linked game: two cabinets (or desktops) play one game (docs/linked.md)")
     linked.add_argument("--link-listen", type=int, metavar="PORT", help="wait for the other cabinet on this UDP port")
-    linked.add_argument("--link", metavar="HOST:PORT", help="join the cabinet listening there")
+    linked.add_argument("--link", metavar="HOST:PORT", help="join the cabinet listening there ('venue' or "
+                        "'venue:CABINET': one offered on the venue's broker; a listener offers there if there is one)")
     linked.add_argument("--link-seats", metavar="N,N", help="this cabinet's seats (default: the listener the "
                         "first half of the table, the other the rest)")
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # stop after N frames (smoke runs)
@@ -357,8 +358,9 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
 def open_link(args: argparse.Namespace, settings: Settings, journals: Path | None) -> tuple[Any, str]:
     """The linked table for `--link-listen PORT` / `--link HOST:PORT`, and where, in words. The game is
     the one the settings choose (both cabinets must choose the same: the hello checks)."""
-    from appliance.linked.game import LinkedTable
+    from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
+    from appliance.linked.venue import find_on_venue, offer_while_waiting, venue_settings
     from appliance.rules import seats_of
 
     from .rules_words import game_choice
@@ -374,13 +376,27 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     if args.link_listen is not None:
         peer = Peer.listen(args.link_listen, mine)
         where = f"port {args.link_listen}"
+        venue = venue_settings()
+        if venue is not None and offer_while_waiting(peer, venue):
+            where += f", offered on the venue as {venue.cabinet}"
+    elif str(args.link).partition(":")[0] == "venue":
+        host, port_number, name = find_on_venue(str(args.link), mine, venue_settings())
+        peer = Peer.connect(host, port_number, mine)
+        where = f"{name} ({host}:{port_number}, through the venue)"
     else:
         host, _, port = str(args.link).rpartition(":")
         if not host or not port.isdigit():
             raise ValueError(f"--link takes HOST:PORT, not {args.link!r}")
         peer = Peer.connect(host, int(port), mine)
         where = str(args.link)
-    return LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals), where
+    table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
+    cut = unfinished_linked(journals) if journals is not None else None
+    if cut is not None:  # a power cut took this cabinet mid-game: that game goes on once the other is back
+        try:
+            table.resume_from(cut)
+        except ValueError as error:
+            print(f"spit-arcade play: the linked game in {cut.name} cannot be resumed ({error})", file=sys.stderr)
+    return table, where
 
 
 def run(
@@ -493,6 +509,11 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
 
     path = newest_unfinished(ctx.journal_dir) if ctx.journal_dir is not None else None
     if path is None:
+        return [make("title", ctx)]
+    from appliance.linked.game import unfinished_linked
+
+    if unfinished_linked(ctx.journal_dir) == path:  # a linked game: it goes on with the link (--link), not alone
+        notices.append(f"the linked game in {path.name} goes on when this cabinet is linked again")
         return [make("title", ctx)]
     try:
         from .coins import office

@@ -17,6 +17,15 @@ comes (its buffer is `RCVBUF` bytes). Every datagram is checked cheapest first (
 magic, CRC-32 in C, then JSON), so garbage costs a few microseconds each.
 
 The game loop calls `tick(now)` each frame: the pings (every `PING_NS`) and resends that are due.
+
+A cabinet that restarts (a power cut) starts a new session and says hello again. Nothing of the
+other's is taken before its hello (the leftovers of an earlier session are dropped), and a hello
+from a new session of the paired cabinet is a restart: this side starts a new session too (what it
+had not got acknowledged is the game's to send again: game.py's SYNC), sets its clock sync afresh,
+answers with its own hello, and passes the hello to the game (`pairings` counts them). A listener
+that has heard nothing for `REOPEN_NS` unconnects its socket, so that the other cabinet's hello
+from a new address (a restarted caller's new port) reaches it; a restarted listener that hears a
+caller's leftovers answers them with its hello, so the caller knows to say hello again.
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ from appliance import __version__
 from . import wire
 from .clock import LinkClock
 
-PROTOCOL = 1  # the linked game's protocol (docs/linked.md); a peer on another one is refused
+PROTOCOL = 2  # the linked game's protocol (docs/linked.md; 2: resuming after a restart); another is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
 BURST_PING_NS = 10_000_000  # pings this often until the clock is synced
 MAX_INBOX = 1024
@@ -46,6 +55,8 @@ FLOOD_DATAGRAMS = 400  # a busy table sends ~150 datagrams a second: this is ove
 RCVBUF = 256 * 1024
 READ_TIMEOUT_S = 0.05  # the reader wakes this often to see whether it should stop
 MIN_RTO_NS = 20_000_000
+REOPEN_NS = 1_500_000_000  # a listener that heard nothing this long takes a hello from a new address
+STRAY_HELLO_NS = 100_000_000  # a listener not yet paired answers an earlier session's leftovers this often
 
 
 def offer(variant: str, options: Mapping[str, Any] | None, seats: list[int], seat_count: int,
@@ -98,6 +109,7 @@ class Peer:
         self.strangers = 0  # datagrams from other addresses
         self.flood_dropped_windows = 0  # windows in which the reader stopped reading (a flood)
         self.send_errors = 0
+        self.restarts = 0  # times the other cabinet came back in a new session
         self.last_heard_ns: int | None = None
         self.reader_cpu_ns = 0  # CPU time of the reader thread so far (its own clock)
         self._lock = threading.RLock()  # wait_for's predicate may read the inbox
@@ -107,6 +119,12 @@ class Peer:
         self._next_ping = 0
         self._ping_sent = 0
         self._hello_sent = False
+        self._their_hello = False  # the other's hello of its current session has come: its messages count
+        self.pairings = 0  # hellos taken from the other cabinet (more than one: it restarted, or this one did)
+        self._reopened = False  # (a listener) the socket takes datagrams from any address again
+        self._stray_hello_ns = -(10**18)
+        self._stray_hello = b""
+        self._old_sessions: set[int] = set()  # the other's sessions before a restart: their late hellos are old news
         self._thread = threading.Thread(target=self._read, name="spit-link-reader", daemon=True)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
         sock.settimeout(READ_TIMEOUT_S)
@@ -239,6 +257,11 @@ class Peer:
             try:
                 data, address = self.sock.recvfrom(wire.MAX_DATAGRAM + 1)
             except TimeoutError:
+                heard = self.last_heard_ns
+                if (self.leader and not self._reopened and heard is not None and self.address is not None
+                        and self.clock() - heard > REOPEN_NS and not self.state.startswith(("refused", "closed"))):
+                    with self._lock:
+                        self._reopen()
                 continue
             except OSError:
                 if self._stop.is_set():
@@ -256,17 +279,38 @@ class Peer:
             self.reader_cpu_ns = time.thread_time_ns() - cpu0
 
     def _take(self, data: bytes, address: tuple[str, int], now: int) -> None:
-        if self.address is not None and address != self.address:
+        stranger = self.address is not None and address != self.address
+        if stranger and not self._reopened:
             self.strangers += 1
             return
+        hello = len(data) > 3 and data[3] == wire.HELLO
         replies: list[bytes] = []
         with self._lock:
+            if stranger or not self._their_hello or hello:
+                try:  # (the header's session is only trusted once the datagram checks out)
+                    datagram = wire.decode(data)
+                except wire.WireError as error:
+                    self.link.counters.bad[error.reason] = self.link.counters.bad.get(error.reason, 0) + 1
+                    return
+                if stranger and datagram.kind != wire.HELLO:
+                    self.strangers += 1
+                    return
+                if datagram.kind != wire.HELLO and not self._their_hello:
+                    self._stray(address, now)  # an earlier session's leftovers: taken for nothing
+                    return
+                if datagram.kind == wire.HELLO and datagram.session in self._old_sessions:
+                    return  # a hello of the other's from before its restart, overtaken on the way
+                if datagram.kind == wire.HELLO and self._their_hello and datagram.session != self.link.peer_session:
+                    self._restart()  # the other cabinet restarted: this side starts afresh too
+                if stranger:
+                    self.address = None  # (paired again below, with its new address)
             try:
                 delivered, replies = self.link.receive(data, now, room=len(self._inbox) < MAX_INBOX)
             except wire.WireError:
                 return
-            if self.address is None:  # a listener pairs with the first cabinet that speaks our protocol
+            if self.address is None or self._reopened:  # a listener pairs with the cabinet whose hello came
                 self.address = address
+                self._reopened = False
                 with contextlib.suppress(OSError):
                     self.sock.connect(address)  # from now on the kernel drops datagrams from anyone else
             self.last_heard_ns = now
@@ -282,6 +326,9 @@ class Peer:
                         self.sync.add(body["t1"], body["t2"], body["t3"], now)
                 elif datagram.kind == wire.HELLO:
                     replies += self._hello(datagram.body)
+                    self._their_hello = True
+                    self.pairings += 1
+                    self._inbox.append(datagram)  # the game learns of a (new) pairing in its order
                 elif datagram.kind == wire.REFUSE and not self.state.startswith("refused"):  # the first reason stays
                     self.state = f"refused: {datagram.body.get('why', 'the other cabinet refused')}"
                 else:
@@ -289,6 +336,53 @@ class Peer:
             self._changed.notify_all()
         for reply in replies:
             self._sendto(reply)
+
+    def _restart(self) -> None:
+        """(Under the lock.) The other cabinet restarted: a new session on this side too (what was
+        unacknowledged is dropped: the game sends what the other lacks again), a new clock sync."""
+        if self.link.peer_session is not None:
+            self._old_sessions.add(self.link.peer_session)
+        self.link = wire.Link(random.getrandbits(31) | 1)
+        self.sync = LinkClock()
+        self._hello_sent = False
+        self._their_hello = False
+        self.restarts += 1
+
+    def _stray(self, address: tuple[str, int], now: int) -> None:
+        """(Under the lock.) A datagram of ours from a cabinet that has not said hello in this session:
+        a listener answers with its hello (at most every STRAY_HELLO_NS), so that a caller still in an
+        earlier session (this listener restarted) says hello again."""
+        if not self.leader or (self.address is not None and address != self.address):
+            return
+        if now - self._stray_hello_ns < STRAY_HELLO_NS or self.state.startswith(("refused", "closed")):
+            return
+        self._stray_hello_ns = now
+        if not self._hello_sent:
+            self._hello_sent = True
+            self._stray_hello = self.link.message(wire.HELLO, self.offer, now)
+        if not self._stray_hello:
+            return
+        with contextlib.suppress(OSError):
+            self.sock.sendto(self._stray_hello, address)
+
+    def _reopen(self) -> None:
+        """(The reader.) A listener whose peer has been silent REOPEN_NS: its socket unconnected (a
+        connect to AF_UNSPEC, as connect(2) says), so a restarted caller's hello from a new port arrives.
+        The same socket and port throughout: nothing is closed under the game's sends."""
+        import ctypes
+
+        self._reopened = True  # (once: should it fail, only the paired address is heard, as before)
+        host, port = self.sock.getsockname()[:2]
+        unspecified = (ctypes.c_ubyte * 16)()  # a sockaddr whose family is AF_UNSPEC (0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        try:
+            if libc.connect(self.sock.fileno(), unspecified, ctypes.c_int(16)) != 0:
+                raise OSError(ctypes.get_errno(), "connect(AF_UNSPEC)")
+            if self.sock.getsockname()[1] != port:  # Linux lets go of a port the kernel chose (listen(0))
+                self.sock.bind((host, port))
+        except OSError as error:
+            print(f"spit-arcade: the link's socket could not be unconnected ({error}); a restarted cabinet "
+                  "must call from its old address", file=sys.stderr)
 
     def _hello(self, theirs: dict[str, Any]) -> list[bytes]:
         """(Under the lock.) Their offer: checked, answered with ours, or refused."""

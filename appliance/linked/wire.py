@@ -48,13 +48,16 @@ START = 3  # the leader starts a game: seed, epoch (the leader's clock at game t
 RESUME = 4  # the leader ends a pause: the game's clock goes on from `from` at the leader's `at_ns`
 REFUSE = 5  # the offer is refused: why, in words (then the link is closed)
 BYE = 6  # the other cabinet leaves (its game abandoned)
+REMATCH = 8  # after a game over: this table wants the same game again (`g`: the game just over)
+SYNC = 7  # after a restart (or the other's): the game this table is in, and which of the other's presses it has
 # Unreliable kinds: superseded by the next one, never resent.
 BEAT = 16  # every BEAT_NS: the sender's watermark (every press stamped before it has been sent), paused or not
 PING = 17  # t1 (ns, sender's clock)
 PONG = 18  # t1, t2, t3 (ns): NTP's four timestamps, the fourth taken on arrival
 ACK = 19  # no body: the acknowledgement fields alone
-RELIABLE = frozenset({HELLO, PRESS, START, RESUME, REFUSE, BYE})
-KINDS = {HELLO: "hello", PRESS: "press", START: "start", RESUME: "resume", REFUSE: "refuse", BYE: "bye",
+RELIABLE = frozenset({HELLO, PRESS, START, RESUME, REFUSE, BYE, SYNC, REMATCH})
+KINDS = {HELLO: "hello", PRESS: "press", START: "start", RESUME: "resume", REFUSE: "refuse", BYE: "bye", SYNC: "sync",
+         REMATCH: "rematch",
          BEAT: "beat", PING: "ping", PONG: "pong", ACK: "ack"}
 
 

@@ -23,12 +23,16 @@ touched, on both cabinets: the journals agree), `clock_error_p99_ms` (the joiner
 leader's clock against the truth, sampled every 50 ms while the game is played; `clock_bound_p99_ms`: the
 bound it stated), `corrections_per_min` (races redrawn on a table, per table, per minute of play),
 `rollback_depth_p99` (presses replayed after a late one), `journals_identical` (every game's two
-journals replay to byte-identical final states, equal to the states the live games ended in).
+journals, paired by the game's seed, replay to byte-identical final states, equal to the states the
+live games ended in; a game only one table has, dealt as the bench ended, has no press).
 `flood` (with `--flood-s`, in the last run): garbage datagrams at the rate one Python sender manages,
 from R straight at the leader's port while it plays (a stranger: the kernel drops them, the link's
 socket being connected), and the CPU the leader's process and its reader thread took;
 `flood_from_the_peer`: garbage from the paired address itself, on loopback, at a listening link
-(what the reader's budget of datagrams per window bounds).
+(what the reader's budget of datagrams per window bounds). `press_to_own_screen` (`--screen-s`
+seconds each): bench render's press -> frame latency, p50 and p99, in a game against the computer
+and in a linked game whose other cabinet is a thread of this process, over loopback (no relay: what
+a local press costs on its own screen does not wait for the network).
 """
 
 from __future__ import annotations
@@ -142,6 +146,14 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     bounds: list[float] = []
     pressed: list[dict[str, Any]] = []
     matches: list[Match] = []
+    journal_paths: list[str] = []  # each game's, taken when its match is first seen (a finished one lets go of it)
+
+    def seen(match: Match | None) -> None:
+        if match is not None and (not matches or matches[-1] is not match):
+            matches.append(match)
+            path = getattr(match.journal, "path", None)
+            if path is not None:
+                journal_paths.append(str(path))
     next_sample = 0
     played_ns = 0
     last = time.monotonic_ns()
@@ -160,8 +172,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
             pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": t_us, "control": control,
                             "moved": table.late_local > moved})
         table.tick(now)
-        if table.match is not None and (not matches or matches[-1] is not table.match):
-            matches.append(table.match)
+        seen(table.match)
         if table.leader and table.state == "over":
             table.start_game(now)
         if table.state == "playing":
@@ -186,6 +197,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     linger = time.monotonic_ns() + 1_500_000_000
     while time.monotonic_ns() < linger:
         table.tick(time.monotonic_ns() + shift)
+        seen(table.match)  # (a game the leader deals now is in both journals too)
         peer.wait_for(lambda _: False, 0.005)
     cpu = time.process_time() - cpu0
     result: dict[str, Any] = {
@@ -197,7 +209,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
         "late_presses": sum(m.late_presses for m in matches), "late_local": table.late_local,
         "refusals": dict(table.refusals), "said": table.said, "pauses": table.pauses,
         "pause_log": table.pause_log[:10], "played_s": played_ns / 1e9,
-        "journals": [str(m.journal.path) for m in matches if m.journal is not None and hasattr(m.journal, "path")],
+        "journals": journal_paths,
         "games": len(matches), "cpu_s": round(cpu, 3), "link": peer.status(),
     }
     for m in matches:
@@ -285,6 +297,82 @@ def bench_peer_flood(seconds: float) -> dict[str, Any]:
         peer.close(say_bye=False)
 
 
+# ---------------------------------------------------------------------- press -> own screen
+
+
+def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout: str = "tabletop") -> dict[str, Any]:
+    """bench render's press -> frame latency (the app's own loop, key presses posted to SDL's queue
+    at random moments), for a game against the computer and then for a linked game: this process's
+    table leads, the other cabinet's (a scripted seat pressing every 60-160 ms) runs on a thread of
+    its own, over loopback. Same screen, same driver (SDL's dummy without a display), one after the other."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (its banner on standard output: not the JSON)
+    import threading
+
+    import pygame
+
+    from appliance.linked.game import LinkedTable
+    from appliance.linked.peer import Peer, offer
+    from appliance.match import Match
+    from lab.benchmarks.render import _percentile, press_latencies
+    from lab.linked_driver import ScriptedSeat
+
+    pygame.display.init()
+    pygame.font.init()
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "screen"), host="127.0.0.1")
+    joiner_peer = Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "other"))
+    leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=50_000_000, seed=lambda g: 500 + g)
+    joiner = LinkedTable(joiner_peer, [2], "classic")
+    rng = random.Random(4)
+    at = time.monotonic_ns()
+    touches = []
+    while at < time.monotonic_ns() + int((seconds + 40) * 1e9):
+        at += int(rng.uniform(0.06, 0.16) * 1e9)
+        touches.append(at)
+    other = ScriptedSeat(joiner, 2, touches, 4)
+    stop = threading.Event()
+
+    def other_cabinet() -> None:
+        while not stop.is_set():
+            now = time.monotonic_ns()
+            other.due(now)
+            joiner.tick(now)
+            joiner_peer.wait_for(lambda _: False, 0.004)
+
+    def linked_match(n: int) -> Match:
+        deadline = time.monotonic() + 20
+        if leader.match is not None:
+            leader.start_game(time.monotonic_ns())  # (the last one over or stuck: the leader deals again)
+        while not (leader.match is not None and leader.state == "playing"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the linked game did not start: {leader.state}")
+            leader.tick(time.monotonic_ns())
+            leader_peer.wait_for(lambda _: False, 0.004)
+        return leader.match
+
+    thread = threading.Thread(target=other_cabinet, name="the other cabinet", daemon=True)
+    try:
+        pygame.display.set_mode(size)
+        alone, posted_alone, unseen_alone = press_latencies(size, layout, seconds)
+        thread.start()
+        linked, posted_linked, unseen_linked = press_latencies(size, layout, seconds, linked_match)
+        driver = pygame.display.get_driver()
+    finally:
+        stop.set()
+        if thread.is_alive():
+            thread.join(timeout=2)
+        joiner.close()
+        leader.close()
+        pygame.quit()
+    return {"video_driver": driver, "size": f"{size[0]}x{size[1]}", "seconds": seconds,
+            "unlinked": {"presses": len(alone), "posted": posted_alone, "not_shown": unseen_alone,
+                         "p50_ms": round(_percentile(alone, 0.5), 3), "p99_ms": round(_percentile(alone, 0.99), 3)},
+            "linked": {"presses": len(linked), "posted": posted_linked, "not_shown": unseen_linked,
+                       "p50_ms": round(_percentile(linked, 0.5), 3), "p99_ms": round(_percentile(linked, 0.99), 3),
+                       "other_cabinet_presses": len(other.pressed), "corrections": len(leader.corrections)}}
+
+
 # ---------------------------------------------------------------------- the whole bench
 
 
@@ -322,11 +410,16 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]], want
             wrong.append(round(abs(first - second) / 1e6, 3))
             detail.append({"margin_ms": wrong[-1], "leader": a, "joiner": b,
                            "leader_touch": first, "joiner_touch": second})
-    identical = True
-    leader_j, joiner_j = results["leader"]["journals"], results["joiner"]["journals"]
-    if len(leader_j) != len(joiner_j) or not leader_j:
-        identical = False
-    for one, two in zip(leader_j, joiner_j, strict=False):
+    # Each game's two journals, paired by the game's seed (the leader deals them: seed * 1000 + game).
+    # A game only one table has must have no press: one dealt as the bench ended, before the other's START.
+    by_seed = [{json.loads(Path(p).read_text().splitlines()[0])["setup"]["seed"]: p for p in results[role]["journals"]}
+               for role in ("leader", "joiner")]
+    identical = bool(by_seed[0])
+    for one_table in set(by_seed[0]) ^ set(by_seed[1]):
+        path = Path({**by_seed[0], **by_seed[1]}[one_table])
+        identical = identical and not any('"press"' in line for line in path.read_text().splitlines()[1:])
+    for seed in set(by_seed[0]) & set(by_seed[1]):
+        one, two = by_seed[0][seed], by_seed[1][seed]
         states = {replayed_state(Path(one)), replayed_state(Path(two))}
         states |= {json.dumps(closing_state(Path(path)), sort_keys=True) for path in (one, two)}
         identical = identical and len(states) == 1
@@ -416,7 +509,8 @@ def _round(value: float | None) -> float | None:
 
 
 def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
-          variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None) -> dict[str, Any]:
+          variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None,
+          screen_s: float = 0.0) -> dict[str, Any]:
     why = namespaces_possible()
     if why:
         raise RuntimeError(why)
@@ -436,6 +530,8 @@ def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacin
     result: dict[str, Any] = {"runs": runs}
     if flood_s:
         result["flood_from_the_peer"] = bench_peer_flood(flood_s)
+    if screen_s:
+        result["press_to_own_screen"] = press_to_screen(screen_s)
     return {**result, "spacing_ms": spacing_ms, "margin_ms": [1.0, margin_ms], "variant": variant,
             "offsets_ms": {k: v / 1e6 for k, v in OFFSETS_NS.items()}}
 
@@ -451,6 +547,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flood-s", type=float, default=3.0, help="seconds of garbage at the leader (last delay)")
+    parser.add_argument("--screen-s", type=float, default=20.0,
+                        help="seconds of press -> own screen, unlinked then linked (0: none)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, help="keep the journals here (a directory for each delay)")
     # one cabinet, the relay's flooder (run by the bench itself, in a namespace)
@@ -477,7 +575,8 @@ def main(argv: list[str]) -> int:
         return 0
     try:
         result = bench([float(d) for d in args.delays.split(",")], args.jitter_ms, args.loss, args.races,
-                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep)
+                       args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep,
+                       args.screen_s)
     except RuntimeError as error:
         print(f"spit-arcade bench linked: {error}", file=sys.stderr)
         return 2

@@ -223,9 +223,11 @@ def ready_for_play(ctx: Any) -> None:
     ready(ctx)
 
 
-def press_latencies(size: tuple[int, int], layout: str, seconds: float) -> tuple[list[float], int, int]:
+def press_latencies(size: tuple[int, int], layout: str, seconds: float,
+                    new_match: Any = None) -> tuple[list[float], int, int]:
     """The app's own real-time loop (Runner.run); a thread presses player 1's pile keys at random
-    moments, as the OS would deliver them; ms from each press to the end of presenting its frame."""
+    moments, as the OS would deliver them; ms from each press to the end of presenting its frame.
+    `new_match(n)`: the n-th game's match (bench linked: a linked one); else against the computer."""
     import pygame
 
     from appliance.display.runner import Runner
@@ -247,7 +249,9 @@ def press_latencies(size: tuple[int, int], layout: str, seconds: float) -> tuple
 
     def new_scene(n: int) -> PlayScene:
         bot = make_bot("2", 2, n)
-        scene = PlayScene(ctx, Match(n, time.monotonic_ns(), None, {2: bot} if bot is not None else {}))
+        match = new_match(n) if new_match is not None else Match(n, time.monotonic_ns(), None,
+                                                                   {2: bot} if bot is not None else {})
+        scene = PlayScene(ctx, match)
         scene.match.press(time.monotonic_ns(), 1, "spit", "bench")
         return scene
 

@@ -28,6 +28,13 @@ IDLE_WARNING_S = 10.0  # the idle time's last seconds are counted down (a third 
 CORRECTION_SHOWN_S = 1.5  # a race redrawn by a late press from a linked cabinet is said this long
 
 
+def link_said(words: str) -> str:
+    """A linked table's notice in the players' language (appliance/linked/game.py's `Words`; the
+    catalogues have each of its `NOTICES`), or as it is (a refusal's sentence: English)."""
+    template = getattr(words, "template", None)
+    return _(template).format(**words.fields) if isinstance(template, str) else words  # type: ignore[attr-defined]
+
+
 class AtTable:
     sounds: dict[str, str]  # an event's kind -> the sound it makes (the game's)
     ctx: Context
@@ -115,7 +122,7 @@ class AtTable:
             return []
         out = []
         if table.notice and table.state != "playing":
-            out.append(Caption("centre", None, (Line(table.notice, 0.09, GOLD),), 200))
+            out.append(Caption("centre", None, (Line(link_said(table.notice), 0.09, GOLD),), 200))
         seen = getattr(self, "_corrections_seen", None)
         if seen is None or seen[0] > len(table.corrections):
             seen = (len(table.corrections), -(10**18))
@@ -123,7 +130,7 @@ class AtTable:
             seen = (len(table.corrections), self.now_ns)
         self._corrections_seen = seen
         if table.corrections and self.now_ns - seen[1] < CORRECTION_SHOWN_S * 1e9:
-            out.append(Caption("centre", None, (Line(table.corrections[-1].words(), 0.08, WHITE),), 170))
+            out.append(Caption("centre", None, (Line(link_said(table.corrections[-1].words()), 0.08, WHITE),), 170))
         return out
 
     def idle_warning(self) -> list[Caption]:

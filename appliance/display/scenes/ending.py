@@ -6,6 +6,8 @@ Where the scene offers a rematch (`REMATCH`), SPIT! plays the same game again at
 rules, the same seats, the computer at the same levels, a new deal (paid for like any game when
 play is not free: with too few credits it says "insert coin" and stays); START or BACK goes on.
 A click or a tap on the line that offers them is SPIT! (the rematch) where there is one, else START.
+A linked game's rematch (appliance/linked/game.py) starts when both tables want it: the scene ticks
+the link meanwhile, says what the other table wants, and plays the new game the leader deals.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..captions import Line
 from ..coins import insert_coin_words, pay_for_game
 from ..i18n import _
 from ..table_view import RED, WHITE
+from .at_table import link_said
 from .base import BACK, Context, Input, Replace, Transition, is_press, make
 from .new_game import rematch
 
@@ -48,10 +51,21 @@ class Ending:
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
+        table = getattr(self.match, "table", None)  # a linked game's (appliance/linked/game.py)
+        if table is not None:
+            table.tick(now_ns)
+            if table.match is not None and table.match is not self.match:  # the rematch both wanted
+                return Replace(make("play", self.ctx, table.match))
         if self._again:
             self._again = False
-            if pay_for_game(self.ctx):  # (nothing on free play)
+            if table is not None and table.rematch_wanted == table.game_no:
+                pass  # (said already: waiting for the other table)
+            elif pay_for_game(self.ctx):  # (nothing on free play)
                 self.ctx.sound.play("select")
+                if table is not None:
+                    table.want_rematch(now_ns)
+                    self._shown_from = now_ns
+                    return None
                 return Replace(rematch(self.ctx, self.match))
             self.refused = True
             self.ctx.sound.play("reject")
@@ -71,6 +85,9 @@ class Ending:
         if not self.REMATCH:
             return (Line(_("press START or SPIT for the title"), 0.1, WHITE, "start"),)
         lines = [Line(_("SPIT: a rematch, the same game and players   START: the title"), 0.11, WHITE, "spit")]
+        table = getattr(self.match, "table", None)
+        if table is not None and table.notice:  # a linked game: who wants the rematch
+            lines.append(Line(link_said(table.notice), 0.11, WHITE))
         if self.refused:
             lines.append(Line(insert_coin_words(self.ctx), 0.11, RED))
         return tuple(lines)

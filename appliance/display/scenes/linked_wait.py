@@ -17,6 +17,7 @@ from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, WHITE
+from .at_table import link_said
 from .base import BACK, Context, Input, Replace, Transition, draw_scene, make, ready_for_play
 
 
@@ -53,7 +54,7 @@ class LinkedWaitScene:
             return _("Linked: setting the clocks"), self.where
         if state.startswith(("refused", "closed")):
             return _("The linked game cannot start"), self.table.notice or state
-        return _("Linked"), self.table.notice
+        return _("Linked"), link_said(self.table.notice)
 
     def captions(self) -> list[Caption]:
         head, detail = self.words()

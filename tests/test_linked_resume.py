@@ -1,0 +1,186 @@
+"""A power cut mid-game between two linked cabinets: one is a process of its own, killed with SIGKILL
+and started again; it finds its unfinished linked journal, plays it again, pairs again (a new
+session, a new port if it called), the two exchange the presses the other lacks, and both play on.
+Both journals then replay to the same final state, byte for byte. The other cabinet is this test's,
+on loopback. Each wait is bounded and on a condition (the link's, or a process's output)."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from appliance.journal import read_journal
+from appliance.linked.game import LinkedTable, unfinished_linked
+from appliance.linked.peer import Peer, offer
+from lab.linked_driver import ScriptedSeat, replayed_state
+
+MS = 1_000_000
+REPO = Path(__file__).resolve().parents[1]
+WAIT = 60.0  # (a loaded machine starts a Python process slowly)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Cabinet:
+    """The other cabinet: `python -m lab.linked_driver`, its state changes read off its output."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "lab.linked_driver", *args], cwd=REPO,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+        self.lines: list[dict[str, Any]] = []
+
+    def read(self) -> None:
+        assert self.proc.stdout is not None
+        while select.select([self.proc.stdout], [], [], 0)[0]:
+            line = self.proc.stdout.readline()
+            if not line:
+                return
+            self.lines.append(json.loads(line))
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)  # a power cut: nothing is said, nothing closed
+        self.proc.wait(WAIT)
+
+    def stop(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()  # it plays on until this table's word passes now, then says its figures
+
+
+def _pump(table: LinkedTable, done: Callable[[], bool], each: Callable[[int], None] | None = None,
+          cabinet: Cabinet | None = None, timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = time.monotonic_ns()
+        if each is not None:
+            each(now)
+        table.tick(now)
+        if cabinet is not None:
+            cabinet.read()
+        if done():
+            return True
+        table.peer.wait_for(lambda _: False, 0.004)  # a frame's wait, on the link
+    return done()
+
+
+@pytest.mark.parametrize("killed", ["joiner", "leader"])
+def test_a_cabinet_killed_mid_game_comes_back_and_both_journals_replay_alike(tmp_path: Path, killed: str) -> None:
+    here_seat, there_seat = (1, 2) if killed == "joiner" else (2, 1)
+    port = _free_port()
+    if killed == "joiner":
+        peer = Peer.listen(port, offer("classic", {}, [here_seat], 2, "here"), host="127.0.0.1")
+        there_args = ["--connect", f"127.0.0.1:{port}"]
+    else:
+        peer = Peer.connect("127.0.0.1", port, offer("classic", {}, [here_seat], 2, "here"))
+        there_args = ["--listen", str(port)]
+    (tmp_path / "here").mkdir()
+    table = LinkedTable(peer, [here_seat], "classic", journal_dir=tmp_path / "here", start_delay_ns=200 * MS,
+                        seed=lambda g: 7000 + g)
+    # both seats touch every 50 ms for 9 s from here, 20 ms apart (a game of ~300 presses: not over yet)
+    start = time.monotonic_ns() + 2_000 * MS
+    touches = {seat: [start + n * 50 * MS + seat * 20 * MS for n in range(180)] for seat in (1, 2)}
+    (tmp_path / "touches.json").write_text(json.dumps(touches[there_seat]))
+    args = [*there_args, "--seat", str(there_seat), "--journals", str(tmp_path / "there"),
+            "--touches", str(tmp_path / "touches.json"), "--seed", "7"]
+    seat = ScriptedSeat(table, here_seat, touches[here_seat], 3)
+    cabinet = Cabinet(args)
+    try:
+        def theirs() -> int:
+            return len(table.remote_seen)
+
+        assert _pump(table, lambda: table.state == "playing" and theirs() >= 20, seat.due, cabinet), table.state
+        cabinet.kill()
+        before = theirs()
+        assert _pump(table, lambda: table.state == "paused", seat.due), table.state
+        cut = unfinished_linked(tmp_path / "there")
+        assert cut is not None  # the killed cabinet's game, cut off
+        cabinet = Cabinet(args)  # it comes back: same seats, same journals
+        assert _pump(table, lambda: table.repairs == 1 and table.state == "playing", seat.due, cabinet), \
+            (table.state, table.notice, cabinet.lines)
+        assert _pump(table, lambda: theirs() >= before + 20, seat.due, cabinet)  # its presses come again
+        assert _pump(table, lambda: not seat.touches, seat.due, cabinet)
+        cabinet.stop()
+        end = time.monotonic_ns()
+        assert _pump(table, lambda: table.remote_w_us >= table.raw_us(end)
+                     and any(x.get("done") for x in cabinet.lines), None, cabinet), (table.state, cabinet.lines[-3:])
+    finally:
+        if cabinet.proc.poll() is None and not any(x.get("done") for x in cabinet.lines):
+            cabinet.proc.kill()
+        cabinet.proc.wait(WAIT)
+        assert cabinet.proc.stderr is not None
+        err = cabinet.proc.stderr.read()
+        table.close()
+    there = next(x for x in cabinet.lines if x.get("done"))
+    assert there["resumed_from"] == str(cut) and there["journal"] == str(cut)  # the same file goes on
+    assert there["repairs"] == 1 and there["refusals"] == {} and table.refusals == {}, err[-2000:]
+    assert table.match is not None and there["presses"] == table.match.presses
+    here_journal = next((tmp_path / "here").iterdir())
+    assert replayed_state(here_journal) == replayed_state(cut)  # byte for byte
+    lines, _ = read_journal(cut)
+    assert sum(1 for line in lines if '"press"' in line) == table.match.presses  # before and after the cut
+
+
+def test_a_press_sent_but_lost_from_its_own_journal_comes_back_from_the_other_table(tmp_path: Path) -> None:
+    """A power cut can take the last half second of a journal that the other table has already got:
+    the cabinet that comes back gets its own lost presses back from the other's journal."""
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    leader = LinkedTable(leader_peer, [1], "classic", journal_dir=tmp_path / "a", start_delay_ns=100 * MS,
+                         seed=lambda g: 90 + g)
+    joiner = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
+                         "classic", journal_dir=tmp_path / "b")
+    back = None
+    try:
+        both = (leader, joiner)
+
+        def pump(done: Callable[[], bool], tables: tuple[LinkedTable, ...]) -> bool:
+            deadline = time.monotonic() + WAIT
+            while time.monotonic() < deadline:
+                for table in tables:
+                    table.tick(time.monotonic_ns())
+                if done():
+                    return True
+                leader_peer.wait_for(lambda _: False, 0.004)
+            return done()
+
+        assert pump(lambda: all(t.state == "playing" for t in both), both)
+        for n, control in enumerate(("spit", "pile1", "left", "spit")):
+            joiner.press(time.monotonic_ns() + n * MS, 2, control)
+        assert pump(lambda: len(leader.remote_seen) == 4, both)
+        assert joiner.match is not None and joiner.match.journal is not None
+        path = joiner.match.journal.path  # type: ignore[attr-defined]
+        joiner.peer.close(say_bye=False)  # the power cut: nothing said, nothing closed
+        lines = path.read_text().splitlines()
+        last = max(n for n, line in enumerate(lines) if '"player": 2' in line)
+        lost = json.loads(lines[last])
+        path.write_text("\n".join(lines[:last] + lines[last + 1:]) + "\n")  # its last press never reached the card
+        assert pump(lambda: leader.state == "paused", (leader,))
+        back = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
+                           "classic", journal_dir=tmp_path / "b")
+        back.resume_from(path)
+        assert back.match is not None and back.match.presses == leader.match.presses - 1  # type: ignore[union-attr]
+        assert pump(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
+        assert back.match.presses == leader.match.presses  # type: ignore[union-attr]
+        assert (round(lost["t"] * 1e6), 2, lost["press"]) in back.own_presses
+        assert back.refusals == {} and leader.refusals == {}
+    finally:
+        for table in (back, leader):
+            if table is not None:
+                table.close()
+    assert replayed_state(path) == replayed_state(next((tmp_path / "a").iterdir()))

@@ -1,0 +1,124 @@
+"""Two linked cabinets paired through the venue's broker (a real Mosquitto: TLS, client certificates,
+the venue's ACLs from `venue init`): one offers its game on its own topic, the other finds it and
+calls the address given, and the link pairs; the offer is taken down. A cabinet cannot offer on
+another's topic (the ACL), and an offer naming another cabinet is refused. Each wait is bounded and
+on a condition."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from venue_broker import Broker, make_venue
+
+from appliance.linked.peer import Peer, offer
+from appliance.linked.venue import VenueLink, parse_offer, topic
+from appliance.venue.uplink import VenueSettings
+
+BOUND_S = 30.0
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    venue = make_venue(tmp_path / "venue", ["table-1", "table-2", "table-3"])
+    venue.start()
+    try:
+        yield venue
+    finally:
+        venue.stop()
+
+
+def _link(broker: Broker, name: str) -> VenueLink:
+    cred = broker.credential(name)
+    link = VenueLink(VenueSettings("localhost", broker.port, name, cred / "ca.crt", cred / "cabinet.crt",
+                                   cred / "cabinet.key"))
+    link.connect(BOUND_S)
+    return link
+
+
+def test_a_cabinet_offers_on_its_topic_another_finds_it_and_they_pair_by_address(broker: Broker) -> None:
+    one, two = _link(broker, "table-1"), _link(broker, "table-2")
+    leader = Peer.listen(0, offer("classic", {}, [1], 2, "table-1"), host="127.0.0.1")
+    joiner = None
+    try:
+        one.offer(leader.offer, leader.port, timeout=BOUND_S)
+        name, host, port = two.find(offer("classic", {}, [2], 2, "table-2"), timeout=BOUND_S)
+        assert (name, port) == ("table-1", leader.port) and host == "127.0.0.1"  # its address towards the broker
+        joiner = Peer.connect(host, port, offer("classic", {}, [2], 2, "table-2"))
+        assert leader.wait_for(lambda p: p.up, BOUND_S) and joiner.wait_for(lambda p: p.up, BOUND_S)
+        one.withdraw(BOUND_S)  # paired: the offer comes down, and nobody else finds it
+        three = _link(broker, "table-3")
+        with pytest.raises(TimeoutError, match="no linked game offered"):
+            three.find(offer("classic", {}, [2], 2, "table-3"), timeout=1.0)
+        three.close()
+    finally:
+        for peer in (leader, joiner):
+            if peer is not None:
+                peer.close()
+        one.close()
+        two.close()
+
+
+def test_an_offer_that_does_not_fit_is_passed_over_and_said(broker: Broker) -> None:
+    one, two = _link(broker, "table-1"), _link(broker, "table-2")
+    try:
+        one.offer(offer("speed", {}, [1], 2, "table-1"), 7000, timeout=BOUND_S)
+        with pytest.raises(TimeoutError, match="table-1: the other cabinet is set for 'speed'"):
+            two.find(offer("classic", {}, [2], 2, "table-2"), timeout=2.0)
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_cabinet_cannot_offer_on_another_cabinets_topic(broker: Broker) -> None:
+    two = _link(broker, "table-2")
+    try:
+        forged = {"v": 1, "cabinet": "table-1", "offer": offer("classic", {}, [1], 2), "host": "10.0.0.66",
+                  "port": 7000}
+        assert two._publish(topic("table-1"), json.dumps(forged).encode(), True, BOUND_S) == "Not authorized"
+        assert two._publish(topic("table-2"), json.dumps(forged).encode(), True, BOUND_S) == "Success"
+        # on its own topic it may write, but an offer naming another cabinet is not taken as one
+        assert parse_offer(topic("table-2"), json.dumps(forged).encode()) is None
+        three = _link(broker, "table-3")
+        deadline = time.monotonic() + 2.0
+        with pytest.raises(TimeoutError):
+            three.find(offer("classic", {}, [2], 2, "table-3"), timeout=max(0.1, deadline - time.monotonic()))
+        three.close()
+    finally:
+        two._publish(topic("table-2"), b"", True, BOUND_S)
+        two.close()
+
+
+def test_play_s_helpers_offer_until_paired_and_find_by_name(broker: Broker) -> None:
+    from appliance.linked.venue import find_on_venue, offer_while_waiting
+
+    def settings(name: str) -> VenueSettings:
+        cred = broker.credential(name)
+        return VenueSettings("localhost", broker.port, name, cred / "ca.crt", cred / "cabinet.crt",
+                             cred / "cabinet.key")
+
+    leader = Peer.listen(0, offer("classic", {}, [1], 2, "table-1"), host="127.0.0.1")
+    joiner = None
+    try:
+        assert offer_while_waiting(leader, settings("table-1"))
+        mine = offer("classic", {}, [2], 2, "table-2")
+        host, port, name = find_on_venue("venue:table-1", mine, settings("table-2"), timeout=BOUND_S)
+        assert (host, port, name) == ("127.0.0.1", leader.port, "table-1")
+        joiner = Peer.connect(host, port, mine)
+        assert leader.wait_for(lambda p: p.up, BOUND_S)
+        deadline = time.monotonic() + BOUND_S  # paired: the offer is taken down (by its thread)
+        while True:
+            try:
+                find_on_venue("venue:table-1", offer("classic", {}, [2], 2), settings("table-3"), timeout=0.5)
+            except TimeoutError:
+                break
+            assert time.monotonic() < deadline, "the offer stayed up after the pairing"
+        with pytest.raises(OSError, match="needs a venue"):
+            find_on_venue("venue", mine, None)
+    finally:
+        for peer in (leader, joiner):
+            if peer is not None:
+                peer.close()
