@@ -16,6 +16,7 @@ one mistake at a time).
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import subprocess
@@ -306,6 +307,26 @@ def root_findings(image: Path, slot: str) -> list[Finding]:
                 f"every slot named: {slots_named}")
     )  # fmt: skip
     return findings
+
+
+def kernel_sends_tryboot(image: Path, slot: str = "A") -> bool | None:
+    """Whether the slot's kernel can pass the firmware the tryboot flag: Raspberry Pi's kernel has a
+    reboot notifier in its firmware driver that sends it when the reboot's argument holds
+    " tryboot" (that string is in its image); mainline Linux's driver, which Debian's kernel is,
+    has none. None when the kernel cannot be read. Reported, not required (systemd/README.md)."""
+    number = SLOTS[slot][0]
+    files = {name.lower(): name for name in boot_files(image, number)}
+    kernel = config_values(boot_text(image, files.get("config.txt", "config.txt"), number), number).get("kernel", "")
+    if kernel.lower() not in files:
+        return None
+    at = f"{image}@@{partition_offset(image, number)}"
+    data = subprocess.run(["mcopy", "-i", at, f"::/{files[kernel.lower()]}", "-"], capture_output=True).stdout
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError):
+            return None
+    return b" tryboot\x00" in data
 
 
 def check(image: Path) -> list[Finding]:
