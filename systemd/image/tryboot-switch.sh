@@ -40,6 +40,8 @@ slot_of() {  # the slot of a boot partition number
 other_of() { case "$1" in A) echo B ;; B) echo A ;; esac; }
 
 section_value() {  # boot_partition in section $1 (all or tryboot) of autoboot.txt
+  # (mounted by fstab, nofail: RAUC's service may ask before it is; mounted here then, read-only)
+  [ -n "${SPIT_AUTOBOOT_NO_MOUNT:-}" ] || mountpoint -q "$DIR" || mount "$DIR" || true
   [ -f "$AUTOBOOT" ] || die "no $AUTOBOOT"
   sed -n "/^\[$1\]/,/^\[/s/^boot_partition=\([0-9]*\).*/\1/p" "$AUTOBOOT" | head -n1
 }
