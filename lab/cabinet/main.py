@@ -148,7 +148,7 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
     print(
         f"cabinet-test: {'ok  ' if committed else 'FAIL'} the trial boot of slot B is committed by its check "
         f"(spit-arcade-boot-ok: {booted['boot_ok'] or 'not heard'}; autoboot.txt after: "
-        f"{' '.join(booted['autoboot'].split()) or 'unread'})",
+        f"{' '.join(booted['autoboot'].split()) or 'unread'}; marked bad: {', '.join(booted['marked_bad']) or 'none'})",
         file=sys.stderr,
     )
     if not (started and committed):
@@ -162,6 +162,7 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
         "screen_size": booted["screen_size"],
         "on_screen": booted["on_screen"],
         "trial_committed": committed,
+        "marked_bad": booted["marked_bad"],
         "kernel_sends_tryboot": sends,
         "card_checks": len(findings),
         "card_checks_failed": [finding.what for finding in findings if not finding.ok],

@@ -272,7 +272,8 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800, slot: str = "B
     the slot autoboot.txt boots, so this is a trial boot, and when the game is up the check commits
     it (autoboot.txt, read off the disk after: `[all] boot_partition=3`).
     {"slot", "cmdline", "started_s": seconds or None, "video_driver", "screen_size", "on_screen",
-     "boot_ok": the check's line, "autoboot": autoboot.txt after, "committed": bool, "console": its tail}."""
+     "boot_ok": the check's line, "autoboot": autoboot.txt after, "marked_bad": the slots marked bad after,
+     "committed": bool, "console": its tail}."""
     from .pi_card import AUTOBOOT, SLOTS, boot_files, boot_text, config_values
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -335,6 +336,8 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800, slot: str = "B
     subprocess.run(["qemu-img", "dd", "-f", "qcow2", "-O", "raw", "bs=1M", f"skip={at_mib}", "count=32",
                     f"if={disk}", f"of={first}"], check=True, capture_output=True)  # fmt: skip
     autoboot = subprocess.run(["mtype", "-i", str(first), "::/autoboot.txt"], capture_output=True, text=True).stdout
+    listed = subprocess.run(["mdir", "-b", "-i", str(first), "::/"], capture_output=True, text=True).stdout
+    marked = sorted(name.removeprefix("::/") for name in listed.split() if name.lower().endswith(".bad"))
     from .pi_card import autoboot_values
 
     values = autoboot_values(autoboot)
@@ -348,6 +351,7 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800, slot: str = "B
         "boot_ok_ran": checked,
         "boot_ok": verdict.group(1).strip() if verdict else "",
         "autoboot": autoboot,
+        "marked_bad": marked,  # slot-B.bad: the check found the game not up, and the slot is not to boot
         "committed": values["all"].get("boot_partition") == str(number)
         and values.get("tryboot", {}).get("boot_partition") == str(SLOTS["A" if slot == "B" else "B"][0]),
         "console": text[-3000:],
