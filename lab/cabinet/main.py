@@ -122,7 +122,15 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
     for finding in findings:
         verdict = "ok  " if finding.ok else "FAIL"
         print(f"cabinet-test: {verdict} on the card: {finding.what} ({finding.detail})", file=sys.stderr)
-    booted = boot_arm64(image, out / "run-arm64")
+    sends = pi_card.kernel_sends_tryboot(image)
+    print(
+        f"cabinet-test: note the kernel {'can' if sends else 'cannot' if sends is False else 'may or may not'} "
+        'pass the firmware the tryboot flag (reboot "0 tryboot"; only a Pi can show it: systemd/README.md)',
+        file=sys.stderr,
+    )
+    # Slot B, booted as the firmware's tryboot would start it after an update: autoboot.txt names
+    # slot A, so this is a trial boot, which spit-arcade-boot-ok commits once the game is up.
+    booted = boot_arm64(image, out / "run-arm64", slot="B")
     started = (
         booted["started_s"] is not None
         and booted["video_driver"].lower() == "kmsdrm"
@@ -130,26 +138,38 @@ def arm64(args: argparse.Namespace, repo: Path | None, out: Path) -> int:
     )
     verdict = "ok  " if started else "FAIL"
     print(
-        f"cabinet-test: {verdict} the Pi 4 image boots (emulated, virt machine) to the game: ready after "
+        f"cabinet-test: {verdict} the Pi 4 image's slot B boots (emulated, virt machine; "
+        f"{booted['cmdline'].split()[0] if booted['cmdline'] else 'no command line'}) to the game: ready after "
         f"{booted['started_s']} s on {booted['video_driver'] or '?'} {booted['screen_size']}, "
         f"showing {booted['on_screen'] or '?'!r}",
         file=sys.stderr,
     )
-    if not started:
+    committed = bool(booted["committed"])
+    print(
+        f"cabinet-test: {'ok  ' if committed else 'FAIL'} the trial boot of slot B is committed by its check "
+        f"(spit-arcade-boot-ok: {booted['boot_ok'] or 'not heard'}; autoboot.txt after: "
+        f"{' '.join(booted['autoboot'].split()) or 'unread'}; marked bad: {', '.join(booted['marked_bad']) or 'none'})",
+        file=sys.stderr,
+    )
+    if not (started and committed):
         print(booted["console"], file=sys.stderr)
     figures = {
         "image": str(image),
         "image_mb": image_mb(image),
+        "slot": booted["slot"],
         "game_ready_s": booted["started_s"],
         "video_driver": booted["video_driver"],
         "screen_size": booted["screen_size"],
         "on_screen": booted["on_screen"],
+        "trial_committed": committed,
+        "marked_bad": booted["marked_bad"],
+        "kernel_sends_tryboot": sends,
         "card_checks": len(findings),
         "card_checks_failed": [finding.what for finding in findings if not finding.ok],
     }
     if args.json:
         print(json.dumps(figures))
-    return 0 if started and all(finding.ok for finding in findings) else 1
+    return 0 if started and committed and all(finding.ok for finding in findings) else 1
 
 
 def stick_for(repo: Path, image: Path, folder: Path, report: Report) -> tuple[Bundles, Path] | None:
@@ -222,8 +242,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         nargs="?",
         const="build",
         metavar="IMAGE",
-        help="instead: build (or take) the Raspberry Pi 4 image, read what a Pi 4 needs off the card, and boot "
-        "it emulated to the game's first frame",
+        help="instead: build (or take) the Raspberry Pi 4 image, read what a Pi 4 needs off the card (its A/B "
+        "layout and tryboot files), and boot its slot B emulated to the game's first frame and the trial's commit",
     )
     args = parser.parse_args(argv)
     named = (args.only.split(",") if args.only else []) + (args.skip.split(",") if args.skip else [])

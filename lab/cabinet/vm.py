@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .pi_card import BOOT, partition_offset
+from .pi_card import partition_offset
 
 OVMF_CODE = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_CODE.fd")
 OVMF_VARS = ("/usr/share/OVMF/OVMF_VARS_4M.fd", "/usr/share/OVMF/OVMF_VARS.fd")
@@ -258,37 +258,48 @@ class Machine:
         return self.sh(command, timeout)[1].strip()
 
 
-def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, Any]:
+def boot_arm64(image: Path, workdir: Path, timeout: float = 1800, slot: str = "B") -> dict[str, Any]:
     """The Raspberry Pi 4 image, booted emulated as far as QEMU can take it: QEMU 7.2 (bookworm's)
-    has no Pi 4 machine, so its kernel and initrd are taken from the image's boot partition and
-    booted on QEMU's generic arm64 machine (`virt`, virtio-gpu, the same root and state partitions);
-    the Pi's firmware, its device tree and its GPIO pins are what this cannot check (`pi_card` reads
-    what it can of them from the card). The kernel's console (the first serial port) says when
-    systemd has started the game: with Type=notify that is READY=1, sent after the first frame was
-    drawn; journald forwards the game's own lines there too (its video driver and screen size, and
-    the scene and words of that first frame).
-    {"started_s": seconds or None, "video_driver", "screen_size", "on_screen", "console": its tail}."""
+    has no Pi 4 machine, so the kernel and initramfs that `slot`'s boot partition's config.txt names
+    are taken off the card and booted on QEMU's generic arm64 machine (`virt`, virtio-gpu), with the
+    command line that config.txt gives that partition (its cmdline file: the slot's root by name) and
+    the card as the disk (an overlay, 1 GiB larger: the state partition grows into it). The Pi's
+    firmware, autoboot.txt's choice, its device tree and its GPIO pins are what this cannot run
+    (`pi_card` reads what it can of them from the card). The kernel's console (the first serial
+    port) says when systemd has started the game: with Type=notify that is READY=1, sent after the
+    first frame was drawn; journald forwards the game's own lines there too (its video driver and
+    screen size, the scene and words of that first frame) and spit-arcade-boot-ok's: slot B is not
+    the slot autoboot.txt boots, so this is a trial boot, and when the game is up the check commits
+    it (autoboot.txt, read off the disk after: `[all] boot_partition=3`).
+    {"slot", "cmdline", "started_s": seconds or None, "video_driver", "screen_size", "on_screen",
+     "boot_ok": the check's line, "autoboot": autoboot.txt after, "marked_bad": the slots marked bad after,
+     "committed": bool, "console": its tail}."""
+    from .pi_card import AUTOBOOT, SLOTS, boot_files, boot_text, config_values
+
     workdir.mkdir(parents=True, exist_ok=True)
     boot = workdir / "boot"
     boot.mkdir(exist_ok=True)
-    start = partition_offset(image, BOOT)
-    for name in ("vmlinuz", "initrd.img"):
-        listed = subprocess.run(
-            ["mdir", "-b", "-i", f"{image}@@{start}", "::/"], capture_output=True, text=True, check=True
-        ).stdout.split()
-        match = sorted(f for f in listed if f.lstrip(":/").startswith(name))
-        if not match:
-            raise VmError(f"no {name}* on the image's boot partition")
-        subprocess.run(["mcopy", "-o", "-i", f"{image}@@{start}", match[-1], str(boot / name)], check=True)
+    number = SLOTS[slot][0]
+    start = partition_offset(image, number)
+    files = {name.lower(): name for name in boot_files(image, number)}
+    config = config_values(boot_text(image, files.get("config.txt", "config.txt"), number), number)
+    for name, wanted in (("vmlinuz", config.get("kernel", "")), ("initrd.img", config.get("initramfs", ""))):
+        if wanted.lower() not in files:
+            raise VmError(f"config.txt of boot partition {number} names {wanted or 'no file'} for {name}: not there")
+        subprocess.run(["mcopy", "-o", "-i", f"{image}@@{start}", f"::/{files[wanted.lower()]}", str(boot / name)],
+                       check=True)  # fmt: skip
+    cmdline = boot_text(image, files.get(config.get("cmdline", "cmdline.txt").lower(), "cmdline.txt"), number).strip()
     disk = workdir / "disk.qcow2"
     disk.unlink(missing_ok=True)
-    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(image.resolve()), "-F", "raw", str(disk)])
+    size = str(image.stat().st_size + 2**30)
+    backing = ["-b", str(image.resolve()), "-F", "raw"]
+    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", *backing, str(disk), size], check=True)
     console = workdir / "console.log"
     console.unlink(missing_ok=True)
     cmd = [
         "qemu-system-aarch64", "-M", "virt", "-cpu", "max", "-m", "2048", "-smp", "2",
         "-kernel", str(boot / "vmlinuz"), "-initrd", str(boot / "initrd.img"),
-        "-append", "root=LABEL=spit-root ro rootwait console=ttyAMA0 systemd.show_status=1"
+        "-append", f"{cmdline} console=ttyAMA0 systemd.show_status=1"
                    " systemd.journald.forward_to_console=1",  # (the game's own lines too)
         "-drive", f"file={disk},format=qcow2,if=virtio",
         "-device", "virtio-gpu-pci", "-display", "none", "-nic", "none",
@@ -298,11 +309,18 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     started = time.monotonic()
     process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     found: float | None = None
+    checked = False
     try:
         while time.monotonic() - started < timeout and process.poll() is None:
             text = console.read_text(errors="replace") if console.exists() else ""
-            if "Started spit-arcade.service" in text:
+            if found is None and "Started spit-arcade.service" in text:
                 found = time.monotonic() - started
+            if "spit-arcade-boot-ok.service" in text and re.search(
+                r"(Finished|Failed|Skipped|skipped).*spit-arcade-boot-ok|spit-arcade-boot-ok.*(Skipped|skipped|exec-condition)",
+                text,
+            ):
+                checked = True
+                time.sleep(5)  # (its sync and remount done)
                 break
             time.sleep(2)
     finally:
@@ -311,10 +329,30 @@ def boot_arm64(image: Path, workdir: Path, timeout: float = 1800) -> dict[str, A
     text = console.read_text(errors="replace") if console.exists() else ""
     said = re.search(r"spit-arcade: video driver (\S+), (\d+)x(\d+)", text)
     shown = re.search(r"spit-arcade: ready; on the screen: ([^\r\n]*)", text)
+    verdict = re.search(r"spit-arcade-boot-ok: ([^\r\n]*)", text)
+    first = workdir / "autoboot.vfat"
+    first.unlink(missing_ok=True)
+    at_mib = partition_offset(image, AUTOBOOT) // 2**20
+    subprocess.run(["qemu-img", "dd", "-f", "qcow2", "-O", "raw", "bs=1M", f"skip={at_mib}", "count=32",
+                    f"if={disk}", f"of={first}"], check=True, capture_output=True)  # fmt: skip
+    autoboot = subprocess.run(["mtype", "-i", str(first), "::/autoboot.txt"], capture_output=True, text=True).stdout
+    listed = subprocess.run(["mdir", "-b", "-i", str(first), "::/"], capture_output=True, text=True).stdout
+    marked = sorted(name.removeprefix("::/") for name in listed.split() if name.lower().endswith(".bad"))
+    from .pi_card import autoboot_values
+
+    values = autoboot_values(autoboot)
     return {
+        "slot": slot,
+        "cmdline": cmdline,
         "started_s": round(found, 1) if found is not None else None,
         "video_driver": said.group(1).rstrip(",") if said else "",
         "screen_size": [int(said.group(2)), int(said.group(3))] if said else [],
         "on_screen": shown.group(1).strip() if shown else "",
+        "boot_ok_ran": checked,
+        "boot_ok": verdict.group(1).strip() if verdict else "",
+        "autoboot": autoboot,
+        "marked_bad": marked,  # slot-B.bad: the check found the game not up, and the slot is not to boot
+        "committed": values["all"].get("boot_partition") == str(number)
+        and values.get("tryboot", {}).get("boot_partition") == str(SLOTS["A" if slot == "B" else "B"][0]),
         "console": text[-3000:],
     }

@@ -22,6 +22,11 @@ while :; do
         # The slot is good: the copies of the books kept before its store migrations (for a rollback
         # to the slot before) are no longer needed (appliance/operator/store.py, "Across versions").
         rm -f /var/lib/spit-arcade/store.sqlite.before-v*
+        # The Pi 4 (SPIT_SLOT_MARK=tryboot): the slot on trial is committed in autoboot.txt here;
+        # amd64: systemd-bless-boot does it once boot-complete.target is reached.
+        if [ "${SPIT_SLOT_MARK:-}" = tryboot ]; then
+          /usr/local/libexec/spit-slot-switch set-state "$(/usr/local/libexec/spit-slot-switch get-current)" good || exit 1
+        fi
         exit 0 ;;
     esac
   fi
@@ -32,5 +37,9 @@ while :; do
   sleep 1
 done
 echo "spit-arcade-boot-ok: the game did not show its first screen $why ($unit $state, showing '$shows'): this slot is marked bad and the cabinet restarts into the other one" >&2
-/usr/local/libexec/spit-esp-rw /lib/systemd/systemd-bless-boot bad || true
+if [ "${SPIT_SLOT_MARK:-}" = tryboot ]; then
+  /usr/local/libexec/spit-slot-switch set-state "$(/usr/local/libexec/spit-slot-switch get-current)" bad || true
+else
+  /usr/local/libexec/spit-esp-rw /lib/systemd/systemd-bless-boot bad || true
+fi
 exit 1

@@ -15,8 +15,12 @@
 #          the state partition, which grows to fill the disk at the first boot (systemd-repart).
 #          The updates' keyring is --keyring (a CA's certificate; default the development CA in
 #          systemd/image/dev-keys/, for development only).
-#   arm64: MBR disk for the Raspberry Pi 4: a FAT boot partition filled by Debian's raspi-firmware
-#          (the Pi's firmware, device trees, config.txt, cmdline.txt), root, state.
+#   arm64: GPT disk for the Raspberry Pi 4, A/B with the firmware's tryboot (autoboot.txt): a small
+#          first FAT partition (SPITBOOT: autoboot.txt, which boot partition the firmware starts), a
+#          boot FAT partition a slot (filled by Debian's raspi-firmware: the Pi's firmware, device
+#          trees, the kernel and initramfs, config.txt, and a cmdline file a slot naming its root),
+#          two root slots (both hold the system as built), and the state partition, grown at the first
+#          boot as on amd64. RAUC switches the slots (spit-slot-switch: systemd/image/tryboot-switch.sh).
 #
 # --test adds what the virtual cabinet needs to look inside, and nothing else of the game changes:
 # the kernel's gpio-sim (built as a module from Debian's kernel source: Debian's kernel lacks it) with
@@ -81,7 +85,7 @@ packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
 components=main
 case "$arch" in
   amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc) ;;
-  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211); components="main,non-free-firmware" ;;
+  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 rauc); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 
@@ -91,7 +95,7 @@ if [ "$arch" = arm64 ]; then
   # these: the root by label, read-only, no console blanking (install.sh edits cmdline.txt on
   # Raspberry Pi OS). Written before the kernel comes, so its initramfs is made once, not twice;
   # dpkg keeps these over the package's own /etc/default/raspi-firmware (force-confold, below).
-  hooks+=(--essential-hook='mkdir -p "$1/etc/default" && printf "ROOTPART=LABEL=spit-root\nCONSOLES=\"tty1\"\n" >"$1/etc/default/raspi-firmware" && echo "ro consoleblank=0 vt.global_cursor_default=0" >"$1/etc/default/raspi-extra-cmdline"')
+  hooks+=(--essential-hook='mkdir -p "$1/etc/default" && printf "ROOTPART=PARTLABEL=spit-root-a\nCONSOLES=\"tty1\"\n" >"$1/etc/default/raspi-firmware" && echo "ro consoleblank=0 vt.global_cursor_default=0" >"$1/etc/default/raspi-extra-cmdline"')
 fi
 hooks+=(
   # The build host's own certificate authorities (a proxy's, where downloads pass one) are trusted
@@ -132,6 +136,7 @@ cp -a "$root/var/lib/spit-arcade/." "$work/state/"
 rm -rf "${root:?}/var/lib/spit-arcade/"*
 state_mb=256
 boot_mb=256
+autoboot_mb=32  # arm64: the first partition, autoboot.txt alone
 console="console=tty1"
 # The test image runs under QEMU's emulated CPU: on a loaded host the kernel's check of the IO-APIC's
 # timer can run out of time and panic at power-on ("IO-APIC + timer doesn't work!", seen after a
@@ -142,13 +147,14 @@ if [ "$arch" = amd64 ]; then
   # its kernel into its loader entry by spit-slot-switch when a slot is installed.
   mkdir -p "$root/etc/kernel" "$root/etc/rauc"
   echo "ro rootwait quiet consoleblank=0 vt.global_cursor_default=0 $console" >"$root/etc/kernel/cmdline"
-  install -m 0644 "$keyring" "$root/etc/rauc/keyring.pem"
 fi
+mkdir -p "$root/etc/rauc"
+install -m 0644 "$keyring" "$root/etc/rauc/keyring.pem"
 root_mb=$(( $(du -sm "$root" | cut -f1) * 13 / 10 + 200 ))
 # amd64: each root slot is a partition of slot_mb; a root file system (this one, or a bundle's) may
 # be as large as that. 2 GiB: twice today's root, on cards of 16 GB and more.
 slot_mb=2048
-if [ "$arch" = amd64 ] && [ "$root_mb" -gt "$slot_mb" ]; then
+if [ "$root_mb" -gt "$slot_mb" ]; then
   echo "build-image.sh: the root file system ($root_mb MiB) is larger than a slot ($slot_mb MiB)" >&2
   exit 1
 fi
@@ -168,12 +174,34 @@ case "$arch" in
       "$(cat "$root/etc/kernel/cmdline")" >"$work/boot/loader/entries/spit-a.conf"
     ;;
   arm64)
-    cp -a "$root/boot/firmware/." "$work/boot/"
+    # Each slot's boot partition: what raspi-firmware put in /boot/firmware, one image for both
+    # slots (an update writes it with the root, as RAUC's slot class bootfs). The kernel's command
+    # line a slot: config.txt picks it by the partition the firmware booted ([boot_partition=N]);
+    # cmdline.txt (slot A's) is what a firmware without that filter would read.
+    mkdir -p "$work/slotboot" "$work/autoboot"
+    cp -a "$root/boot/firmware/." "$work/slotboot/"
     rm -rf "${root:?}/boot/firmware/"*
+    line=$(sed -e 's/root=[^ ]*//' -e 's/  */ /g' -e 's/^ //' -e 's/ $//' "$work/slotboot/cmdline.txt")
+    [ "$test" = yes ] && line="$line console=ttyAMA0"
+    for s in a b; do
+      printf 'root=PARTLABEL=spit-root-%s rauc.slot=%s %s\n' "$s" "$(echo "$s" | tr ab AB)" "$line" >"$work/slotboot/cmdline-$s.txt"
+    done
+    cp "$work/slotboot/cmdline-a.txt" "$work/slotboot/cmdline.txt"
+    printf '\n# Spit Arcade: A/B slots (systemd/README.md): the kernel command line of the slot booted\n[boot_partition=2]\ncmdline=cmdline-a.txt\n[boot_partition=3]\ncmdline=cmdline-b.txt\n[all]\n' \
+      >>"$work/slotboot/config.txt"
+    # The card's first partition: autoboot.txt (Raspberry Pi's A/B example: partition 2 boots, a
+    # reboot "0 tryboot" starts partition 3 once), and the operator's spit-venue/ if they add one.
+    printf '[all]\ntryboot_a_b=1\nboot_partition=2\n[tryboot]\nboot_partition=3\n' >"$work/autoboot/autoboot.txt"
+    mkfs.vfat -n SPITBOOT -C "$work/autoboot.vfat" $((autoboot_mb * 1024)) >/dev/null
+    mcopy -i "$work/autoboot.vfat" "$work/autoboot/autoboot.txt" ::/
+    mkfs.vfat -n SPITSLOT -C "$work/slotboot.vfat" $((boot_mb * 1024)) >/dev/null
+    (cd "$work/slotboot" && mcopy -s -i "$work/slotboot.vfat" ./* ::/)
     ;;
 esac
-mkfs.vfat -n SPITBOOT -C "$work/boot.vfat" $((boot_mb * 1024)) >/dev/null
-(cd "$work/boot" && mcopy -s -i "$work/boot.vfat" ./* ::/)
+if [ "$arch" = amd64 ]; then
+  mkfs.vfat -n SPITBOOT -C "$work/boot.vfat" $((boot_mb * 1024)) >/dev/null
+  (cd "$work/boot" && mcopy -s -i "$work/boot.vfat" ./* ::/)
+fi
 mkfs.ext4 -q -L spit-root -d "$root" "$work/root.ext4" "${root_mb}M"
 
 img="$out/$name.img"
@@ -191,19 +219,32 @@ size=${slot_mb}MiB, type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=spit-root-b
 size=${state_mb}MiB, type=L, name=spit-state
 PARTS
   state_at=$((1 + boot_mb + 2 * slot_mb))
+  dd if="$work/boot.vfat" of="$img" bs=1M seek=1 conv=notrunc status=none
+  dd if="$work/root.ext4" of="$img" bs=1M seek=$((1 + boot_mb)) conv=notrunc,sparse status=none
 else
-  total_mb=$((1 + boot_mb + root_mb + state_mb + 1))
+  # GPT (the Pi 4's bootloader reads GPT): autoboot.txt's partition; boot A and B (partitions 2
+  # and 3, as autoboot.txt names them: FAT, basic data); root slots A and B (root-arm64, named as
+  # on amd64); the state partition, the only linux-generic one (systemd-repart grows it).
+  total_mb=$((1 + autoboot_mb + 2 * boot_mb + 2 * slot_mb + state_mb + 1))
   truncate -s "${total_mb}M" "$img"
   sfdisk --quiet "$img" <<PARTS
-label: dos
-start=1MiB, size=${boot_mb}MiB, type=c, name=boot
-size=${root_mb}MiB, type=L, name=root
-size=${state_mb}MiB, type=L, name=state
+label: gpt
+start=1MiB, size=${autoboot_mb}MiB, type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, name=boot
+size=${boot_mb}MiB, type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, name=spit-boot-a
+size=${boot_mb}MiB, type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, name=spit-boot-b
+size=${slot_mb}MiB, type=B921B045-1DF0-41C3-AF44-4C6F280D3FAE, name=spit-root-a
+size=${slot_mb}MiB, type=B921B045-1DF0-41C3-AF44-4C6F280D3FAE, name=spit-root-b
+size=${state_mb}MiB, type=L, name=spit-state
 PARTS
-  state_at=$((1 + boot_mb + root_mb))
+  at=$((1 + autoboot_mb))
+  dd if="$work/autoboot.vfat" of="$img" bs=1M seek=1 conv=notrunc status=none
+  # Both slots hold the system as built (either boots; an update overwrites the other).
+  dd if="$work/slotboot.vfat" of="$img" bs=1M seek=$at conv=notrunc,sparse status=none
+  dd if="$work/slotboot.vfat" of="$img" bs=1M seek=$((at + boot_mb)) conv=notrunc,sparse status=none
+  dd if="$work/root.ext4" of="$img" bs=1M seek=$((at + 2 * boot_mb)) conv=notrunc,sparse status=none
+  dd if="$work/root.ext4" of="$img" bs=1M seek=$((at + 2 * boot_mb + slot_mb)) conv=notrunc,sparse status=none
+  state_at=$((at + 2 * boot_mb + 2 * slot_mb))
 fi
-dd if="$work/boot.vfat" of="$img" bs=1M seek=1 conv=notrunc status=none
-dd if="$work/root.ext4" of="$img" bs=1M seek=$((1 + boot_mb)) conv=notrunc,sparse status=none
 dd if="$work/state.ext4" of="$img" bs=1M seek=$state_at conv=notrunc status=none
 echo "build-image.sh: $img ($(du -h --apparent-size "$img" | cut -f1); kernel $kver)" >&2
 
@@ -237,6 +278,7 @@ if [ "$bundle" = yes ]; then
   signer=()
   [ -z "$cert" ] || signer+=(--cert "$cert")
   [ -z "$key" ] || signer+=(--key "$key")
+  [ "$arch" = amd64 ] || signer+=(--bootfs "$work/slotboot.vfat")  # the Pi's: a slot's boot partition too
   "$here/make-bundle.sh" --rootfs "$work/root.ext4" --arch "$arch" --version "$version" \
     --out "$out/spit-arcade-$version-$arch$suffix.raucb" --keyring "$keyring" "${signer[@]}" \
     --manifest "$out/$name.manifest.json" --description "Spit Arcade $version ($arch, ${commit:0:12})" >/dev/null

@@ -20,15 +20,15 @@ tmpfs             /var/log             tmpfs  mode=0755,nosuid,nodev,size=32m   
 FSTAB
 [ "$ARCH" = arm64 ] && echo 'LABEL=SPITBOOT    /boot/firmware       vfat   ro,noatime,nofail                 0 2' >>/etc/fstab
 
+# A/B root slots on both (systemd/README.md, "Updates: A/B root slots"). The state partition grows to
+# fill the disk at the first boot: systemd-repart grows the partition before any disk is checked or
+# mounted (repart.conf), then systemd-growfs its ext4 once mounted (x-systemd.growfs, online).
+sed -i 's|^LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail                 |LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail,x-systemd.growfs|' /etc/fstab
+grep -q 'x-systemd.growfs' /etc/fstab
+mkdir -p /etc/repart.d /etc/systemd/system/systemd-repart.service.d
+install -m 0644 "$here/repart.d/50-spit-state.conf" /etc/repart.d/
+install -m 0644 "$here/repart.conf" /etc/systemd/system/systemd-repart.service.d/spit-arcade.conf
 if [ "$ARCH" = amd64 ]; then
-  # A/B root slots (systemd/README.md, "Updates: A/B root slots"). The state partition grows to fill
-  # the disk at the first boot: systemd-repart grows the partition before any disk is checked or
-  # mounted (repart.conf), then systemd-growfs its ext4 once mounted (x-systemd.growfs, online).
-  sed -i 's|^LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail                 |LABEL=spit-state  /var/lib/spit-arcade ext4   rw,noatime,nofail,x-systemd.growfs|' /etc/fstab
-  grep -q 'x-systemd.growfs' /etc/fstab
-  mkdir -p /etc/repart.d /etc/systemd/system/systemd-repart.service.d
-  install -m 0644 "$here/repart.d/50-spit-state.conf" /etc/repart.d/
-  install -m 0644 "$here/repart.conf" /etc/systemd/system/systemd-repart.service.d/spit-arcade.conf
   # The ESP holds systemd-boot, each slot's kernel and its loader entry: read-only but while a slot
   # is switched (spit-slot-switch) or blessed (systemd-bless-boot, through spit-esp-rw).
   mkdir -p /boot/efi
@@ -46,6 +46,23 @@ if [ "$ARCH" = amd64 ]; then
   # which Debian's package does not ship: root's alone.
   mkdir -p /etc/rauc /usr/share/dbus-1/system.d /usr/share/dbus-1/system-services
   sed "s/@ARCH@/$ARCH/" "$here/rauc/system.conf" >/etc/rauc/system.conf
+  install -m 0644 "$here/rauc/rauc.service" /etc/systemd/system/rauc.service
+  install -m 0644 "$here/rauc/de.pengutronix.rauc.conf" /usr/share/dbus-1/system.d/
+  install -m 0644 "$here/rauc/de.pengutronix.rauc.service" /usr/share/dbus-1/system-services/
+fi
+if [ "$ARCH" = arm64 ]; then
+  # The Pi's firmware picks the slot (autoboot.txt on the card's first partition, /boot/firmware,
+  # read-only but while spit-slot-switch rewrites it); a newly installed slot is started once with
+  # the firmware's tryboot flag, and made the one that boots by spit-arcade-boot-ok when its game
+  # came up (ExecCondition: only on such a trial boot). systemd/README.md, "The Raspberry Pi 4".
+  install -m 0755 "$here/tryboot-switch.sh" /usr/local/libexec/spit-slot-switch
+  install -m 0755 "$here/boot-ok.sh" /usr/local/libexec/spit-arcade-boot-ok
+  mkdir -p /etc/systemd/system/spit-arcade-boot-ok.service.d /etc/systemd/system/multi-user.target.wants
+  install -m 0644 "$here/spit-arcade-boot-ok.service" /etc/systemd/system/
+  install -m 0644 "$here/tryboot-boot-ok.conf" /etc/systemd/system/spit-arcade-boot-ok.service.d/spit-arcade.conf
+  ln -sfn ../spit-arcade-boot-ok.service /etc/systemd/system/multi-user.target.wants/spit-arcade-boot-ok.service
+  mkdir -p /etc/rauc /usr/share/dbus-1/system.d /usr/share/dbus-1/system-services
+  sed "s/@ARCH@/$ARCH/" "$here/rauc/system-tryboot.conf" >/etc/rauc/system.conf
   install -m 0644 "$here/rauc/rauc.service" /etc/systemd/system/rauc.service
   install -m 0644 "$here/rauc/de.pengutronix.rauc.conf" /usr/share/dbus-1/system.d/
   install -m 0644 "$here/rauc/de.pengutronix.rauc.service" /usr/share/dbus-1/system-services/
@@ -87,7 +104,7 @@ systemctl is-enabled spit-arcade-uplink.service systemd-networkd.service >/dev/n
 if [ "$ARCH" = arm64 ]; then
   # build-image.sh set the kernel command line before the kernel came (/etc/default/raspi-firmware):
   # check that raspi-firmware wrote it so.
-  grep -q "root=LABEL=spit-root" /boot/firmware/cmdline.txt && grep -q " ro " /boot/firmware/cmdline.txt
+  grep -q "root=PARTLABEL=spit-root-a" /boot/firmware/cmdline.txt && grep -q " ro " /boot/firmware/cmdline.txt
 fi
 
 if [ "$TEST" = yes ]; then

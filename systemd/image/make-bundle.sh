@@ -3,12 +3,14 @@
 #   systemd/image/make-bundle.sh --rootfs ROOT.ext4 --arch amd64|arm64 --version VERSION --out BUNDLE
 #                                [--cert SIGNER.pem --key SIGNER.key] [--keyring CA.pem]
 #                                [--manifest MANIFEST.json] [--description TEXT] [--changes CHANGES.txt]
-#                                [--mksquashfs-args ARGS]
+#                                [--mksquashfs-args ARGS] [--bootfs BOOT.vfat]
 # build-image.sh --bundle calls it with the root file system it has just built (and its manifest of
 # Debian and Python packages). The bundle (verity format: the cabinet's kernel checks every block of
 # it as it is installed) holds RAUC's manifest (compatible spit-arcade-ARCH: a cabinet refuses a
 # bundle of the other architecture; the version; a description) and the root file system as the
-# image of the `rootfs` slot class, plus our manifest (spit-manifest.json) beside it. --changes: a few
+# image of the `rootfs` slot class (and, for the Raspberry Pi 4, --bootfs: a slot's FAT boot partition
+# as the image of the `bootfs` class, written with the root), plus our manifest (spit-manifest.json)
+# beside it. --changes: a few
 # lines of what the version changes (at most 600 characters), kept in the signed description after
 # its first line: the service menu shows them before the operator installs it.
 #
@@ -24,7 +26,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 keys="$here/dev-keys"
-rootfs="" arch="" version="" out="" manifest="" description="" changes="" squash="-comp zstd -Xcompression-level 3"
+bootfs="" rootfs="" arch="" version="" out="" manifest="" description="" changes="" squash="-comp zstd -Xcompression-level 3"
 cert="$keys/signer.cert.pem" key="$keys/signer.key.pem" keyring="$keys/ca.cert.pem"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
     --description) description="$2"; shift 2 ;;
     --changes) changes="$2"; shift 2 ;;
     --mksquashfs-args) squash="$2"; shift 2 ;;
+    --bootfs) bootfs="$2"; shift 2 ;;
     *) echo "make-bundle.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +63,10 @@ mkdir "$dir/bundle"
 # The root file system goes into the bundle by name (a hard link where it can, not a second copy).
 ln "$rootfs" "$dir/bundle/rootfs.ext4" 2>/dev/null || cp "$rootfs" "$dir/bundle/rootfs.ext4"
 [ -z "$manifest" ] || cp "$manifest" "$dir/bundle/spit-manifest.json"
+if [ -n "$bootfs" ]; then
+  [ -f "$bootfs" ] || { echo "make-bundle.sh: no boot file system $bootfs" >&2; exit 2; }
+  ln "$bootfs" "$dir/bundle/bootfs.vfat" 2>/dev/null || cp "$bootfs" "$dir/bundle/bootfs.vfat"
+fi
 {
   echo "[update]"
   echo "compatible=spit-arcade-$arch"
@@ -74,6 +81,11 @@ ln "$rootfs" "$dir/bundle/rootfs.ext4" 2>/dev/null || cp "$rootfs" "$dir/bundle/
   echo
   echo "[image.rootfs]"
   echo "filename=rootfs.ext4"
+  if [ -n "$bootfs" ]; then
+    echo
+    echo "[image.bootfs]"
+    echo "filename=bootfs.vfat"
+  fi
 } >"$dir/bundle/manifest.raucm"
 rm -f "$out"
 rauc bundle --cert="$cert" --key="$key" --keyring="$keyring" --mksquashfs-args="$squash" "$dir/bundle" "$out" >&2
