@@ -298,7 +298,7 @@ class Cabinet:
 
     # --- the checks
 
-    def boot(self, timeout: float = 300) -> None:
+    def boot(self, timeout: float = 600) -> None:  # (a loaded host: the title came after 475 s)
         self.vm.start()
         self.vm.connect_agent(timeout)
         wait_for("the unit READY", self.ready, timeout)
