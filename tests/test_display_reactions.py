@@ -5,10 +5,12 @@ store, and the venue uplink reads it from there to publish on the venue's board.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from headless import Harness, to_game_over
 
 from appliance.display.coins import office
+from appliance.display.scenes.base import make
 from appliance.display.scenes.reaction_initials import MIN_MS, reaction_qualifiers
 from appliance.operator.store import Score, Store, store_path
 from appliance.venue import source
@@ -78,3 +80,15 @@ def test_who_makes_the_table() -> None:
     assert reaction_qualifiers({1: 300.0, 2: 250.0}, nine) == [(2, 0, 250.0)]  # one place left, the faster
     assert reaction_qualifiers({1: 150.0, 2: 190.0}, nine) == [(1, 0, 150.0), (2, 0, 190.0)]  # both beat the last
     assert reaction_qualifiers({1: 300.0}, [*nine, 209.0]) == []
+
+
+def test_a_linked_game_takes_initials_only_from_the_players_at_this_cabinet(tmp_path: Path) -> None:
+    h = Harness((480, 270))
+    to_game_over(h)  # (no settings file yet: no initials)
+    match = h.scene.match  # type: ignore[attr-defined]
+    match.table = SimpleNamespace(remote_seats=frozenset({2}))  # player 2 sits at the other cabinet
+    h.ctx.config_path = tmp_path / "config.toml"
+    h.runner.apply_scene(make("game_over", h.ctx, match, h.ctx.view()))
+    h.frame()
+    assert type(h.scene).__name__ == "ReactionInitialsScene"
+    assert h.scene.waiting == [(1, 0, 600.0)]  # type: ignore[attr-defined]

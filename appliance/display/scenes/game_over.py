@@ -44,7 +44,9 @@ class GameOverScene(Ending):
 
         fastest = {seat: getattr(f, "fastest_reaction_ms", None) for seat, f in figures.items()}
         table = [s.ms for s in office(self.ctx).high_scores("reaction")]
-        return reaction_qualifiers(fastest, table, self.match.bots)
+        # A linked game's seats at the other cabinet: their players are not here to enter initials.
+        elsewhere: frozenset[int] = getattr(getattr(self.match, "table", None), "remote_seats", frozenset())
+        return reaction_qualifiers(fastest, table, {*self.match.bots, *elsewhere})
 
     def update(self, now_ns: int) -> Transition | None:
         if self.records:  # the initials first; then this screen's figures and rematch
