@@ -300,6 +300,8 @@ def main(argv: list[str]) -> int:
                 "a broken config.toml: the game runs on its last good copy, no restart loop",
                 cabinet.broken_config,
             ),
+            # (Before the power cuts: its one restart shows the venue up before a loaded machine's many boots.)
+            ("venue", "the venue's network only when the venue is on", cabinet.venue),
             # The books are checked at each power cut mid-game (a paid game, coins going in): the books
             # step's own cuts (--books-cuts, coins in attract mode too) only where power-cuts is left out.
             (
@@ -313,7 +315,6 @@ def main(argv: list[str]) -> int:
                 lambda: None if folded() else Books(cabinet).cuts(args.books_cuts, random.Random(seed + 1)),
             ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
-            ("venue", "the venue's network only when the venue is on", cabinet.venue),
             ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
         ]
         skip = set(args.skip.split(",")) if args.skip else set()
