@@ -126,7 +126,7 @@ class Books:
         self.vm.sh("systemctl restart spit-arcade.service")
         from .checks import wait_for
 
-        wait_for("the game after the setting", self.cab.ready, 120)
+        wait_for("the game after the setting", self.cab.ready, BOOT_S)
 
     @staticmethod
     def steps(coins: int, presses: list[list[int]] | None = None) -> list[list[int]]:
