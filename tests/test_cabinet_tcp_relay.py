@@ -55,3 +55,19 @@ def test_the_relay_carries_a_connection_both_ways_and_closes_with_it() -> None:
             process.kill()
         guest.close()
         server.close()
+
+
+def test_with_nothing_listening_the_guest_sees_its_connection_close_and_nothing_else() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # bound, never listening: refused
+        guest, relayed = socket.socketpair()
+        guest.settimeout(30)
+        process = subprocess.Popen([sys.executable, str(RELAY), "127.0.0.1", str(port)],
+                                   stdin=relayed.fileno(), stdout=relayed.fileno(), stderr=relayed.fileno())
+        relayed.close()
+        try:
+            assert process.wait(timeout=30) == 1
+            assert guest.recv(100) == b""  # no traceback sent to the guest as if the broker had said it
+        finally:
+            guest.close()

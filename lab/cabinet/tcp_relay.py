@@ -42,4 +42,7 @@ def relay(host: str, port: int, guest_in: int = 0, guest_out: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    relay(sys.argv[1], int(sys.argv[2]))
+    try:
+        relay(sys.argv[1], int(sys.argv[2]))
+    except OSError:  # nothing listens (the broker stopped): the guest's connection just closes. Nothing is
+        sys.exit(1)  # printed: the standard error is the guest's connection too, where a traceback is garbage
