@@ -3,7 +3,7 @@ find in the store, and what makes the books wrong (lab/cabinet/books.py)."""
 
 from __future__ import annotations
 
-from lab.cabinet.books import COINS, SETTLE_S, coins_due, exact
+from lab.cabinet.books import COIN_LINE, COINS, SETTLE_S, Books, coin_ends, coins_due, exact, late
 
 
 def test_only_coins_that_ended_their_pulse_in_time_are_due() -> None:
@@ -34,3 +34,23 @@ def test_a_coin_counted_twice_and_a_coin_lost_are_each_said() -> None:
     assert exact(before, lost, sent=25, due=4) == [
         f"3 coins in the store, 4 had ended {SETTLE_S} s before the cut: lost"
     ]
+
+
+def test_with_presses_between_the_coins_each_coin_ends_where_its_pulse_does() -> None:
+    steps = Books.steps(3, [[4, 60, 0], [17, 60, 0]])  # a coin, a press, a coin, a press, a coin, a press
+    assert [line for line, _, _ in steps] == [COIN_LINE, 4, COIN_LINE, 17, COIN_LINE, 4]
+    assert coin_ends(steps) == [0.06, 0.36, 0.66]  # still one every 300 ms
+    assert coins_due(SETTLE_S + 0.37, steps) == 2
+
+
+def test_with_the_store_read_before_the_cut_only_a_committed_coin_missing_after_is_lost() -> None:
+    before = {"credits": 0, "credited": 0, "spent": 0, "coins": 0}
+    committed = {"credits": 3, "credited": 3, "spent": 0, "coins": 3}
+    after = {"credits": 3, "credited": 3, "spent": 0, "coins": 3}
+    assert exact(before, after, sent=25, due=5, committed=committed) == []  # 2 late, none lost
+    assert late(before, after, due=5) == 2
+    fewer = {"credits": 2, "credited": 2, "spent": 0, "coins": 2}
+    assert exact(before, fewer, sent=25, due=1, committed=committed) == [
+        "2 coins in the store, 3 were committed before the cut: lost"
+    ]
+    assert late(before, fewer, due=1) == 0

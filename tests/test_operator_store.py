@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from appliance.operator import books
-from appliance.operator.office import Office
-from appliance.operator.store import FILE, SCHEMA_VERSION, GameRow, Score, Stamp, Store
+from appliance.operator.office import Office, record_adjustments
+from appliance.operator.store import FILE, SCHEMA_VERSION, GameRow, Score, Stamp, Store, store_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "release_files"
 
@@ -246,3 +246,43 @@ def test_a_start_on_a_full_card_writes_its_boot_before_its_coins_so_no_later_sta
     later.coin("gpio")
     assert later.drain(10) and later.store.count("coins") == 2 and later.credits == 2
     later.close()
+
+
+def test_settings_set_while_a_game_holds_an_unwritten_start_never_takes_its_boot(tmp_path: Path) -> None:
+    """The card full at the game's start: it holds boot 2 in memory. `spit-arcade settings set` (another
+    process) writes meanwhile: it must not take boot 2, or the game's start and its adjustments at
+    (2, seq) would be ignored as rows already kept once the card takes them."""
+    config = tmp_path / "config.toml"
+    Office.open(config).close()  # boot 1
+    new_boot, add_boot = Store.new_boot, Store.add_boot
+    full = {"start": True, "card": True}
+
+    def first_full(self: Store, version: str = "", leave: int = 0) -> int:
+        if full.pop("start", False):
+            raise OSError("database or disk is full")
+        return new_boot(self, version, leave)
+
+    def while_full(self: Store, boot: int, version: str = "") -> bool:
+        if full["card"]:
+            raise OSError("database or disk is full")
+        return add_boot(self, boot, version)
+
+    Store.new_boot, Store.add_boot = first_full, while_full  # type: ignore[method-assign]
+    try:
+        game = Office.open(config, version="9.9")
+        assert game.boot == 2 and game.drain(10) and game.held == 1  # its start held in memory
+        assert record_adjustments(config, [("volume", 0.3, 0.5)], "settings set") is None
+        full["card"] = False  # the card takes writes again: the game's start, then its adjustment
+        game.record_adjustment("layout", "desktop", "tabletop")
+        assert game.drain(10) and game.held == 0
+    finally:
+        Store.new_boot, Store.add_boot = new_boot, add_boot  # type: ignore[method-assign]
+    game.close()
+    store = Store.open(store_path(config))
+    try:
+        boots = store.rows("SELECT boot, version FROM boots ORDER BY boot")
+        adjustments = store.rows("SELECT boot, seq, key FROM adjustments ORDER BY boot, seq")
+    finally:
+        store.close()
+    assert [tuple(b) for b in boots] == [(1, ""), (2, "9.9"), (3, "settings set")]
+    assert [tuple(a) for a in adjustments] == [(2, 1, "layout"), (3, 1, "volume")]

@@ -4,6 +4,7 @@ takes (the files it names are the uplink's defaults)."""
 
 from __future__ import annotations
 
+import inspect
 import re
 import shlex
 import shutil
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_systemd_service import SYSTEMD, one, parse
 
-from appliance.venue import uplink
+from appliance.venue import setup, uplink
 
 UNIT = SYSTEMD / "spit-arcade-uplink.service"
 
@@ -37,6 +38,19 @@ def test_no_devices_no_privilege_and_only_its_own_state_written() -> None:
     assert "ReadWritePaths" not in service
     assert one(service, "CapabilityBoundingSet") == "" and one(service, "NoNewPrivileges") == "yes"
     assert one(service, "IPAddressDeny") == "any"
+
+
+def test_the_uplink_holds_the_group_its_credential_is_written_for() -> None:
+    """systemd gives the process Group= and SupplementaryGroups=, and of the user's groups only those
+    that list it as a member (getgrouplist): install.sh's `useradd --user-group` makes spit-uplink's
+    own group with no members, and `usermod -aG spit` lists it in spit. The setup writes the venue's
+    files root:spit-uplink 0640: the uplink must hold that group (booted without it: EACCES)."""
+    service = parse(UNIT)["Service"]
+    install = (SYSTEMD / "install.sh").read_text()
+    listed = set(re.findall(r"usermod -aG (\S+) spit-uplink", install))
+    held = {one(service, "Group"), *" ".join(service.get("SupplementaryGroups", [])).split(), *listed}
+    group = inspect.signature(setup.take).parameters["group"].default
+    assert group in held, f"the uplink runs with groups {sorted(held)}, not {group}"
 
 
 def test_the_game_keeps_no_network() -> None:

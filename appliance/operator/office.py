@@ -320,9 +320,10 @@ class Office:
 def record_adjustments(config_path: Path, changes: Iterable[tuple[str, Any, Any]], made_by: str) -> str | None:
     """Adjustments made outside the game (`spit-arcade settings set`: another process, perhaps while
     the game runs) into the store beside `config_path`, each `(key, old, new)`, with when. They are
-    stamped by a boot of their own (`made_by` in the boots table, the next boot number): never a
-    (boot, sequence) the game uses. SQLite keeps the two processes' writes apart. Written by root,
-    the store stays the game's own (its owner: the settings directory's). None, or why not."""
+    stamped by a boot of their own (`made_by` in the boots table, the boot number after next): never a
+    (boot, sequence) the game uses, even one it holds in memory while the card is full. SQLite keeps
+    the two processes' writes apart. Written by root, the store stays the game's own (its owner: the
+    settings directory's). None, or why not."""
     changes = list(changes)
     if not changes:
         return None
@@ -330,7 +331,9 @@ def record_adjustments(config_path: Path, changes: Iterable[tuple[str, Any, Any]
     try:
         if store.path is None or store.read_only:
             return "; ".join(store.problems) or "the books cannot be written"
-        boot = store.new_boot(made_by)
+        # One number left free: a game whose start could not be written (the card full) holds the next
+        # one in memory, and writes it before any row of its own once the card takes it.
+        boot = store.new_boot(made_by, leave=1)
         for seq, (key, old, new) in enumerate(changes, start=1):
             store.add_adjustment(Stamp(boot, seq, time.monotonic_ns(), time.time()), key, old, new)
         return None

@@ -454,10 +454,11 @@ class Store:
                 raise
         fsyncs.committed()
 
-    def new_boot(self, version: str = "") -> int:
-        """The next boot's number (one more than any boot the store has seen), kept."""
+    def new_boot(self, version: str = "", leave: int = 0) -> int:
+        """The next boot's number (one more than any boot the store has seen, `leave` numbers after
+        that left free), kept."""
         with self.transaction() as db:
-            boot = int(db.execute("SELECT COALESCE(MAX(boot), 0) + 1 FROM boots").fetchone()[0])
+            boot = int(db.execute("SELECT COALESCE(MAX(boot), 0) + 1 + ? FROM boots", (leave,)).fetchone()[0])
             db.execute("INSERT INTO boots VALUES (?, ?, ?)", (boot, time.strftime("%Y-%m-%d %H:%M:%S"), version))
         return boot
 

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .books import COIN_GAP_MS, COIN_HOLD_MS, COIN_LINE, Books
 from .screen import compare
 from .vm import Machine, VmError
 
@@ -70,6 +71,9 @@ class Report:
     power_cuts_state_clean: int = 0
     books_power_cuts_tried: int = 0  # cuts during coins and paid games (lab/cabinet/books.py) ...
     books_power_cuts_exact: int = 0  # ... after which credits = coins' credits - games' credits, none lost or twice
+    books_coins_late: int = 0  # coins ended 2 s before a cut, not yet written (none lost: committed ones all kept)
+    books_coins_seen: int = 0  # a burst of coins without a cut: each one's stamp to its commit seen by a reader
+    books_coin_commit_s: list[float] = field(default_factory=list)
     escapes_tried: int = 0
     escapes_held: int = 0
     old_cpu_said: str = ""  # the fallback screen under QEMU's qemu64 CPU (older than x86-64-v2)
@@ -119,6 +123,8 @@ class Report:
     uplink_exposure: float | None = None  # `systemd-analyze security spit-arcade-uplink.service`, booted
     uplink_exposure_line: str = ""
     uplink_said: str = ""
+    venue_published_s: float | None = None  # from the restart to the uplink's heartbeat at the view
+    venue_view_saw: dict[str, Any] = field(default_factory=dict)  # what the operator's view had of the cabinet
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
     run_s: float = 0.0
@@ -250,6 +256,14 @@ class Cabinet:
     def start_game(self) -> str:
         """From the title: START, "Two players", the countdown, both SPIT!: the new game's journal."""
         before = self.newest_journal()
+        for _ in range(12):  # a game ended with a record: its initials (START takes a letter), then the result
+            if not self.status().startswith("reaction initials:"):
+                break
+            self.press(0, "start")
+        if self.status().startswith("game over:"):
+            time.sleep(1.5)  # (a press in its first moments is taken for the game's)
+            self.press(0, "start")
+            self.wait_scene("title")
         if self.status().startswith("notices:"):
             self.press(0, "start")  # the start-up notices go at the first press
             self.wait_scene("title")
@@ -284,7 +298,7 @@ class Cabinet:
 
     # --- the checks
 
-    def boot(self, timeout: float = 300) -> None:
+    def boot(self, timeout: float = 600) -> None:  # (a loaded host: the title came after 475 s)
         self.vm.start()
         self.vm.connect_agent(timeout)
         wait_for("the unit READY", self.ready, timeout)
@@ -496,18 +510,35 @@ class Cabinet:
             f"restarts {self.report.broken_config_restarts}",
         )
 
-    def power_cuts(self, count: int, rng: random.Random) -> None:
+    def power_cuts(self, count: int, rng: random.Random, books: Books | None = None) -> None:
         """Pull the plug at random moments mid-game; each next boot must resume the game and find the
-        state partition clean."""
+        state partition clean. With `books`, each game is paid for and coins go in while the players
+        press, and the books are checked after each cut too (books.py): the same cuts, no boot more."""
+        problems: list[str] = []
+        if books is not None:
+            books.set_free_play(False)
+            with contextlib.suppress(VmError):
+                found = books.latency()
+                self.report.books_coin_commit_s = [round(x, 3) for x in found]
+                self.report.books_coins_seen = len(found)
         for n in range(count):
             if not self.ready():
                 wait_for("the game", self.ready, 300)
+            if books is not None:
+                books.coins_for_a_game()
             journal = self.to_play()
             steps = []
             for k in range(20):  # a pile, then a spit pile, by turns, while the plug is pulled
                 steps += [[LINES[(1 + k % 2, f"pile{1 + k % 5}")], 60, 70], [LINES[(1 + k % 2, "left")], 60, 70]]
+            before = books.read() if books is not None else {}
+            if books is not None:  # a coin before each two presses
+                coin = [COIN_LINE, COIN_HOLD_MS, COIN_GAP_MS // 2]
+                steps = [step for k in range(0, len(steps), 2) for step in (coin, *steps[k:k + 2])]
             self.vm.request({"burst": steps})
+            started = time.monotonic()
             time.sleep(rng.uniform(0.2, 4.0))
+            committed = books.read() if books is not None else None  # what the card holds just before the cut
+            cut_after = time.monotonic() - started
             self.vm.power_cut()
             self.report.power_cuts_tried += 1
             try:
@@ -524,9 +555,12 @@ class Cabinet:
             clean = self.state_clean()
             self.report.power_cuts_resumed += int(resumed)
             self.report.power_cuts_state_clean += int(clean)
+            wrong = books.check_cut(before, committed, steps, cut_after) if books is not None else []
+            problems += [f"cut {n + 1}: {w}" for w in wrong]
+            said = f"; books {'exact' if not wrong else '; '.join(wrong)}" if books is not None else ""
             print(
-                f"cabinet-test: power cut {n + 1}/{count}: {'resumed' if resumed else 'NOT resumed'}, "
-                f"state partition {'clean' if clean else 'NOT clean'}",
+                f"cabinet-test: power cut {n + 1}/{count} {cut_after:.1f} s in: "
+                f"{'resumed' if resumed else 'NOT resumed'}, state partition {'clean' if clean else 'NOT clean'}{said}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -535,6 +569,12 @@ class Cabinet:
             self.report.power_cuts_resumed == count and self.report.power_cuts_state_clean == count,
             f"{self.report.power_cuts_resumed}/{count} resumed, {self.report.power_cuts_state_clean}/{count} clean",
         )
+        if books is not None:
+            books.close(count, problems)
+            with contextlib.suppress(VmError):
+                if not self.ready():
+                    wait_for("the game", self.ready, 300)
+                books.set_free_play(True)
 
     def state_clean(self) -> bool:
         """The state partition after a power cut: fsck passed at boot, it is mounted read-write, the
@@ -786,14 +826,15 @@ class Cabinet:
         return listening, addresses, units
 
     def venue(self) -> None:
-        """Off: nothing listens, no link has an address, the network units are not running. Then the
-        operator's folder (spit-arcade venue init's cabinets/table-1/) put on the boot partition as
-        spit-venue/, and a restart: the folder taken, Ethernet by DHCP, the uplink up (no broker
-        answers: it keeps trying), its exposure read in the booted system. Put back off at the end."""
+        """Off: nothing listens, no link has an address, the network units are not running. Then a
+        venue made on the host (spit-arcade venue init: a real Mosquitto with its TLS and ACLs, and the
+        operator's view watching it), the cabinet's folder of it put on the boot partition as
+        spit-venue/, and a restart: the folder taken, Ethernet by DHCP, the uplink up and its heartbeat
+        at the view through the broker, its exposure read in the booted system. Off again at the end."""
         import base64
         import tempfile
 
-        from appliance.venue import init as venue_init
+        from .venue_broker import venue_broker, wait_seen
 
         report = self.report
         report.venue_off_listening, report.venue_off_addresses, report.venue_off_units = self.network_now()
@@ -803,20 +844,25 @@ class Cabinet:
                     and report.venue_off_units == "inactive inactive inactive",
                     f"links {nic}; listening {report.venue_off_listening}; addresses {report.venue_off_addresses}; "
                     f"units {report.venue_off_units!r}")
-        with tempfile.TemporaryDirectory() as made:
-            venue_init.init(Path(made), ["table-1"], ["10.0.2.2"])  # QEMU's host: not reachable (restrict=on)
-            folder = Path(made) / "cabinets" / "table-1"
+        with tempfile.TemporaryDirectory() as made, venue_broker(Path(made), self.vm) as venue:
             writes = " && ".join(f"echo {base64.b64encode(f.read_bytes()).decode()} | base64 -d "
-                                 f">/boot/efi/spit-venue/{f.name}" for f in sorted(folder.iterdir()))
-        rc, said = self.vm.sh(f"/usr/local/libexec/spit-esp-rw sh -c 'mkdir -p /boot/efi/spit-venue && {writes}'")
-        if rc != 0:
-            report.note("venue on: the uplink up, Ethernet by DHCP", False, f"the folder not written: {said[-300:]}")
-            return
-        self.restart()
-        with contextlib.suppress(VmError):  # (what it came to is looked at below)
-            wait_for("the uplink and an address", lambda: "spit-arcade-uplink.service" in self.vm.out(
-                "systemctl list-units --state=active --plain --no-legend spit-arcade-uplink.service")
-                and bool(self.vm.out("ip -o -4 addr show scope global")), 180, 2)
+                                 f">/boot/efi/spit-venue/{f.name}" for f in sorted(venue.folder.iterdir()))
+            rc, said = self.vm.sh(f"/usr/local/libexec/spit-esp-rw sh -c "
+                                  f"'mkdir -p /boot/efi/spit-venue && {writes}'")
+            if rc != 0:
+                report.note("venue on: the uplink up, Ethernet by DHCP", False,
+                            f"the folder not written: {said[-300:]}")
+                return
+            self.restart()  # (with the broker's address forwarded)
+            started = time.monotonic()
+            with contextlib.suppress(VmError):  # (what it came to is looked at below)
+                wait_for("the uplink and an address", lambda: "spit-arcade-uplink.service" in self.vm.out(
+                    "systemctl list-units --state=active --plain --no-legend spit-arcade-uplink.service")
+                    and bool(self.vm.out("ip -o -4 addr show scope global")), 180, 2)
+            seen = wait_seen(venue, 240)
+            report.venue_published_s = round(time.monotonic() - started, 1) if seen.get("version") else None
+            report.venue_view_saw = {k: seen.get(k) for k in ("version", "messages", "uptime_s", "faults")}
+            broker_log = venue.log()
         report.venue_on_listening, report.venue_on_addresses, report.venue_on_units = self.network_now()
         out = self.vm.out("systemd-analyze security spit-arcade-uplink.service --no-pager | tail -n1")
         report.uplink_exposure_line = out
@@ -835,6 +881,10 @@ class Cabinet:
                     and report.uplink_exposure is not None,
                     f"units {report.venue_on_units!r}; addresses {report.venue_on_addresses}; listening "
                     f"{report.venue_on_listening}; {out}; {report.uplink_said!r}")
+        connected = [line for line in broker_log.splitlines() if "table-1" in line][-3:]
+        report.note("venue on: the uplink's heartbeat at the operator's view, through the venue's broker",
+                    report.venue_published_s is not None,
+                    f"the view saw {report.venue_view_saw}; the broker said {connected}")
         # Off again (the folder and the cabinet's copy gone, the units stopped) for whatever runs next.
         self.vm.sh("/usr/local/libexec/spit-esp-rw rm -rf /boot/efi/spit-venue; "
                    "rm -rf /var/lib/spit-arcade/venue-setup /var/lib/spit-arcade/venue; "

@@ -64,6 +64,7 @@ class Machine:
     _next_id: int = 1
     started_at: float = 0.0
     extra: list[str] = field(default_factory=list)
+    guest_forward: str = ""  # a guestfwd rule for the user network (the venue step's broker), or none
 
     # --- the machine's life
 
@@ -79,6 +80,9 @@ class Machine:
 
     def command(self) -> list[str]:
         w = self.workdir
+        nic = "user,model=virtio-net-pci,restrict=on"
+        if self.guest_forward:  # one address in the guest's network carried to the host (the venue's broker)
+            nic += f",guestfwd={self.guest_forward}"
         cmd = [
             "qemu-system-x86_64",
             "-machine", "q35",
@@ -93,7 +97,7 @@ class Machine:
             "-display", "none",
             # An Ethernet port, as a cabinet has: QEMU's user network (DHCP at 10.0.2.2), restricted
             # (nothing leaves for the host's network). The image configures it only when the venue is on.
-            "-nic", "user,model=virtio-net-pci,restrict=on",
+            "-nic", nic,
             "-serial", f"file:{w / 'console.log'}",
             "-qmp", f"unix:{w / 'qmp.sock'},server=on,wait=off",
             "-device", "virtio-serial-pci",

@@ -18,7 +18,9 @@ tmpfs             /tmp                 tmpfs  mode=1777,nosuid,nodev,size=64m   
 tmpfs             /var/tmp             tmpfs  mode=1777,nosuid,nodev,size=16m     0 0
 tmpfs             /var/log             tmpfs  mode=0755,nosuid,nodev,size=32m     0 0
 FSTAB
-[ "$ARCH" = arm64 ] && echo 'LABEL=SPITBOOT    /boot/firmware       vfat   ro,noatime,nofail                 0 2' >>/etc/fstab
+# The boot partition is FAT (no owners): root's alone, as the ESP's umask below, because the operator's
+# venue keys and Wi-Fi pass phrase may wait there (spit-venue/, systemd/README.md "A venue").
+[ "$ARCH" = arm64 ] && echo 'LABEL=SPITBOOT    /boot/firmware       vfat   ro,noatime,nofail,umask=0077      0 2' >>/etc/fstab
 
 # A/B root slots on both (systemd/README.md, "Updates: A/B root slots"). The state partition grows to
 # fill the disk at the first boot: systemd-repart grows the partition before any disk is checked or

@@ -100,6 +100,7 @@ SCENES: dict[str, str] = {
     "game_menu": "game_menu:GameMenuScene",
     "running_over": "running_over:RunningOverScene",
     "running_initials": "running_initials:RunningInitialsScene",
+    "reaction_initials": "reaction_initials:ReactionInitialsScene",
     "running_scores": "running_scores:RunningScoresScene",
     "service": "service_menu:ServiceMenuScene",
     "resumed": "resumed:ResumedScene",

@@ -15,7 +15,7 @@ from ..captions import Caption, Line, caption
 from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, PLAYER_COLOURS
-from .base import Context, draw_scene
+from .base import Context, Push, Transition, draw_scene, make
 from .ending import Ending
 from .table_game import table_game
 
@@ -30,6 +30,33 @@ class GameOverScene(Ending):
         self.words = table_game(match)
         self.words.over_start(match)
         self.start_ending()
+        self.records = self._records()  # reactions for the table: their initials first (reaction_initials.py)
+        self._entering = False
+
+    def _records(self) -> list[tuple[int, int, float]]:
+        """The players whose fastest reaction makes the cabinet's table (a cabinet keeps one: a
+        settings file), as reaction_initials takes them."""
+        figures = getattr(self.words, "figures", {})  # (Spit's figures; a game without reactions has none)
+        if self.ctx.config_path is None or not figures:
+            return []
+        from ..coins import office
+        from .reaction_initials import reaction_qualifiers
+
+        fastest = {seat: getattr(f, "fastest_reaction_ms", None) for seat, f in figures.items()}
+        table = [s.ms for s in office(self.ctx).high_scores("reaction")]
+        # A linked game's seats at the other cabinet: their players are not here to enter initials.
+        elsewhere: frozenset[int] = getattr(getattr(self.match, "table", None), "remote_seats", frozenset())
+        return reaction_qualifiers(fastest, table, {*self.match.bots, *elsewhere})
+
+    def update(self, now_ns: int) -> Transition | None:
+        if self.records:  # the initials first; then this screen's figures and rematch
+            found, self.records = self.records, []
+            self._entering = True
+            return Push(make("reaction_initials", self.ctx, found, self.view))
+        if self._entering:  # back from the initials: shown afresh, for its full time
+            self._entering = False
+            self.start_ending()
+        return super().update(now_ns)
 
     def background(self) -> pygame.Surface:
         return self.view.background()

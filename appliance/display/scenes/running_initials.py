@@ -73,24 +73,36 @@ class RunningInitialsScene:
 
     def _enter(self, now_ns: int) -> None:
         team, runner, ms = self.waiting.pop(0)
+        self.keep(team, runner, ms)
+        self._begin(now_ns)
+
+    def keep(self, team: int, runner: int, ms: float) -> None:
+        """The entry into its table, kept by the operator layer (a failure to write it is its notice)."""
         from ..coins import office
         from .running_scores import sprint_table
 
         entry = high_scores.Entry(self.initials, ms, team, runner)
         place = sprint_table(self.ctx).add(entry)
-        if place is not None:  # kept by the operator layer (a failure to write it is its notice)
+        if place is not None:
             self.places.append(place)
             entry = high_scores.clean(entry)
             office(self.ctx).add_score(Score("sprint", entry.initials, entry.sprint_ms, team, runner, entry.date))
-        self._begin(now_ns)
+
+    def done(self) -> Transition:
+        """Where the entries lead: the table, the new places lit."""
+        return Replace(make("running_scores", self.ctx, tuple(self.places)))
 
     def update(self, now_ns: int) -> Transition | None:
         self.now_ns = now_ns
         if self.current is not None and now_ns - self.started_ns >= ENTRY_S * 1e9:
             self._enter(now_ns)
         if self.current is None:
-            return Replace(make("running_scores", self.ctx, tuple(self.places)))
+            return self.done()
         return None
+
+    def headline(self, team: int, runner: int, ms: float) -> str:
+        return _("Team {n}, runner {runner}: a sprint of {split}!").format(
+            n=team, runner=runner_name(runner), split=split_words(ms))
 
     def captions(self) -> list[Caption]:
         current = self.current
@@ -102,8 +114,7 @@ class RunningInitialsScene:
         shown = " ".join(c if n < self.position else f"[{c}]" if n == self.position else "_"
                          for n, c in enumerate(letters))
         lines = (
-            Line(_("Team {n}, runner {runner}: a sprint of {split}!").format(
-                n=team, runner=runner_name(runner), split=split_words(ms)), 0.13, colour),
+            Line(self.headline(team, runner, ms), 0.13, colour),
             Line(_("enter your initials"), 0.12, WHITE),
             Line(shown, 0.45, GOLD),
             Line(_("pads: letter   SPIT!: next"), 0.1, WHITE),
