@@ -86,7 +86,7 @@ def test_a_linked_game_takes_initials_only_from_the_players_at_this_cabinet(tmp_
     h = Harness((480, 270))
     to_game_over(h)  # (no settings file yet: no initials)
     match = h.scene.match  # type: ignore[attr-defined]
-    match.table = SimpleNamespace(remote_seats=frozenset({2}))  # player 2 sits at the other cabinet
+    match.table = SimpleNamespace(remote_seats=frozenset({2}), notice="")  # player 2 sits at the other cabinet
     h.ctx.config_path = tmp_path / "config.toml"
     h.runner.apply_scene(make("game_over", h.ctx, match, h.ctx.view()))
     h.frame()
