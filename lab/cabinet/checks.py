@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .screen import compare
+from .screen import MATCH, compare
 from .vm import Machine, VmError
 
 UNIT = "spit-arcade.service"
@@ -45,7 +45,7 @@ class Report:
     boot_to_title_s: float | None = None
     title_on_screen: bool = False  # the game says it drew the title, its words as data (STATUS=)
     first_status: str = ""
-    screen_dump_matches: bool = False  # a QMP screen dump agrees with the game's own render
+    screen_dump_matches: bool = False  # a QMP screen dump agrees with the game's own render (required)
     title_score: float = 0.0
     screen_size: list[int] = field(default_factory=list)
     video_driver: str = ""
@@ -305,6 +305,10 @@ class Cabinet:
         status = self.status()
         self.report.title_on_screen = status.startswith("title: SPIT ARCADE")
         seen = self.title_seen()
+        deadline = time.monotonic() + 30  # the status is told as the frame is made, before it is shown
+        while not seen["title_on_screen"] and self.report.title_on_screen and time.monotonic() < deadline:
+            time.sleep(2)
+            seen = self.title_seen()
         self.report.title_score = float(seen["score"])
         self.report.screen_dump_matches = bool(seen["title_on_screen"])
         self.report.screen_size = list(seen["size"])
@@ -316,6 +320,12 @@ class Cabinet:
             self.report.title_on_screen and self.report.video_driver.lower() == "kmsdrm",
             f"{status!r} on {self.report.video_driver or '?'} after {self.report.boot_to_title_s} s; "
             f"screen dump {'matches' if seen['title_on_screen'] else 'does not match'} the render ({seen['score']})",
+        )
+        self.report.note(
+            "the screen shows the title's own pixels",
+            self.report.screen_dump_matches,
+            f"QMP's screen dump against the game's own render of the title, inside its texts' boxes: "
+            f"{seen['score']} of the letters' pixels agree (at least {MATCH})",
         )
 
     def frame_rate(self) -> None:
@@ -720,7 +730,7 @@ class Cabinet:
         for: the game says so and stops (exit 79), systemd does not restart it, and the fallback
         screen on tty1 (read from /dev/vcs1) says why. Then back on the machine's own CPU."""
         self.vm.shutdown()
-        self.vm.cpu = "qemu64"
+        own, self.vm.cpu = self.vm.cpu, "qemu64"
         try:
             self.vm.start()
             self.vm.connect_agent(300)
@@ -735,7 +745,7 @@ class Cabinet:
             self.report.old_cpu_restarts = int(state.get("NRestarts", "-1") or -1)
         finally:
             self.vm.shutdown()
-            self.vm.cpu = "max"
+            self.vm.cpu = own
         ok = words in screen and self.report.old_cpu_restarts == 0
         self.report.note(
             "an old processor (qemu64): the fallback screen says why, no restart loop",
