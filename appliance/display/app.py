@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     except Exception as error:  # a wrong command line (`--sources carrier-pigeon`)
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
         return 2
-    watchdog.progress("inputs open")
+    watchdog.progress("inputs open", watchdog.DRAW_STEP_S)  # the next opens the screen
     linked = None
     if args.link or args.link_listen is not None:
         try:
