@@ -25,6 +25,10 @@ import time
 from collections.abc import Callable
 
 STEP_S = 60.0  # the most a step of the start may take (the unit's TimeoutStartSec= for the first)
+# The steps that draw for the first time (opening the screen, the first frame): where the GPU driver is
+# missing, Mesa's software renderer compiles its shaders then, which took 64 s on the virtual cabinet
+# (an emulated CPU on a loaded machine). A Pi's GPU takes a moment.
+DRAW_STEP_S = 180.0
 
 
 class Notifier:
@@ -73,12 +77,12 @@ class Notifier:
             return False
         return True
 
-    def progress(self, step: str) -> bool:
-        """A step of the start done: systemd's start timeout (TimeoutStartSec=) is extended by STEP_S
+    def progress(self, step: str, next_s: float = STEP_S) -> bool:
+        """A step of the start done: systemd's start timeout (TimeoutStartSec=) is extended by `next_s`
         from now (EXTEND_TIMEOUT_USEC=), so a start that is slow but moving (an emulated CPU, a long
         journal to resume) is not killed and restarted for ever, while a start that hangs still is,
-        STEP_S after its last step."""
-        return self.notify(EXTEND_TIMEOUT_USEC=int(STEP_S * 1e6), STATUS=f"starting: {step}")
+        `next_s` after its last step."""
+        return self.notify(EXTEND_TIMEOUT_USEC=int(next_s * 1e6), STATUS=f"starting: {step}")
 
     def ready(self, status: str = "") -> bool:
         """The game is up (the first frame is on screen): systemd's start job is done."""
@@ -119,8 +123,8 @@ def notifier() -> Notifier:
     return _notifier
 
 
-def progress(step: str) -> bool:
-    return notifier().progress(step)
+def progress(step: str, next_s: float = STEP_S) -> bool:
+    return notifier().progress(step, next_s)
 
 
 def ready(status: str = "") -> bool:

@@ -146,3 +146,20 @@ def test_the_stick_is_mounted_by_udev_through_systemd_mount_the_first_file_syste
     assert "where=/run/spit-arcade/stick" in script and "systemd-mount --no-block" in script
     assert "nosuid,nodev,noexec" in script and "uid=$uid,gid=" in script
     assert "stick/61-spit-arcade-stick.rules" in (IMAGE / "inside.sh").read_text()
+
+
+def test_the_title_is_compared_in_the_font_the_cabinet_draws_with(tmp_path: Path) -> None:
+    """A cabinet without DejaVu draws in pygame's bundled font, at 0.69 of the size asked: another
+    layout of the same words. The reference is drawn in the font the cabinet's journal names, and
+    this process's own font is back afterwards."""
+    from appliance.display import fonts
+
+    own = fonts.font_name()
+    if own == "pygame default":
+        pytest.skip("no DejaVu Sans Bold here (fonts-dejavu-core): both renders would be pygame's font")
+    cabinet, _ = title_texts((1280, 800), "tabletop", "pygame default")
+    dump = save(cabinet, tmp_path / "cabinet.png")
+    assert fonts.font_name() == own
+    assert compare(dump, "tabletop", "pygame default")["title_on_screen"]
+    assert not compare(dump, "tabletop")["title_on_screen"]  # drawn here in DejaVu: not that title
+    assert compare(save(title_texts((1280, 800), "tabletop")[0], tmp_path / "own.png"), "tabletop", own)["score"] == 1.0

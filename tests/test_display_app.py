@@ -251,14 +251,22 @@ class FakeDisplay:
 
     def __init__(self) -> None:
         self.asked: list[tuple[object, ...]] = []
+        self.gl: dict[int, int] = {}  # the GL attributes asked for before the window
 
     def set_mode(self, mode: tuple[int, int], flags: int, vsync: int = 0) -> str:
         self.asked.append((mode, flags, vsync, os.environ.get("SDL_FRAMEBUFFER_ACCELERATION")))
         return "screen"
 
+    def gl_set_attribute(self, flag: int, value: int) -> None:
+        self.gl[flag] = value
+
 
 class FakePygame:
     error = pygame.error
+    GL_CONTEXT_PROFILE_MASK = pygame.GL_CONTEXT_PROFILE_MASK
+    GL_CONTEXT_PROFILE_ES = pygame.GL_CONTEXT_PROFILE_ES
+    GL_CONTEXT_MAJOR_VERSION = pygame.GL_CONTEXT_MAJOR_VERSION
+    GL_CONTEXT_MINOR_VERSION = pygame.GL_CONTEXT_MINOR_VERSION
 
     def __init__(self) -> None:
         self.display = FakeDisplay()
@@ -269,6 +277,8 @@ def test_an_x_server_gets_the_window_surface_and_kmsdrm_vsync(monkeypatch: pytes
     and waits for a refresh besides: the game takes SDL's window surface, dirty rectangles only, not
     through a texture; on the cabinet's KMSDRM, presents paced by the screen (vsync=1)."""
     monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION", raising=False)
+    monkeypatch.setenv("SDL_RENDER_DRIVER", "")  # recorded, so that what KMSDRM's set_mode sets is undone
+    monkeypatch.delenv("SDL_RENDER_DRIVER")
     x11 = FakePygame()
     assert app.set_mode(x11, "x11", (0, 0), pygame.FULLSCREEN) == "screen"
     assert x11.display.asked == [((0, 0), pygame.FULLSCREEN, 0, "0")]
@@ -280,3 +290,24 @@ def test_an_x_server_gets_the_window_surface_and_kmsdrm_vsync(monkeypatch: pytes
     chosen = FakePygame()
     app.set_mode(chosen, "wayland", (1280, 720), 0)
     assert chosen.display.asked == [((1280, 720), 0, 0, "opengl")]
+
+
+def test_kmsdrm_asks_for_opengl_es_2_and_the_gles2_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KMSDRM's GL is EGL's OpenGL ES (a Pi 4's V3D speaks it natively): the cabinet asks SDL for ES 2.0
+    and its GLES2 renderer before the window is made; SDL's own first choice, desktop OpenGL, drew
+    nothing without libGL.so.1. A renderer named in the environment stands; desktops are not touched."""
+    monkeypatch.setenv("SDL_RENDER_DRIVER", "")  # recorded, so that what set_mode sets is undone
+    monkeypatch.delenv("SDL_RENDER_DRIVER")
+    cabinet = FakePygame()
+    app.set_mode(cabinet, "kmsdrm", (0, 0), pygame.FULLSCREEN)
+    assert os.environ["SDL_RENDER_DRIVER"] == "opengles2"
+    es2 = {pygame.GL_CONTEXT_PROFILE_MASK: pygame.GL_CONTEXT_PROFILE_ES}
+    assert cabinet.display.gl == {**es2, pygame.GL_CONTEXT_MAJOR_VERSION: 2, pygame.GL_CONTEXT_MINOR_VERSION: 0}
+    monkeypatch.setenv("SDL_RENDER_DRIVER", "software")
+    chosen = FakePygame()
+    app.set_mode(chosen, "kmsdrm", (0, 0), pygame.FULLSCREEN)
+    assert os.environ["SDL_RENDER_DRIVER"] == "software" and chosen.display.gl == {}
+    monkeypatch.delenv("SDL_RENDER_DRIVER")
+    desktop = FakePygame()
+    app.set_mode(desktop, "x11", (1280, 720), 0)
+    assert "SDL_RENDER_DRIVER" not in os.environ and desktop.display.gl == {}

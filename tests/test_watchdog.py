@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from appliance import watchdog
-from appliance.watchdog import Notifier
+from appliance.watchdog import DRAW_STEP_S, Notifier
 
 
 class FakeClock:
@@ -63,10 +63,10 @@ def test_each_step_of_the_start_gives_systemd_a_minute_more_and_says_the_step(
     address, server = systemd
     notifier = Notifier(address, "10000000")
     assert notifier.progress("the store open")
-    assert notifier.progress("the first frame")
+    assert notifier.progress("the first frame", DRAW_STEP_S)  # what comes next draws: three minutes
     assert received(server) == [
         "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=starting: the store open",
-        "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=starting: the first frame",
+        "EXTEND_TIMEOUT_USEC=180000000\nSTATUS=starting: the first frame",
     ]
     notifier.close()
 

@@ -180,12 +180,28 @@ def set_mode(pygame: Any, driver: str, mode: tuple[int, int], flags: int) -> Any
     window framebuffer with dirty rectangles sent as they are (SDL_FRAMEBUFFER_ACCELERATION=0: not
     through a texture of the whole screen), unless the environment says otherwise."""
     if driver in SCREEN_PACED:
+        ask_for_gles2(pygame)
         try:  # vsync: pygame-ce's renderer path, presents paced by the screen's refresh
             return pygame.display.set_mode(mode, flags, vsync=1)
         except pygame.error:  # a driver without it: plain window surface updates
             return pygame.display.set_mode(mode, flags)
     os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")  # read by SDL as the window is made
     return pygame.display.set_mode(mode, flags)
+
+
+def ask_for_gles2(pygame: Any) -> None:
+    """On KMSDRM: OpenGL ES 2 and SDL's GLES2 renderer, unless the environment names a renderer.
+
+    KMSDRM draws through EGL on the GPU's own API, OpenGL ES on a Pi 4's V3D. Left to itself, SDL (as
+    pygame-ce's wheels build it) asks EGL for desktop OpenGL 2.1 and takes its desktop-OpenGL renderer
+    first, whose calls Mesa refuses without libGL.so.1 (not in the image): every frame was black. Asking
+    for ES 2.0 before the window is made also spares SDL re-making the window for the GLES2 renderer."""
+    os.environ.setdefault("SDL_RENDER_DRIVER", "opengles2")  # read by SDL as the renderer is made
+    if os.environ["SDL_RENDER_DRIVER"] != "opengles2":
+        return
+    pygame.display.gl_set_attribute(pygame.GL_CONTEXT_PROFILE_MASK, pygame.GL_CONTEXT_PROFILE_ES)
+    pygame.display.gl_set_attribute(pygame.GL_CONTEXT_MAJOR_VERSION, 2)
+    pygame.display.gl_set_attribute(pygame.GL_CONTEXT_MINOR_VERSION, 0)
 
 
 def expects_kmsdrm(fullscreen: bool) -> bool:
@@ -319,7 +335,7 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
     except Exception as error:  # a wrong command line (`--sources carrier-pigeon`)
         print(f"spit-arcade play: cannot start the inputs: {error}", file=sys.stderr)
         return 2
-    watchdog.progress("inputs open")
+    watchdog.progress("inputs open", watchdog.DRAW_STEP_S)  # the next opens the screen
     linked = None
     if args.link or args.link_listen is not None:
         try:

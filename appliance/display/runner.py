@@ -232,7 +232,7 @@ class Runner:
         started = next_frame
         costs: list[float] = []
         if not self.ready_said:
-            self.notifier.progress("the first frame")
+            self.notifier.progress("the first frame", watchdog.DRAW_STEP_S)
         while self.status is None:
             now = time.monotonic_ns()
             if now >= next_frame:  # a scheduled frame (not one woken early by a press)

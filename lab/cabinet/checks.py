@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .books import COIN_GAP_MS, COIN_HOLD_MS, COIN_LINE, Books
-from .screen import compare
+from .screen import MATCH, compare
 from .vm import Machine, VmError
 
 UNIT = "spit-arcade.service"
@@ -46,7 +46,7 @@ class Report:
     boot_to_title_s: float | None = None
     title_on_screen: bool = False  # the game says it drew the title, its words as data (STATUS=)
     first_status: str = ""
-    screen_dump_matches: bool = False  # a QMP screen dump agrees with the game's own render
+    screen_dump_matches: bool = False  # a QMP screen dump agrees with the game's own render (required)
     title_score: float = 0.0
     screen_size: list[int] = field(default_factory=list)
     video_driver: str = ""
@@ -190,7 +190,9 @@ class Cabinet:
         dump = self.vm.screendump(self.vm.workdir / "screen.ppm")
         wait_for("the screen dump", dump.exists, 10, 0.1)
         time.sleep(0.2)
-        return compare(dump, self.layout)
+        said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 'video driver' || true")
+        font = said.rsplit(", font ", 1)[-1].strip() if ", font " in said else ""  # the reference drawn in it
+        return compare(dump, self.layout, font)
 
     def journal_lines(self) -> list[dict[str, Any]]:
         """The presses of the newest journal, as the game wrote them."""
@@ -319,6 +321,10 @@ class Cabinet:
         status = self.status()
         self.report.title_on_screen = status.startswith("title: SPIT ARCADE")
         seen = self.title_seen()
+        deadline = time.monotonic() + 30  # the status is told as the frame is made, before it is shown
+        while not seen["title_on_screen"] and self.report.title_on_screen and time.monotonic() < deadline:
+            time.sleep(2)
+            seen = self.title_seen()
         self.report.title_score = float(seen["score"])
         self.report.screen_dump_matches = bool(seen["title_on_screen"])
         self.report.screen_size = list(seen["size"])
@@ -330,6 +336,12 @@ class Cabinet:
             self.report.title_on_screen and self.report.video_driver.lower() == "kmsdrm",
             f"{status!r} on {self.report.video_driver or '?'} after {self.report.boot_to_title_s} s; "
             f"screen dump {'matches' if seen['title_on_screen'] else 'does not match'} the render ({seen['score']})",
+        )
+        self.report.note(
+            "the screen shows the title's own pixels",
+            self.report.screen_dump_matches,
+            f"QMP's screen dump against the game's own render of the title, inside its texts' boxes: "
+            f"{seen['score']} of the letters' pixels agree (at least {MATCH})",
         )
 
     def frame_rate(self) -> None:
@@ -760,7 +772,7 @@ class Cabinet:
         for: the game says so and stops (exit 79), systemd does not restart it, and the fallback
         screen on tty1 (read from /dev/vcs1) says why. Then back on the machine's own CPU."""
         self.vm.shutdown()
-        self.vm.cpu = "qemu64"
+        own, self.vm.cpu = self.vm.cpu, "qemu64"
         try:
             self.vm.start()
             self.vm.connect_agent(300)
@@ -775,7 +787,7 @@ class Cabinet:
             self.report.old_cpu_restarts = int(state.get("NRestarts", "-1") or -1)
         finally:
             self.vm.shutdown()
-            self.vm.cpu = "max"
+            self.vm.cpu = own
         ok = words in screen and self.report.old_cpu_restarts == 0
         self.report.note(
             "an old processor (qemu64): the fallback screen says why, no restart loop",

@@ -17,12 +17,40 @@ TOLERANCE = 0.19  # pygame's colour distance (0-1): font hinting differs by a li
 MATCH = 0.85  # the share of the title's text boxes that must agree
 
 
-def title_texts(size: tuple[int, int], layout: str) -> tuple[Any, list[Any]]:
+def title_texts(size: tuple[int, int], layout: str, font: str = "") -> tuple[Any, list[Any]]:
     """The title as the game draws it at this size: (the frame as a Surface, its texts as data).
-    Drawn on SDL's dummy driver in this process (the harness's, never the cabinet's)."""
+    Drawn on SDL's dummy driver in this process (the harness's, never the cabinet's), in the font the
+    cabinet said it draws with (`font` as its journal names it; "" for this machine's own choice):
+    pygame's bundled font draws at 0.69 of the size asked, so another font's title is another layout."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from appliance.display import fonts
+
+    if not font or font == fonts.font_name():
+        return _title(size, layout)
+    kept: tuple[tuple[str, ...], str | None] = fonts.FONT_FILES, os.environ.pop("SPIT_ARCADE_FONT", None)
+    fonts.FONT_FILES = tuple(path for path in kept[0] if Path(path).stem == font)  # type: ignore[assignment]
+    _forget_texts()  # (none found: pygame's own font, as on the cabinet)
+    try:
+        return _title(size, layout)
+    finally:  # this process's own font again
+        fonts.FONT_FILES = kept[0]  # type: ignore[assignment]
+        if kept[1] is not None:
+            os.environ["SPIT_ARCADE_FONT"] = kept[1]
+        _forget_texts()
+
+
+def _forget_texts() -> None:
+    """The fonts, texts and fitted caption blocks made in the other font."""
+    from appliance.display import captions, fonts
+
+    fonts._forget()
+    fonts._texts.clear()
+    captions._blocks.clear()
+
+
+def _title(size: tuple[int, int], layout: str) -> tuple[Any, list[Any]]:
     import pygame
 
     from appliance.display.keys import default_keymap, for_desktop
@@ -45,13 +73,13 @@ def title_texts(size: tuple[int, int], layout: str) -> tuple[Any, list[Any]]:
     return frame, list(canvas.texts)
 
 
-def compare(dump: Path, layout: str = "tabletop") -> dict[str, Any]:
+def compare(dump: Path, layout: str = "tabletop", font: str = "") -> dict[str, Any]:
     """How well a screen dump (PPM or PNG) matches the title: {"score", "size", "title_on_screen"}."""
     import pygame
 
     shot = pygame.image.load(str(dump))
     size = shot.get_size()
-    frame, texts = title_texts(size, layout)
+    frame, texts = title_texts(size, layout, font)
     agree = total = 0
     for text in texts:
         box = text.rect.clip(frame.get_rect())

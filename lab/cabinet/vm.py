@@ -52,7 +52,12 @@ class Machine:
     memory_mb: int = 1536
     cpus: int = 2
     gpu: str = "virtio-vga"  # the screen's device
-    cpu: str = "max"  # qemu64 (QEMU's default) lacks x86-64-v2, which the wheels are built for
+    # qemu64 (QEMU's default) lacks x86-64-v2, which the wheels are built for. AVX is left out:
+    # QEMU 7.2's TCG runs llvmpipe's AVX code wrongly (the game died of SIGSEGV at its first GLES2
+    # frame, 5 runs of 5; with 128-bit vectors it drew), and a Pi draws on its GPU, not llvmpipe.
+    # With it every extension that uses its registers goes (avx=off alone: coreutils' wc took AVX2
+    # and died of an invalid opcode).
+    cpu: str = "max,avx=off,avx2=off,fma=off,f16c=off,vaes=off,vpclmulqdq=off"
     sound: bool = True  # a sound card from the start (False: none until plug_sound)
     pad_chardev: str | None = None  # a host serial device (the pad emulator's pty) for the USB adapter
     grow_mb: int = 1024  # the disk is this much larger than the image
