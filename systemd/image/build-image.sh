@@ -79,7 +79,7 @@ commit="$(cd "$repo" && git rev-parse HEAD)"
 [ "$dirty" -eq 0 ] || commit="$commit-dirty"
 
 packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
-  python3 python3-venv git ca-certificates console-setup kbd
+  python3 python3-venv git ca-certificates console-setup kbd fonts-dejavu-core
   libgl1-mesa-dri libegl1 libgbm1 libgles2 libasound2 alsa-utils
   systemd-resolved wpasupplicant)  # the venue's network, started only when the venue is on (inside.sh)
 components=main
