@@ -25,10 +25,28 @@ if TYPE_CHECKING:
     from .checks import Cabinet
 
 STICK = "/run/spit-arcade/stick"
+VENV_PYTHON = "/opt/spit-arcade/venv/bin/python"
+# The service menu's side of the updater's socket (appliance/updater/protocol.py), run in the cabinet:
+# `look`, `status`, or `install NAME [confirm]`; every reply a JSON line.
+ASK = """import json, sys
+from appliance.updater.protocol import Client
+req, fields = sys.argv[1], {}
+if req == "install":
+    fields = {"name": sys.argv[2], "confirm_downgrade": len(sys.argv) > 3}
+with Client(timeout_s=None) as client:
+    client.send(req, **fields)
+    for reply in client.replies():
+        print(json.dumps(reply), flush=True)
+        if req != "install" or reply.get("event") == "done":
+            break
+"""
 COIN_LINE = 11  # the coin mech's line (appliance/inputs/default.toml: coin = 11)
 STORE = "/var/lib/spit-arcade/store.sqlite"
 CONFIG = "/var/lib/spit-arcade/config.toml"
-DRIVEN = "rauc install as root through the test agent (the service menu's updater unit is to drive it)"
+DRIVEN = (
+    "the updater's socket, asked as the service menu asks it (look, install, reboot, status) through the test "
+    "agent; the power cuts' installs: rauc install as root"
+)
 # What the store holds that an update must keep, read as the game's user (read-only, while it runs).
 READ_STATE = (
     "import json, sqlite3; db = sqlite3.connect('file:" + STORE + "?mode=ro', uri=True); q = lambda s: "
@@ -54,12 +72,14 @@ class Updates:
 
     # --- the stick
 
-    def plug(self) -> None:
-        """The stick plugged into a USB port (QMP: a drive, then a usb-storage device on it)."""
+    def plug(self, read_only: bool = False) -> None:
+        """The stick plugged into a USB port (QMP: a drive, then a usb-storage device on it); with
+        `read_only`, a stick whose write-protect switch is on."""
         self.plugs += 1
         for command, args in (
-            ("blockdev-add", {"driver": "raw", "node-name": f"stickdisk{self.plugs}",
-                              "file": {"driver": "file", "filename": str(self.stick.resolve())}}),
+            ("blockdev-add", {"driver": "raw", "node-name": f"stickdisk{self.plugs}", "read-only": read_only,
+                              "file": {"driver": "file", "filename": str(self.stick.resolve()),
+                                       "read-only": read_only}}),
             ("device_add", {"driver": "usb-storage", "id": f"stickusb{self.plugs}", "drive": f"stickdisk{self.plugs}",
                             "bus": "xhci.0", "removable": True}),
         ):  # fmt: skip
@@ -196,10 +216,28 @@ class Updates:
         )
         return rc, said, round(time.monotonic() - started, 1)
 
-    def reboot(self) -> None:
-        """A reboot from inside, as the updater does after an install (the stick stays in)."""
+    def install_asked(self, bundle: Path, timeout: float = 2400) -> tuple[bool, str, float]:
+        """A bundle installed as the service menu installs it: the updater asked over its socket (it
+        checks every block, then has RAUC's service install it). (ok, its words, seconds)"""
+        started = time.monotonic()
+        reply = self.ask("install", bundle.name, timeout=timeout)[-1]
+        took = round(time.monotonic() - started, 1)
+        if reply.get("ok") is not True:
+            return False, f"{reply.get('refused') or reply} {reply.get('detail', '')}", took
+        return True, f"{reply.get('from')} -> {reply.get('to')}, signed by {reply.get('signer')}", took
+
+    def reboot(self, asked: bool = False) -> None:
+        """A reboot from inside (the stick stays in): with `asked`, the updater's `reboot`, as the
+        service menu restarts into an installed slot; else systemctl."""
+        reply: dict[str, Any] = {}
+        if asked:
+            with contextlib.suppress(VmError):
+                reply = self.ask("reboot", timeout=30)[-1]
+            if reply.get("ok") is False:
+                print(f"cabinet-test: the updater did not restart: {reply}", file=sys.stderr, flush=True)
         with contextlib.suppress(VmError):
-            self.vm.sh("systemctl reboot --no-block", timeout=5)
+            if not asked or reply.get("ok") is False:
+                self.vm.sh("systemctl reboot --no-block", timeout=5)
         with contextlib.suppress(OSError):
             if self.vm._agent is not None:
                 self.vm._agent.close()
@@ -251,12 +289,12 @@ class Updates:
             self.report.note("an update from the stick", False, str(error))
             return
         old, new = self.booted(), self.other()
-        rc, said, took = self.install(self.bundles.good)
+        installed, said, took = self.install_asked(self.bundles.good)
         self.report.update_install_s = took
-        if rc != 0:
-            self.report.note("an update from the stick", False, f"rauc install: rc {rc}: {said[-400:]}")
+        if not installed:
+            self.report.note("an update from the stick", False, f"the updater: {said[-400:]}")
             return
-        self.reboot()
+        self.reboot(asked=True)
         try:
             self.on_slot(new, 900)
             self.report.update_s = round(time.monotonic() - plugged_at, 1)
@@ -287,11 +325,11 @@ class Updates:
         before = self.state()
         broken = self.other()
         self.report.update_rollback_tried += 1
-        rc, said, _ = self.install(self.bundles.broken)
-        if rc != 0:
-            self.report.note("a bundle whose game never comes up: rolled back", False, f"rc {rc}: {said[-400:]}")
+        installed, said, _ = self.install_asked(self.bundles.broken)
+        if not installed:
+            self.report.note("a bundle whose game never comes up: rolled back", False, f"the updater: {said[-400:]}")
             return
-        self.reboot()
+        self.reboot(asked=True)
         started = time.monotonic()
         try:
             wait_for(f"slot {broken} tried", lambda: f"rauc.slot={broken}" in self.cab.agent_out("cat /proc/cmdline"),
@@ -309,45 +347,125 @@ class Updates:
         states = self.cab.slot_states()
         after = self.state()
         lost = self.kept(before, after)
-        ok = tried and states.get(broken) == "bad" and states.get("booted") == good_slot and not lost
+        last = self.ask("status", timeout=120)[-1].get("last") or {}  # what the service menu shows after it
+        self.report.update_rollback_why = str(last.get("why", ""))
+        said_why = last.get("outcome") == "rolled_back" and bool(last.get("why"))
+        ok = tried and states.get(broken) == "bad" and states.get("booted") == good_slot and not lost and said_why
         self.report.update_rolled_back += int(ok)
         self.report.update_state_kept = self.report.update_state_kept and not lost
         self.report.note(
             "a bundle whose game never comes up: rolled back",
             ok,
             f"{broken} tried {tried}; back on {good_slot} {self.report.update_rollback_s} s after the reboot; "
-            f"rauc {states}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)}",
+            f"rauc {states}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)}; the updater's status: "
+            f"{last}",
         )
 
+    def ask(self, *args: str, timeout: float = 600) -> list[dict[str, Any]]:
+        """The updater asked as the service menu asks it (its socket, protocol v1): every reply."""
+        self.vm.sh(f"cat >/run/spit-vm-ask.py <<'EOF'\n{ASK}EOF")
+        _, said = self.vm.sh(f"{VENV_PYTHON} /run/spit-vm-ask.py {' '.join(args)}", timeout=timeout)
+        replies = []
+        for line in said.splitlines():
+            with contextlib.suppress(ValueError):
+                replies.append(json.loads(line))
+        return replies or [{"ok": False, "refused": f"no reply: {said[-300:]}"}]
+
     def bad_bundles_step(self) -> None:
-        """Each bad bundle on the stick: `rauc install` refuses it, and the other slot is as it was."""
+        """The bad bundles on the stick, each asked for as the service menu asks the updater: each is
+        refused in words, and the other slot is as it was (not a byte of it written, its loader entry
+        and RAUC's state unchanged, the same slot booted). Then what the stick itself can do wrong:
+        pulled during the install, and write-protected (read-only: still read, still refused)."""
         if not self.plugged:
             self.plug()
         self.wait_mounted()
-        other = self.other()
+        other, booted = self.other(), self.booted()
         said_all = []
-        booted = self.booted()
-        for what, bundle in self.bundles.bad.items():
+        looked = self.ask("look")[-1]
+        listed = [b.get("name") for b in looked.get("bundles", [])]
+        both = [self.bundles.broken.name, self.bundles.good.name]  # two good bundles: the newest first
+        self.report.bundles_listed_newest_first = [name for name in listed if name in both] == both
+        self.report.note(
+            "two bundles on one stick: both listed, the newest first",
+            self.report.bundles_listed_newest_first,
+            f"the updater lists {listed}",
+        )
+        tries: list[tuple[str, Path, str]] = [(what, bundle, "") for what, bundle in self.bundles.bad.items()]
+        tries += [("the stick pulled during the install", self.bundles.good, "pull")]
+        for what, bundle, how in tries:
+            if how == "pull" and not self.plugged:
+                self.plug()
+                self.wait_mounted()
             before = self.slot_print(other)
-            rc, said, _ = self.install(bundle, timeout=600)
+            reply = self.install_pulled(bundle) if how == "pull" else self.ask("install", bundle.name)[-1]
             after = self.slot_print(other)
-            # Refused: an error, the loader entries and RAUC's states as they were, the same slot booted.
-            # Written: RAUC checks a verity bundle's blocks as it reads them, so a changed byte in the
-            # payload is found once the install has begun writing the other slot (which stays bad).
-            refused = rc != 0 and before[1:] == after[1:] and self.booted() == booted
+            refused = reply.get("ok") is False and bool(reply.get("refused")) and self.booted() == booted
+            refused = refused and before[1:] == after[1:]  # the loader entries and RAUC's states as they were
             written = before[0] != after[0]
+            if how != "pull":  # (pulled: RAUC may have begun; the other slot stays bad, not primary)
+                refused = refused and not written
             self.report.bundles_bad_tried += 1
             self.report.bundles_refused += int(refused)
             if written:
                 self.report.bundles_bad_wrote_slot.append(what)
-            last = said.splitlines()[-1] if said else rc
             verdict = "refused" if refused else "NOT refused"
-            said_all.append(f"{what}: {verdict}{', the other slot written' if written else ''} ({last})")
+            said_all.append(f"{what}: {verdict}{', the other slot written' if written else ''} "
+                            f"({reply.get('refused') or reply})")  # fmt: skip
+        self.read_only_stick()
         self.report.note(
-            "bad bundles refused, the other slot untouched",
+            "bad bundles refused through the updater, the other slot untouched",
             self.report.bundles_refused == self.report.bundles_bad_tried > 0,
             "; ".join(said_all),
         )
+
+    def install_pulled(self, bundle: Path) -> dict[str, Any]:
+        """An install asked for, the stick pulled once the updater has begun reading the bundle."""
+        self.vm.sh(f"cat >/run/spit-vm-ask.py <<'EOF'\n{ASK}EOF")
+        out = "/run/spit-vm-pulled.out"
+        self.vm.sh(
+            f"rm -f {out}; systemd-run --unit=spit-vm-pulled-{self.plugs} sh -c "
+            f"'{VENV_PYTHON} /run/spit-vm-ask.py install {bundle.name} >{out} 2>&1'"
+        )
+        with contextlib.suppress(VmError):
+            wait_for("the install begun", lambda: '"progress"' in self.vm.out(f"cat {out}"), 120, 0.5)
+        self.pull()
+        with contextlib.suppress(VmError):
+            wait_for("the install ended", lambda: '"done"' in self.vm.out(f"cat {out}"), 900, 2)
+        replies = []
+        for line in self.vm.out(f"cat {out}").splitlines():
+            with contextlib.suppress(ValueError):
+                replies.append(json.loads(line))
+        return replies[-1] if replies else {"ok": None, "refused": "no end of the install"}
+
+    def read_only_stick(self) -> None:
+        """A write-protected stick: mounted read-only, its bundles still listed and the bad ones still
+        refused (the updater only reads a stick; a full stick is the same to it)."""
+        if self.plugged:
+            self.pull()
+            with contextlib.suppress(VmError):
+                wait_for("the stick unmounted", lambda: not self.mounted(), 60, 0.5)
+        self.plug(read_only=True)
+        try:
+            mount = self.wait_mounted()
+        except VmError as error:
+            self.report.note("a read-only stick: read, bad bundles refused", False, str(error))
+            self.pull()
+            return
+        looked = self.ask("look")[-1]
+        named = {b.get("name"): b for b in looked.get("bundles", [])}
+        unsigned = self.bundles.bad["unsigned"].name
+        self.report.stick_read_only_read = (
+            " ro," in f" {mount.split()[-1]}," and self.bundles.good.name in named
+            and bool(named.get(unsigned, {}).get("refused"))
+        )  # fmt: skip
+        self.report.note(
+            "a read-only stick: read, bad bundles refused",
+            self.report.stick_read_only_read,
+            f"{mount}; {len(named)} bundles listed; unsigned: {named.get(unsigned, {}).get('refused')!r}",
+        )
+        self.pull()
+        with contextlib.suppress(VmError):
+            wait_for("the stick unmounted", lambda: not self.mounted(), 60, 0.5)
 
     def power_cuts_step(self, count: int, rng: random.Random) -> None:
         """Power cuts at random moments of an install from the stick, or of the new slot's first boot:
