@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from appliance.updater.slots import BOUND_S
+
 from .bundles import Bundles
 from .checks import ENTRIES, JOURNALS, VmError, wait_for
 
@@ -40,6 +42,7 @@ with Client(timeout_s=None) as client:
         if req != "install" or reply.get("event") == "done":
             break
 """
+BOUND_FILE = "/var/lib/spit-arcade/vm-boot-ok-bound"  # the test image's boot-ok reads it (inside.sh)
 COIN_LINE = 11  # the coin mech's line (appliance/inputs/default.toml: coin = 11)
 STORE = "/var/lib/spit-arcade/store.sqlite"
 CONFIG = "/var/lib/spit-arcade/config.toml"
@@ -262,6 +265,16 @@ class Updates:
             timeout, 2,
         )  # fmt: skip
 
+    def set_bound(self) -> float:
+        """A new slot's bound to show the title (its boot-ok check), from this run's first boot: three
+        times its time to the title, at least the cabinet's 300 s (the test image reads it from the
+        state partition: systemd/image/inside.sh). The waits for a new slot follow from it."""
+        measured = self.report.boot_to_title_s or self.report.boot_to_ready_s or 0.0
+        bound = max(float(BOUND_S), round(3 * measured))
+        self.vm.sh(f"echo {bound:.0f} >{BOUND_FILE}")
+        self.report.update_boot_ok_bound_s = bound
+        return bound
+
     def blessed(self, slot: str, timeout: float = 900) -> bool:
         entry = f"spit-{slot.lower()}.conf"
         with contextlib.suppress(VmError):
@@ -289,6 +302,7 @@ class Updates:
             self.report.note("an update from the stick", False, str(error))
             return
         old, new = self.booted(), self.other()
+        bound = self.set_bound()
         installed, said, took = self.install_asked(self.bundles.good)
         self.report.update_install_s = took
         if not installed:
@@ -296,13 +310,13 @@ class Updates:
             return
         self.reboot(asked=True)
         try:
-            self.on_slot(new, 900)
+            self.on_slot(new, 2 * bound)  # (a shutdown, then the boot within its bound, or rolled back)
             self.report.update_s = round(time.monotonic() - plugged_at, 1)
             resumed = self.cab.resume_after_restart(journal, timeout=300)
         except VmError as error:
             self.report.note("an update from the stick", False, f"{error}; {self.cab.what_happened()}")
             return
-        good = self.blessed(new)
+        good = self.blessed(new, bound)
         after = self.state()
         lost = self.kept(before, after)
         version = self.vm.out("cat /etc/spit-arcade/bundle-version 2>/dev/null || true")
@@ -324,6 +338,7 @@ class Updates:
     def rollback_step(self, good_slot: str) -> None:
         before = self.state()
         broken = self.other()
+        bound = self.set_bound()
         self.report.update_rollback_tried += 1
         installed, said, _ = self.install_asked(self.bundles.broken)
         if not installed:
@@ -333,12 +348,12 @@ class Updates:
         started = time.monotonic()
         try:
             wait_for(f"slot {broken} tried", lambda: f"rauc.slot={broken}" in self.cab.agent_out("cat /proc/cmdline"),
-                     600, 2)  # fmt: skip
+                     2 * bound, 2)  # fmt: skip
             tried = True
         except VmError:
             tried = False
         try:
-            self.on_slot(good_slot, 1200)
+            self.on_slot(good_slot, 3 * bound)  # (the broken slot tried within its bound, then the good one booted)
         except VmError as error:
             why = f"{error}; {self.cab.what_happened()}"
             self.report.note("a bundle whose game never comes up: rolled back", False, why)
@@ -472,6 +487,7 @@ class Updates:
         each next power-on boots a working game (the old slot or the new), the state partition clean
         and the state kept."""
         install_s = self.report.update_install_s or 300.0
+        bound = self.set_bound()
         for n in range(count):
             before = self.state()
             if not self.plugged:
@@ -499,10 +515,10 @@ class Updates:
             booted, where, lost, clean = False, "?", ["the machine"], False
             try:
                 self.vm.start()
-                self.vm.connect_agent(600)
-                self.up(1200)  # (a new slot that did not come up is left by itself: a reboot, the old slot)
+                self.vm.connect_agent(bound)
+                self.up(3 * bound)  # (a new slot that did not come up in its bound is left: a reboot, the old slot)
                 where = self.cab.agent_out("cat /proc/cmdline").split("rauc.slot=")[-1].split()[0]
-                if where == new and not self.blessed(new):
+                if where == new and not self.blessed(new, bound):
                     raise VmError(f"slot {new} up but not blessed")
                 booted = True
                 clean = self.cab.state_clean()
