@@ -98,6 +98,7 @@ class Report:
     update_rolled_back: int = 0  # a bundle whose game never comes up: left, back on the slot before
     update_rollback_s: float | None = None  # from the reboot into it to the game on the slot before
     update_boot_ok_bound_s: float | None = None  # a new slot's bound to show its title, emulated (3x the first boot's)
+    update_scene_wait_s: float | None = None  # after the update: a scene's wait, 4 of the new slot's p99 frames
     update_rollback_why: str = ""  # the updater's status after it (what the service menu says): why
     update_power_cuts_tried: int = 0
     update_power_cuts_booted: int = 0  # a working game on the old or new slot, state partition clean, state kept

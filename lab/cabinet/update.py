@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from appliance.updater.slots import BOUND_S
 
 from .bundles import Bundles
-from .checks import ENTRIES, JOURNALS, VmError, wait_for
+from .checks import ENTRIES, JOURNALS, LINES, UNIT, VmError, wait_for
 
 if TYPE_CHECKING:
     from .checks import Cabinet
@@ -265,6 +266,41 @@ class Updates:
             timeout, 2,
         )  # fmt: skip
 
+    def frame_s(self) -> float:
+        """The game's own worst frame since it started on this boot, in seconds (its one line "N frames a
+        second, frame p99 M ms", a few seconds after its start); 0.0 until it has said it."""
+        said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep 'frames a second, frame p99' || true")
+        found = re.findall(r"frame p99 ([\d.]+) ms", said)
+        return float(found[-1]) / 1000 if found else 0.0
+
+    def resumed_after_update(self, journal: str) -> bool:
+        """After the restart into the new slot: the start-up notices taken away, "game resumed", both
+        players back at the table, and the next press journalled in the same game. The waits are what
+        the game says of its own frames on this boot: on the emulated, loaded cabinet a new slot's first
+        frames took 13.7 s each (p99; 0.1 a second), so a scene that comes a frame or two after a press
+        is given four of those frames, at least 20 s (the waits of the other steps)."""
+        with contextlib.suppress(VmError):
+            wait_for("the game's frame rate line", lambda: self.frame_s() > 0, 120, 2)
+        scene_s = max(20.0, 4 * self.frame_s())
+        self.report.update_scene_wait_s = round(scene_s, 1)
+        if self.cab.status().startswith("notices:"):
+            self.cab.press(1, "spit")  # the start-up notices go at the first press
+        try:
+            self.cab.wait_scene("resumed", scene_s)
+            for _ in range(3):  # both SPIT! (again, as people do, if one landed in the lockout)
+                self.cab.press(1, "spit")
+                self.cab.press(2, "spit")
+                with contextlib.suppress(VmError):
+                    self.cab.wait_scene("play", scene_s)
+                    break
+            else:
+                raise VmError("the play scene: not back after SPIT! from both")
+        except VmError as error:
+            raise VmError(f"{error} (waits of {scene_s:.0f} s); on the screen: {self.cab.status()!r}") from None
+        reply = self.vm.request({"press": LINES[(1, "pile1")], "hold_ms": 70, "watch": JOURNALS,
+                                 "wait_ms": round(scene_s * 1000)}, timeout=scene_s + 10)  # fmt: skip
+        return int(reply.get("latency_ns", -1)) >= 0 and self.cab.newest_journal() == journal
+
     def set_bound(self) -> float:
         """A new slot's bound to show the title (its boot-ok check), from this run's first boot: three
         times its time to the title, at least the cabinet's 300 s (the test image reads it from the
@@ -312,7 +348,7 @@ class Updates:
         try:
             self.on_slot(new, 2 * bound)  # (a shutdown, then the boot within its bound, or rolled back)
             self.report.update_s = round(time.monotonic() - plugged_at, 1)
-            resumed = self.cab.resume_after_restart(journal, timeout=300)
+            resumed = self.resumed_after_update(journal)
         except VmError as error:
             self.report.note("an update from the stick", False, f"{error}; {self.cab.what_happened()}")
             return
