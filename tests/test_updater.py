@@ -380,7 +380,7 @@ def test_the_check_of_every_block_says_why_it_could_not_be_made(made: dict[str, 
     other = bundles.check_payload(stick / "other_key.raucb", cabinet(tmp_path))
     assert other[0].startswith("not signed by this cabinet's key")
 
-    def without_veritysetup(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    def without_veritysetup(args: list[str], timeout: float | None) -> subprocess.CompletedProcess[str]:
         if args[0] == "veritysetup":
             raise FileNotFoundError(2, "No such file or directory", "veritysetup")
         return bundles.run_tool(args, timeout)
