@@ -12,7 +12,7 @@ import pytest
 
 from lab.cabinet.bundles import newer, put_file, stick_image
 from lab.cabinet.checks import Report
-from lab.cabinet.update import Updates
+from lab.cabinet.update import ASK, Updates
 
 
 def test_the_report_has_the_update_keys_the_issue_names() -> None:
@@ -63,3 +63,8 @@ def test_a_file_is_written_into_an_ext4_image_without_mounting_it(tmp_path: Path
     put_file(rootfs, "/etc/d/x.conf", "[Service]\n", mkdir="/etc/d")
     said = subprocess.run(["debugfs", "-R", "cat /etc/version", str(rootfs)], capture_output=True, text=True)
     assert said.stdout == "0.1.2\n"
+
+
+def test_the_updater_is_asked_in_the_cabinet_by_a_script_that_compiles() -> None:
+    compile(ASK, "spit-vm-ask.py", "exec")
+    assert "from appliance.updater.protocol import Client" in ASK

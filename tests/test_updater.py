@@ -25,7 +25,7 @@ from appliance.updater.server import NOT_ON_STICK, Server, Updater, install_refu
 IMAGE = Path(__file__).resolve().parents[1] / "systemd" / "image"
 MAKE = IMAGE / "make-bundle.sh"
 CA = IMAGE / "dev-keys" / "ca.cert.pem"
-TOOLS = ("rauc", "mksquashfs", "mkfs.ext4", "openssl", "dbus-daemon")
+TOOLS = ("rauc", "mksquashfs", "mkfs.ext4", "openssl", "dbus-daemon", "veritysetup")
 BOOTED = "0.1.0"
 
 
@@ -33,7 +33,7 @@ BOOTED = "0.1.0"
 def tools() -> None:
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
-        why = f"needs {', '.join(missing)} (apt-get install rauc squashfs-tools e2fsprogs openssl dbus)"
+        why = f"needs {', '.join(missing)} (apt-get install rauc squashfs-tools e2fsprogs openssl dbus cryptsetup-bin)"
         if os.environ.get("CI") == "true":
             pytest.fail(why)
         pytest.skip(why)
@@ -83,6 +83,10 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     data[len(data) - 200] ^= 0x01  # one byte of the signature
     out["tampered"] = work / "tampered.raucb"
     out["tampered"].write_bytes(bytes(data))
+    data = bytearray(out["new"].read_bytes())
+    data[len(data) // 3] ^= 0x01  # one byte of the payload (the root file system): the signature still holds
+    out["damaged"] = work / "damaged.raucb"
+    out["damaged"].write_bytes(bytes(data))
     out["junk"] = work / "junk.raucb"
     out["junk"].write_bytes(b"not a bundle\n" * 100)
     return out
@@ -337,6 +341,52 @@ def test_an_install_goes_through_raucs_service_with_its_progress(
         assert done["refused"] == (f"RAUC could not open the bundle to check it ({done['detail']}). "
                                    "The running version is untouched.")  # fmt: skip
         assert "/dev/mapper/control" in done["detail"]
+
+
+def test_a_bundle_changed_after_it_was_signed_is_refused_before_rauc_writes_a_byte(
+    made: dict[str, Path], tmp_path: Path
+) -> None:
+    """One byte of the payload changed: `rauc info` still takes it (the signature covers the manifest,
+    whose root hash covers the payload), so look offers it; the install checks every block first and
+    refuses it without asking RAUC to install (RAUC's own install would find it only part-way through
+    writing the other slot). The same bundle unchanged passes the check and goes on to RAUC."""
+    stick = stick_with(tmp_path, made, "damaged", "new")
+    asked = tmp_path / "rauc-install-asked"
+    rauc = tmp_path / "rauc-install.sh"
+    rauc.write_text(f"#!/bin/sh\necho \"$@\" >>{asked}\nexit 1\n")
+    rauc.chmod(0o755)
+    updater = Updater(cabinet(tmp_path), stick=lambda: stick, rauc=str(rauc))
+    assert {b["name"]: b["installable"] for b in updater.look()["bundles"]} == {"new.raucb": True,
+                                                                               "damaged.raucb": True}
+    told: list[dict[str, Any]] = []
+    done = updater.install("damaged.raucb", False, told.append)
+    assert done["ok"] is False and done["refused"] == (
+        "damaged: its contents do not match its signature (changed, or copied badly): copy it again. "
+        "The running version is untouched.")  # fmt: skip
+    assert "Verification" in done["detail"]  # veritysetup's own words
+    assert [t["step"] for t in told] == ["checking every block of the bundle"]
+    assert not asked.exists()
+    assert bundles.check_payload(stick / "new.raucb", cabinet(tmp_path)) == ("", "")
+    updater.install("new.raucb", False, told.append)
+    assert asked.read_text().split()[-1] == str(stick / "new.raucb")
+
+
+def test_the_check_of_every_block_says_why_it_could_not_be_made(made: dict[str, Path], tmp_path: Path) -> None:
+    """The stick pulled before the check, another key's bundle (RAUC refuses its signature before
+    anything is read), and a cabinet whose image lacks veritysetup."""
+    stick = stick_with(tmp_path, made, "new", "other_key")
+    gone = bundles.check_payload(stick / "gone.raucb", cabinet(tmp_path))
+    assert gone[0].startswith("the stick was pulled")
+    other = bundles.check_payload(stick / "other_key.raucb", cabinet(tmp_path))
+    assert other[0].startswith("not signed by this cabinet's key")
+
+    def without_veritysetup(args: list[str], timeout: float | None) -> subprocess.CompletedProcess[str]:
+        if args[0] == "veritysetup":
+            raise FileNotFoundError(2, "No such file or directory", "veritysetup")
+        return bundles.run_tool(args, timeout)
+
+    said = bundles.check_payload(stick / "new.raucb", cabinet(tmp_path), tool=without_veritysetup)
+    assert said == ("the cabinet cannot check bundles (veritysetup is missing): its image is incomplete", "")
 
 
 def test_a_second_install_while_one_runs_is_refused(made: dict[str, Path], tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ connection and no install: the socket starts it again at the next request.
     look                          the bundles on the stick (bundles.look), newest first
     install NAME [confirm_downgrade]
                                   NAME from look's list (a file name, never a path), checked again,
-                                  then `rauc install` (RAUC checks the signature and every block);
+                                  every block of it checked (bundles.check_payload: nothing written
+                                  when one is changed), then `rauc install` (RAUC checks the
+                                  signature and every block again as it writes the other slot);
                                   progress as RAUC reports it, then done (ok, or refused and why)
     status                        the booted slot and version, the last update's outcome (slots.py),
                                   an install running and its progress
@@ -40,6 +42,8 @@ from .protocol import MAX_LINE, REQUESTS, SOCKET, ProtocolError, decode, encode
 
 IDLE_S = 120.0
 NOT_ON_STICK = "that bundle is not on the stick (pulled, or renamed?): look again"
+CHECKING = "checking every block of the bundle"
+UNTOUCHED = " The running version is untouched."
 PROGRESS = re.compile(r"^\s*(\d{1,3})% (.*)$")
 LISTEN_FD = 3  # sd_listen_fds(3): the first socket systemd passes
 
@@ -53,10 +57,12 @@ class Updater:
 
     def __init__(self, cabinet: bundles.Cabinet, stick: Callable[[], Path | None] = stick_path,
                  run: bundles.Run = bundles.run_rauc, rauc: str = "rauc",
-                 reboot: Callable[[], None] = reboot_now, entries: Path = slots.ENTRIES) -> None:
+                 reboot: Callable[[], None] = reboot_now, entries: Path = slots.ENTRIES,
+                 tool: bundles.Tool = bundles.run_tool) -> None:
         self.cabinet = cabinet
         self.stick = stick
         self.run = run
+        self.tool = tool
         self.rauc = rauc
         self.reboot_now = reboot
         self.entries = entries
@@ -113,8 +119,12 @@ class Updater:
             return self._ended(name, bundle.version, {"ok": False, "needs_confirm": True, "refused": (
                 f"{bundle.version} is older than {self.cabinet.version}, which the cabinet runs: going back is "
                 "installed only when the operator confirms it")})
-        self.progress = {"name": name, "version": bundle.version, "percent": 0, "step": "starting"}
-        tell({"event": "progress", "percent": 0, "step": "starting", "version": bundle.version})
+        self.progress = {"name": name, "version": bundle.version, "percent": 0, "step": CHECKING}
+        tell({"event": "progress", "percent": 0, "step": CHECKING, "version": bundle.version})
+        refused, detail = bundles.check_payload(path, self.cabinet, self.run, self.tool)
+        if refused:  # before RAUC is asked: nothing written
+            words = install_refusal(detail, path) if not path.exists() else refused.rstrip(".") + "." + UNTOUCHED
+            return self._ended(name, bundle.version, {"ok": False, "refused": words, "detail": detail})
         args = [self.rauc, "install"]
         if self.cabinet.conf is not None:
             args.append(f"--conf={self.cabinet.conf}")
@@ -164,7 +174,7 @@ class Updater:
 def install_refusal(detail: str, path: Path) -> str:
     """Why RAUC's install failed, in the operator's words; the running slot is never touched."""
     said = detail.lower()
-    untouched = " The running version is untouched."
+    untouched = UNTOUCHED
     if not path.exists():
         return "the stick was pulled during the install: plug it in and install again." + untouched
     if "input/output error" in said or "payload is corrupted" in said:

@@ -6,7 +6,8 @@ From the image under test: slot A's root file system (its ext4, read off the ima
 - `broken`: newer still, whose game fails at every start (a drop-in ExecStart=/bin/false): installed,
   it must be left for the slot it came from;
 - `bad`: bundles every cabinet must refuse, made on a small root file system (refused before a byte
-  of it is written, whatever its size): unsigned, one byte changed, another architecture's, another key's.
+  of it is written, whatever its size): unsigned, one byte changed, another architecture's, another
+  key's, and an older version (a downgrade, refused unless the operator confirms it).
 They are made once per image (kept beside it, with a stamp of the image), then laid on a stick's disk
 image: partition 1 FAT32 with the bundles (what the cabinet mounts), partition 2 a second FAT file
 system that nothing may mount.
@@ -144,6 +145,8 @@ def bad_bundles(repo: Path, version: str, folder: Path) -> dict[str, Path]:
         repo, small, version, folder / "bad-other-key.raucb",
         "--cert", str(other_ca), "--key", str(other_key), "--keyring", str(other_ca),
     )  # fmt: skip
+    # Signed with the development key, older than any cabinet: a downgrade, asked without confirming it.
+    bad["a downgrade, not confirmed"] = make_bundle(repo, small, "0.0.1", folder / "bad-older.raucb")
     return bad
 
 

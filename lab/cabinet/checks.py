@@ -101,11 +101,16 @@ class Report:
     update_rollback_tried: int = 0
     update_rolled_back: int = 0  # a bundle whose game never comes up: left, back on the slot before
     update_rollback_s: float | None = None  # from the reboot into it to the game on the slot before
+    update_boot_ok_bound_s: float | None = None  # a new slot's bound to show its title, emulated (3x the first boot's)
+    update_scene_wait_s: float | None = None  # after the update: a scene's wait, 4 of the new slot's p99 frames
+    update_rollback_why: str = ""  # the updater's status after it (what the service menu says): why
     update_power_cuts_tried: int = 0
     update_power_cuts_booted: int = 0  # a working game on the old or new slot, state partition clean, state kept
     bundles_bad_tried: int = 0
     bundles_refused: int = 0  # by the cabinet's rauc: an error, the boot entries and slot states unchanged
     bundles_bad_wrote_slot: list[str] = field(default_factory=list)  # refused only once writing the other slot
+    bundles_listed_newest_first: bool = False  # two good bundles on one stick: the updater lists both, newest first
+    stick_read_only_read: bool = False  # a write-protected stick: mounted read-only, read, bad bundles refused
     exposure: float | None = None
     exposure_line: str = ""
     wheel_files: int = 0  # the game's installed files (its wheel's RECORD), of which ...
@@ -126,6 +131,7 @@ class Report:
     venue_published_s: float | None = None  # from the restart to the uplink's heartbeat at the view
     venue_view_saw: dict[str, Any] = field(default_factory=dict)  # what the operator's view had of the cabinet
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
+    steps_s: dict[str, float] = field(default_factory=dict)  # each step run: its seconds (for CI's counts)
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
     run_s: float = 0.0
 

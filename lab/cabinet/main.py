@@ -352,12 +352,14 @@ def main(argv: list[str]) -> int:
             report.note("updates from a stick", False, "no bundles: run it from a clone (make-bundle.sh)")
         report.steps_skipped = [key for key in STEPS if key in skip or (only is not None and key not in only)]
         assert only is None or updates is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
-        steps_run = [(name, step) for key, name, step in steps if key not in report.steps_skipped]
-        for name, step in steps_run:
+        steps_run = [(key, name, step) for key, name, step in steps if key not in report.steps_skipped]
+        for key, name, step in steps_run:
+            step_started = time.monotonic()
             try:
                 step()
             except VmError as error:
                 report.note(name, False, str(error))
+            report.steps_s[key] = round(time.monotonic() - step_started, 1)
     except VmError as error:
         report.note("the machine", False, str(error))
         print(machine.console()[-3000:], file=sys.stderr)

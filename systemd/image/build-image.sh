@@ -84,8 +84,9 @@ packages=(systemd systemd-sysv udev dbus kmod e2fsprogs procps iproute2 less
   systemd-resolved wpasupplicant)  # the venue's network, started only when the venue is on (inside.sh)
 components=main
 case "$arch" in
-  amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc) ;;
-  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 rauc); components="main,non-free-firmware" ;;
+  # cryptsetup-bin (veritysetup): the updater checks a bundle's blocks before RAUC installs it.
+  amd64) packages+=(linux-image-amd64 initramfs-tools systemd-boot-efi systemd-boot rauc cryptsetup-bin) ;;
+  arm64) packages+=(linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 rauc cryptsetup-bin); components="main,non-free-firmware" ;;
 esac
 if [ "$test" = yes ]; then packages+=(gpiod); fi
 

@@ -124,4 +124,11 @@ if [ "$TEST" = yes ]; then
   printf '\n[[serial]]\nport = "/dev/ttyUSB0"   # QEMU usb-serial, the host pad-emulator on its other end\nplayer = 1\n' >>/etc/spit-arcade/inputs.toml
   grep -q '^sources = \["gpio", "serial", "touch"\]$' /etc/spit-arcade/inputs.toml
   /opt/spit-arcade/venv/bin/spit-arcade check-config --inputs /etc/spit-arcade/inputs.toml
+  # A new slot's bound to show the title (boot-ok.sh, 300 s on a cabinet) is what the virtual cabinet
+  # measured this run, emulated: lab/cabinet/update.py writes it to the state partition from its
+  # first boot (three times its time to the title, at least 300 s); without it, 300 s as on a cabinet.
+  mkdir -p /etc/systemd/system/spit-arcade-boot-ok.service.d
+  printf '%s\n' '[Service]' 'ExecStart=' \
+    'ExecStart=/bin/sh -c '"'"'exec /usr/local/libexec/spit-arcade-boot-ok "$$(cat /var/lib/spit-arcade/vm-boot-ok-bound 2>/dev/null || echo 300)" 3'"'" \
+    'TimeoutStartSec=infinity' >/etc/systemd/system/spit-arcade-boot-ok.service.d/emulated.conf
 fi
