@@ -257,15 +257,12 @@ class Peer:
             try:
                 data, address = self.sock.recvfrom(wire.MAX_DATAGRAM + 1)
             except TimeoutError:
-                heard = self.last_heard_ns
-                if (self.leader and not self._reopened and heard is not None and self.address is not None
-                        and self.clock() - heard > REOPEN_NS and not self.state.startswith(("refused", "closed"))):
-                    with self._lock:
-                        self._reopen()
+                self._reopen_if_silent()
                 continue
-            except OSError:
+            except OSError:  # (ECONNREFUSED: the dead cabinet's port answered our sends with ICMP)
                 if self._stop.is_set():
                     break
+                self._reopen_if_silent()  # those errors can come faster than the timeout: check here too
                 continue
             now = self.clock()
             if now - window_start >= FLOOD_WINDOW_NS:
@@ -364,6 +361,14 @@ class Peer:
             return
         with contextlib.suppress(OSError):
             self.sock.sendto(self._stray_hello, address)
+
+    def _reopen_if_silent(self) -> None:
+        """(The reader.) A listener whose peer has said nothing for REOPEN_NS: `_reopen`."""
+        heard = self.last_heard_ns
+        if (self.leader and not self._reopened and heard is not None and self.address is not None
+                and self.clock() - heard > REOPEN_NS and not self.state.startswith(("refused", "closed"))):
+            with self._lock:
+                self._reopen()
 
     def _reopen(self) -> None:
         """(The reader.) A listener whose peer has been silent REOPEN_NS: its socket unconnected (a
