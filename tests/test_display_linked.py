@@ -142,5 +142,6 @@ def test_a_linked_rematch_from_the_game_over_screen_starts_when_both_tables_want
     assert "Rematch: waiting for the other table" in texts(h)
     assert not isinstance(h.scene, PlayScene)  # one table alone plays nothing
     joiner.want_rematch(h.now_ns)
-    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and h.scene.match is not first)
+    assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and h.scene.match is not first
+                          and joiner.game_no == 2)  # the other table gets the new deal a beat later
     assert h.scene.match is leader.match and leader.game_no == joiner.game_no == 2
