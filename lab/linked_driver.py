@@ -77,7 +77,7 @@ def cabinet(args: Any) -> int:
     import threading
     import time
 
-    from appliance.linked.game import unfinished_linked
+    from appliance.linked.game import BEAT_NS, unfinished_linked
     from appliance.linked.peer import Peer, offer
 
     mine = offer(args.variant, {}, [args.seat], 2, f"seat {args.seat}")
@@ -107,6 +107,7 @@ def cabinet(args: Any) -> int:
 
     said = ""
     end_ns: int | None = None
+    leave_ns: int | None = None
     while True:
         now = time.monotonic_ns()
         player.due(now)
@@ -116,8 +117,14 @@ def cabinet(args: Any) -> int:
             say(state=said, game=table.game_no, presses=table.match.presses if table.match else 0)
         if stop.is_set() and end_ns is None:
             end_ns = now
-        if end_ns is not None and ((table.remote_w_us >= table.raw_us(end_ns) and peer.link.in_flight == 0)
-                                   or now > end_ns + 30_000_000_000 or not table.state.startswith(("play", "paus"))):
+        if end_ns is not None and leave_ns is None and (
+                (table.remote_w_us >= table.raw_us(end_ns) and table.w_sent_us >= table.raw_us(end_ns)
+                 and peer.link.in_flight == 0)
+                or now > end_ns + 30_000_000_000 or not table.state.startswith(("play", "paus"))):
+            # both words are past the end (the other's `end` is before this one's): a few beats more, so
+            # the beat that carried this table's word past it is not the last one the other might miss
+            leave_ns = now + 5 * BEAT_NS
+        if leave_ns is not None and now >= leave_ns:
             break
         peer.wait_for(lambda _: False, 0.004)
     match = table.match
