@@ -107,6 +107,8 @@ def test_no_slot_that_can_boot_and_bad_words_are_errors(esp: Path) -> None:
     said(esp, "set-state", "A", "bad")
     done = switch(esp, "get-primary")
     assert done.returncode != 0 and "no slot can boot" in done.stderr
-    for args in (("set-state", "C", "good"), ("set-state", "A", "fine"), ("frobnicate",)):
+    for args in (("set-state", "C", "good"), ("set-state", "C", "bad"), ("get-state", "X"),
+                 ("set-primary", "C"), ("set-state", "A", "fine"), ("frobnicate",)):
         done = switch(esp, *args)
         assert done.returncode != 0 and done.stderr.startswith("spit-slot-switch: "), args
+    assert entries(esp) == ["spit-a+0.conf"]  # nothing changed by the wrong words

@@ -132,11 +132,12 @@ set_state() {
   esac
 }
 
+
 case "${1:-}" in
   get-primary) get_primary ;;
-  set-primary) set_primary "$(lower "${2:-}")" ;;
-  get-state) state_of "$(lower "${2:-}")" ;;
-  set-state) set_state "$(lower "${2:-}")" "${3:-}" ;;
+  set-primary) s=$(lower "${2:-}"); set_primary "$s" ;;
+  get-state) s=$(lower "${2:-}"); state_of "$s" ;;
+  set-state) s=$(lower "${2:-}"); set_state "$s" "${3:-}" ;;
   get-current) booted | tr ab AB ;;
   *) die "usage: $me get-primary | set-primary A|B | get-state A|B | set-state A|B good|bad" ;;
 esac
