@@ -89,7 +89,9 @@ def build_image(repo: Path, out: Path, rebuild: bool) -> Path:
         print(f"cabinet-test: {image} is of this tree; not built again", file=sys.stderr)
         return image
     started = time.monotonic()
-    subprocess.run([str(repo / "systemd/image/build-image.sh"), "--test", "--out", str(out)], check=True)
+    # (its lines go to standard error: standard output holds the report alone, for `--json`)
+    subprocess.run([str(repo / "systemd/image/build-image.sh"), "--test", "--out", str(out)], check=True,
+                   stdout=sys.stderr)
     stamp_file.write_text(stamp)
     print(f"cabinet-test: image built in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return image
@@ -259,6 +261,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str]) -> int:
     args = parse(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (the title's reference is drawn with pygame)
     started = time.monotonic()
     repo = repo_root()
     if repo is None and args.image is None:
