@@ -209,6 +209,22 @@ def test_a_tap_on_game_over_plays_the_rematch_and_on_the_pause_plays_on() -> Non
     assert kind(h) == "TitleScene"
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_game_over_offers_the_rematch_and_the_title_on_a_line_each_and_a_tap_on_start_is_the_title(
+    layout: str,
+) -> None:
+    h = Harness((1280, 720), layout)
+    to_game_over(h)
+    over: Any = h.scene
+    offered = [(line.words, line.tap) for c in over.captions() for line in c.lines if line.tap is not None]
+    assert offered == [("SPIT: a rematch, the same game and players", "spit"), ("START: the title", "start")]
+    drawn = {c for d in h.runner.top_texts for *_, c in d.taps}
+    assert drawn == {"spit", "start"}  # both drawn where a tap finds them (every copy: the test above)
+    h.advance(2.0)
+    tap(h, "start", 2 if layout == "tabletop" else None)  # the far seat's copy on the tabletop
+    assert kind(h) == "TitleScene"
+
+
 def test_a_tap_in_the_service_menu_goes_to_a_row_chooses_it_and_goes_back() -> None:
     h = Harness((1280, 720), "desktop")
     h.runner.service_menu = True
