@@ -22,7 +22,8 @@ from appliance.display.scenes.base import BACK
 KINDS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP)
 # the menus, and what their lines that take a tap press (every one of them must be found at its place)
 MENUS = ("title", "choose", "game_menu", "settings", "pause", "resume_ask", "game_over", "service_main",
-         "service_adjustments", "service_audits", "service_switch_test", "learn_spit", "learned")  # fmt: skip
+         "service_adjustments", "service_audits", "service_switch_test", "learn_spit", "learned",
+         "idle_countdown", "speed_idle_countdown")  # fmt: skip
 
 
 def on_screen(drawn: Drawn, top: int, bottom: int) -> tuple[int, int]:
@@ -223,6 +224,44 @@ def test_game_over_offers_the_rematch_and_the_title_on_a_line_each_and_a_tap_on_
     h.advance(2.0)
     tap(h, "start", 2 if layout == "tabletop" else None)  # the far seat's copy on the tabletop
     assert kind(h) == "TitleScene"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_tap_on_the_idle_countdowns_line_plays_on(layout: str) -> None:
+    h = drive("idle_countdown", layout, (1280, 720), 2)
+    scene: Any = h.scene
+    offered = [(line.words, line.tap) for c in scene.idle_warning() for line in c.lines if line.tap is not None]
+    assert offered == [("press any button to play on", "start")]
+    events = len(scene.match.events)
+    tap(h, "start")
+    assert kind(h) == "PlayScene" and scene.idle_left_s(h.now_ns) is None  # the idle time starts again
+    assert len(scene.match.events) == events  # START: no card or pile pressed
+    assert scene.idle_warning() == []
+
+
+class Waiting:
+    """A linked game's table still waiting for the other cabinet (no network: what the scene reads)."""
+
+    state, notice, match, closed = "connecting", "", None, False
+
+    def tick(self, now_ns: int) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_tap_on_the_linked_waits_escape_line_goes_back_to_the_title() -> None:
+    from appliance.display.scenes.base import make
+
+    h = Harness((1280, 720), "desktop")
+    table = Waiting()
+    h.runner.apply_scene(make("linked_wait", h.ctx, table, "port 7000"))
+    h.frame()
+    offered = [(line.words, line.tap) for c in h.scene.captions() for line in c.lines if line.tap is not None]  # type: ignore[attr-defined]
+    assert offered == [("Escape: back to the title", BACK)]
+    click(h, BACK)
+    assert kind(h) == "TitleScene" and table.closed
 
 
 def test_a_tap_in_the_service_menu_goes_to_a_row_chooses_it_and_goes_back() -> None:
