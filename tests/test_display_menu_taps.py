@@ -7,6 +7,7 @@ events as a window gives them."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -262,6 +263,31 @@ def test_a_tap_on_the_linked_waits_escape_line_goes_back_to_the_title() -> None:
     assert offered == [("Escape: back to the title", BACK)]
     click(h, BACK)
     assert kind(h) == "TitleScene" and table.closed
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_initials_are_entered_by_tapping_the_letters_and_the_line_of_keys(layout: str, tmp_path: Path) -> None:
+    """A touch screen's players have no pads to step the letters with: a tap on the letters is the next
+    one, a tap on the line of keys takes it (each seat on its own copy)."""
+    from test_display_reactions import kept
+
+    h = Harness((1280, 720), layout)
+    h.ctx.config_path = tmp_path / "config.toml"
+    to_game_over(h)  # player 2's 400 ms, then player 1's 600 ms make the (empty) table
+    h.frame()
+    scene: Any = h.scene
+    assert kind(h) == "ReactionInitialsScene" and scene.current == (2, 0, 400.0)
+    taps = [(line.words, line.tap) for c in scene.captions() for line in c.lines if line.tap is not None]
+    assert taps == [("[A] _ _", "right"), ("pads: letter   SPIT!: next", "spit")]
+    for control in ("right", "spit", "right", "right", "spit", "spit"):  # B, C, A
+        tap(h, control, 2)
+    assert scene.current == (1, 0, 600.0)
+    tap(h, "right", 1)
+    for _ in range(3):
+        tap(h, "spit", 1)  # B, A, A
+    h.frame()
+    assert kind(h) == "GameOverScene"
+    assert kept(h) == [("BCA", 400.0, 2), ("BAA", 600.0, 1)]
 
 
 def test_a_tap_in_the_service_menu_goes_to_a_row_chooses_it_and_goes_back() -> None:
