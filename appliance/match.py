@@ -192,6 +192,12 @@ class Match:
         return self.game.variant
 
     @property
+    def version(self) -> tuple[int, int]:
+        """Moves whenever the game may have changed (a press applied or put in its place, time that
+        decided something): a screen works out again what it works out from the game only then."""
+        return self.presses, len(self.events)
+
+    @property
     def spit(self) -> Game:
         """The game, for a screen that draws a Spit table (every preset but Speed)."""
         if not isinstance(self.game, Game):

@@ -7,6 +7,7 @@ events as a window gives them."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -22,7 +23,8 @@ from appliance.display.scenes.base import BACK
 KINDS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP)
 # the menus, and what their lines that take a tap press (every one of them must be found at its place)
 MENUS = ("title", "choose", "game_menu", "settings", "pause", "resume_ask", "game_over", "service_main",
-         "service_adjustments", "service_audits", "service_switch_test", "learn_spit", "learned")  # fmt: skip
+         "service_adjustments", "service_audits", "service_switch_test", "learn_spit", "learned",
+         "idle_countdown", "speed_idle_countdown")  # fmt: skip
 
 
 def on_screen(drawn: Drawn, top: int, bottom: int) -> tuple[int, int]:
@@ -207,6 +209,85 @@ def test_a_tap_on_game_over_plays_the_rematch_and_on_the_pause_plays_on() -> Non
     h.frame()
     click(h, BACK)
     assert kind(h) == "TitleScene"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_game_over_offers_the_rematch_and_the_title_on_a_line_each_and_a_tap_on_start_is_the_title(
+    layout: str,
+) -> None:
+    h = Harness((1280, 720), layout)
+    to_game_over(h)
+    over: Any = h.scene
+    offered = [(line.words, line.tap) for c in over.captions() for line in c.lines if line.tap is not None]
+    assert offered == [("SPIT: a rematch, the same game and players", "spit"), ("START: the title", "start")]
+    drawn = {c for d in h.runner.top_texts for *_, c in d.taps}
+    assert drawn == {"spit", "start"}  # both drawn where a tap finds them (every copy: the test above)
+    h.advance(2.0)
+    tap(h, "start", 2 if layout == "tabletop" else None)  # the far seat's copy on the tabletop
+    assert kind(h) == "TitleScene"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_tap_on_the_idle_countdowns_line_plays_on(layout: str) -> None:
+    h = drive("idle_countdown", layout, (1280, 720), 2)
+    scene: Any = h.scene
+    offered = [(line.words, line.tap) for c in scene.idle_warning() for line in c.lines if line.tap is not None]
+    assert offered == [("press any button to play on", "start")]
+    events = len(scene.match.events)
+    tap(h, "start")
+    assert kind(h) == "PlayScene" and scene.idle_left_s(h.now_ns) is None  # the idle time starts again
+    assert len(scene.match.events) == events  # START: no card or pile pressed
+    assert scene.idle_warning() == []
+
+
+class Waiting:
+    """A linked game's table still waiting for the other cabinet (no network: what the scene reads)."""
+
+    state, notice, match, closed = "connecting", "", None, False
+
+    def tick(self, now_ns: int) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_tap_on_the_linked_waits_escape_line_goes_back_to_the_title() -> None:
+    from appliance.display.scenes.base import make
+
+    h = Harness((1280, 720), "desktop")
+    table = Waiting()
+    h.runner.apply_scene(make("linked_wait", h.ctx, table, "port 7000"))
+    h.frame()
+    offered = [(line.words, line.tap) for c in h.scene.captions() for line in c.lines if line.tap is not None]  # type: ignore[attr-defined]
+    assert offered == [("Escape: back to the title", BACK)]
+    click(h, BACK)
+    assert kind(h) == "TitleScene" and table.closed
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_initials_are_entered_by_tapping_the_letters_and_the_line_of_keys(layout: str, tmp_path: Path) -> None:
+    """A touch screen's players have no pads to step the letters with: a tap on the letters is the next
+    one, a tap on the line of keys takes it (each seat on its own copy)."""
+    from test_display_reactions import kept
+
+    h = Harness((1280, 720), layout)
+    h.ctx.config_path = tmp_path / "config.toml"
+    to_game_over(h)  # player 2's 400 ms, then player 1's 600 ms make the (empty) table
+    h.frame()
+    scene: Any = h.scene
+    assert kind(h) == "ReactionInitialsScene" and scene.current == (2, 0, 400.0)
+    taps = [(line.words, line.tap) for c in scene.captions() for line in c.lines if line.tap is not None]
+    assert taps == [("[A] _ _", "right"), ("pads: letter   SPIT!: next", "spit")]
+    for control in ("right", "spit", "right", "right", "spit", "spit"):  # B, C, A
+        tap(h, control, 2)
+    assert scene.current == (1, 0, 600.0)
+    tap(h, "right", 1)
+    for _ in range(3):
+        tap(h, "spit", 1)  # B, A, A
+    h.frame()
+    assert kind(h) == "GameOverScene"
+    assert kept(h) == [("BCA", 400.0, 2), ("BAA", 600.0, 1)]
 
 
 def test_a_tap_in_the_service_menu_goes_to_a_row_chooses_it_and_goes_back() -> None:

@@ -273,6 +273,52 @@ def test_a_played_card_changes_only_the_hands_rows_in_the_press_frame_and_the_mi
     assert lit_other() == assist  # landed: 6D fits it, and the other seat sees it lit
 
 
+def test_the_assist_asks_the_game_what_fits_only_when_the_game_or_a_card_on_its_way_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Frames over an unchanged game ask `legal_actions` nothing (it was every seat, every frame); a
+    press asks again once, and so does the played card landing, and the lit cards follow."""
+    from headless import Harness
+    from positions import position
+
+    from appliance.display.scenes.base import make
+    from appliance.match import Match
+    from appliance.rules import game_from_state
+    from appliance.shared.settings import Settings
+
+    state = position(["5H", "9C", "2S", "", ""], ["6D", "3S", "8C", "", ""], spit=("4C", "JD"),
+                     p1_spit="7H 8H", p2_spit="7S 8S")  # fmt: skip
+    h = Harness(SIZE, settings=Settings(layout="tabletop", assist=True))
+    h.runner.apply_scene(make("play", h.ctx, Match(7, h.now_ns, None, {}, game=game_from_state(state))))
+    h.frame()
+    view: Any = h.scene.view  # type: ignore[attr-defined]
+    asked: list[int] = []
+    real = Game.legal_actions
+
+    def counting(game: Game, player: int, tops: Any = None) -> Any:
+        asked.append(player)
+        return real(game, player, tops)
+
+    monkeypatch.setattr(Game, "legal_actions", counting)
+
+    def lit_other() -> bool:
+        off, other = view.art.glow_offset(), view.layout.seat(2)
+        glow = view.card_image("assist", other)
+        return any(image is glow and (x + off, y + off) == other.stock[0].topleft for image, x, y in h.canvas().items)
+
+    h.advance(1.0)  # sixty frames, nobody presses
+    assert asked == []
+    h.press(1, "pile1")
+    h.frame()
+    assert asked == [1, 2]  # the game changed (5H picked up): every seat once
+    h.press(1, side_for(1, 0))  # 5H onto 4C: asked in the press's frame, and again when it lands
+    h.advance(0.5)
+    assert asked == [1, 2] * 3
+    assert lit_other()  # 6D fits the 5H landed: player 2 sees it lit
+    h.advance(1.0)
+    assert asked == [1, 2] * 3
+
+
 @pytest.mark.parametrize("mode", ["desktop", "tabletop"])
 @pytest.mark.parametrize("seats", [3, 4])
 def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: int) -> None:

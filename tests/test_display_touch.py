@@ -84,7 +84,7 @@ def test_a_tap_on_your_spit_cards_calls_spit() -> None:
 def test_a_tap_is_stamped_with_the_events_own_time() -> None:
     """The play is at the moment SDL stamped the tap (12 ms before the frame that took it in)."""
     h, scene = at_table("desktop")
-    h.runner.touch._ticks_ms = lambda: 50_000  # SDL's clock as the frame reads it
+    h.runner.touch.pointers.ticks_ms = lambda: 50_000  # SDL's clock as the frame reads it
     h.frame(click(scene.view.layout.seat(1).stock[0].center))
     h.advance(0.1)
     down, up = click(scene.view.layout.spit_piles[0].center, timestamp=49_988)

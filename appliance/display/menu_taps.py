@@ -10,9 +10,9 @@ drawn, turned as that block was (a tabletop's far seat reads its copy of a panel
 seat's turned a quarter), and the seat whose copy it was is the one who tapped.
 
 `MenuTaps` turns mouse and finger edges into the scenes' `MenuKey`s (what the desktop's arrow keys
-and Escape are too), stamped as the table's taps are (inputs/touch.py: the event's own time where
-SDL gives one). The table's cards and piles are tapped first (scenes' `touch_target`); a menu's
-lines where no card lies.
+and Escape are too), paired and stamped as the table's taps are (inputs/pointer.py: a release is what
+its press took; the event's own time where SDL gives one). The table's cards and piles are tapped
+first (scenes' `touch_target`); a menu's lines where no card lies.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from appliance.inputs.keyboard import event_stamp
-from appliance.inputs.touch import pointer_edge
+from appliance.inputs.pointer import Pointers
 from appliance.shared.bindings import CABINET_CONTROLS
 
 from .scenes.base import MenuKey
@@ -92,26 +91,11 @@ class MenuTaps:
 
     def __init__(self, size: tuple[int, int], ticks_ms: Callable[[], int] | None = None) -> None:
         self.size = size
-        self._ticks_ms = ticks_ms
-        self._down: dict[object, tuple[int, str]] = {}  # pointer -> what it pressed
+        self.pointers = Pointers(size, ticks_ms)  # each pointer's press and release: one line's press
 
     def feed(self, event: Any, now_ns: int, texts: Sequence[Any]) -> MenuKey | None:
-        edge = pointer_edge(event, self.size)
-        if edge is None:
+        paired = self.pointers.pair(event, lambda x, y: menu_target(texts, x, y))
+        if paired is None:
             return None
-        pointer, pressed, (x, y) = edge
-        if pressed:
-            target = None if pointer in self._down else menu_target(texts, x, y)
-            if target is None:
-                return None
-            self._down[pointer] = target
-        else:
-            found = self._down.pop(pointer, None)
-            if found is None:
-                return None
-            target = found
-        if self._ticks_ms is None:
-            import pygame
-
-            self._ticks_ms = pygame.time.get_ticks
-        return MenuKey(target[0], target[1], pressed, event_stamp(event, now_ns, self._ticks_ms), "touch")
+        (player, control), pressed = paired
+        return MenuKey(player, control, pressed, self.pointers.stamp(event, now_ns), "touch")

@@ -241,7 +241,9 @@ class SpeedTable:
         self._backgrounds[cache_key] = (background, self.painted_texts)
         return background
 
-    def draw(self, canvas: Canvas, game: Any, now_ns: int) -> None:
+    def draw(self, canvas: Canvas, game: Any, now_ns: int, version: object = None) -> None:
+        """The frame of `now_ns` (`version`, the match's, as the Spit table takes it: Speed's table
+        has no assist to work out again)."""
         lay = self.layout
         count_size = lay.text_size(0.14)
         for player, seat in lay.seats.items():

@@ -9,7 +9,8 @@ it in words (`VERDICT_WORDS`), big in the middle for everybody, and a slap just 
 late by so many ms. `TableView.draw(canvas, game, now_ns)` describes the frame; it never changes the game.
 
 The assist lights the `play` actions of `Game.legal_actions` (the rules' one answer to what can be
-played), asked with the spit piles' tops as each seat sees them.
+played), asked with the spit piles' tops as each seat sees them, and asked again only when the game
+changed (the `version` a scene passes: its match's) or a card on its way started or landed.
 
 A sliding card starts where it lay (a played card lifted, as it was held) in the first frame that
 draws it, and until it lands its spit pile shows the card it will cover and the count without it,
@@ -213,6 +214,7 @@ class TableView:
         self.verdict: Verdict | None = None  # a house rule's verdict (a table slap judged...), big, for everybody
         self.verdict_ends_ns = 0  # until when the last verdict is up (the play scene shows it out)
         self.late: Late | None = None  # the last verdict, while a slower slap may still be told as late
+        self._lit: tuple[Game | None, object, set[tuple[int, int]]] = (None, None, set())  # the assist's, and for what
         self.slap = ""  # what the game's slap key slaps (the ruleset's `slaps`; "": no slap): its key is in the legends
 
     # ------------------------------------------------------------------ feedback from events
@@ -456,26 +458,38 @@ class TableView:
             return 0
         return int(math.sin(age * 60) * self.layout.card_w * 0.08 * (1 - age / SHAKE_S))
 
-    def draw(self, canvas: Canvas, game: Game, now_ns: int) -> None:
+    def lit(self, game: Game, sliding: dict[int, Slide], version: object = None) -> set[tuple[int, int]]:
+        """(seat, stock pile) of the cards that fit the spit piles as each seat sees them: a played
+        card on its way to a pile counts there at once for the player who played it, for the others
+        when it lands (a revealed card at once: every seat changes in the frame of the reveal anyway).
+        The game's legal actions say it (the screen works nothing out), asked again only when
+        `version` (the match's: it moves whenever the game may have changed) or the cards on their
+        way changed; with no `version`, every frame."""
+        key = (version, tuple((index, slide.player) for index, slide in sliding.items()))
+        known_game, known_key, known = self._lit
+        if version is not None and known_game is game and known_key == key:
+            return known
+        lit: set[tuple[int, int]] = set()
+        for number in range(1, len(game.players) + 1):
+            seen = [
+                (pile[-2] if len(pile) > 1 else None)
+                if index in sliding and sliding[index].player not in (0, number) and pile
+                else (pile[-1] if pile else None)
+                for index, pile in enumerate(game.spit_piles)
+            ]
+            for action in game.legal_actions(number, seen):
+                if action.kind == "play":
+                    lit.add((number, action.pile))
+        self._lit = (game, key, lit)
+        return lit
+
+    def draw(self, canvas: Canvas, game: Game, now_ns: int, version: object = None) -> None:
+        """The frame of `now_ns` (`version`: the match's, Match.version, so the assist asks the game
+        again only when it changed)."""
         lay = self.layout
         step_cards = 4
         sliding = self.sliding(now_ns)
-        lit: set[tuple[int, int]] = set()
-        if self.assist and game.phase == "playing":
-            # the cards that fit the spit piles as each seat sees them: a played card on its way to a
-            # pile counts there at once for the player who played it, for the others when it lands
-            # (a revealed card at once: every seat changes in the frame of the reveal anyway)
-            # (the game's legal actions say what each seat can play: the screen works nothing out)
-            for number in range(1, len(game.players) + 1):
-                seen = [
-                    (pile[-2] if len(pile) > 1 else None)
-                    if index in sliding and sliding[index].player not in (0, number) and pile
-                    else (pile[-1] if pile else None)
-                    for index, pile in enumerate(game.spit_piles)
-                ]
-                for action in game.legal_actions(number, seen):
-                    if action.kind == "play":
-                        lit.add((number, action.pile))
+        lit = self.lit(game, sliding, version) if self.assist and game.phase == "playing" else set()
         for player, seat in lay.seats.items():
             me = game.player(player)
             dx, dy = seat.stack_dx, seat.stack_step

@@ -12,7 +12,8 @@ The display gives it from the table on screen (appliance/display/touch_map.py).
 
 A button or finger held down is one press: its release is the same target's, wherever it ends. The
 left mouse button only; a mouse event SDL made from a touch (`event.touch`) is left out, the finger
-event being the tap. A finger's place comes normalised (0..1) and is scaled to `size`.
+event being the tap. A finger's place comes normalised (0..1) and is scaled to `size` (pointer.py:
+the pairing and the stamps, shared with the menus' taps).
 
 Timestamps as the keyboard's (keyboard.event_stamp): the event's own SDL `timestamp` where pygame
 gives one, mapped onto the monotonic clock through pygame.time.get_ticks, never later than the moment
@@ -28,34 +29,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .keyboard import event_stamp
+from .pointer import Pointers, Target
 from .press import Press, PressSink
 from .source import ControlStatus, SourceStatus
 
-Target = tuple[int, str]  # (player, control)
 Hit = Callable[[float, float, int | None], Target | None]
-LEFT_BUTTON = 1
 
 
 def no_target(x: float, y: float, last: int | None) -> Target | None:
-    return None
-
-
-def pointer_edge(event: Any, size: tuple[int, int]) -> tuple[object, bool, tuple[float, float]] | None:
-    """(which pointer, pressed, where in pixels) of a mouse or finger edge on a screen of `size`, else
-    None: the left mouse button only, a mouse event SDL made from a touch left out (the finger's is
-    the tap), a finger's normalised place scaled to `size`."""
-    import pygame
-
-    if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        if getattr(event, "button", LEFT_BUTTON) != LEFT_BUTTON or getattr(event, "touch", False):
-            return None
-        return "mouse", event.type == pygame.MOUSEBUTTONDOWN, (float(event.pos[0]), float(event.pos[1]))
-    if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-        w, h = size
-        where = (float(event.x) * w, float(event.y) * h)
-        finger = ("finger", getattr(event, "touch_id", 0), getattr(event, "finger_id", 0))
-        return finger, event.type == pygame.FINGERDOWN, where
     return None
 
 
@@ -76,9 +57,8 @@ class TouchSource:
         self.size = size
         self.name = name
         self._clock = clock
-        self._ticks_ms = ticks_ms
+        self.pointers = Pointers(size, ticks_ms)  # each pointer's press and release: one target
         self._sink: PressSink | None = None
-        self._down: dict[object, Target] = {}  # pointer (the mouse, a finger) -> the target it pressed
         self.last_seat: int | None = None  # whose card was tapped last: a spit pile's tap is theirs
         self._lock = threading.Lock()
         self._status: dict[Target, ControlStatus] = {}
@@ -92,36 +72,17 @@ class TouchSource:
     def poll(self, now_ns: int) -> None:
         """Nothing to do: presses are delivered as `feed` sees them."""
 
-    def _pointer(self, event: Any) -> tuple[object, bool, tuple[float, float]] | None:
-        return pointer_edge(event, self.size)
-
     def feed(self, event: Any, now_ns: int | None = None) -> Press | None:
         """Handle one pygame event; returns the Press it made (also delivered to the sink), or None."""
-        edge = self._pointer(event)
-        if edge is None:
-            return None
-        pointer, pressed, (x, y) = edge
         with self._lock:
-            if pressed:
-                if pointer in self._down:
-                    return None  # (a press whose release we never saw: it is still the one)
-                target = self.hit(x, y, self.last_seat)
-                if target is None:
-                    return None
-                self._down[pointer] = target
-                if target[1].startswith("pile"):
-                    self.last_seat = target[0]
-            else:
-                found = self._down.pop(pointer, None)
-                if found is None:
-                    return None
-                target = found
-            if self._ticks_ms is None:
-                import pygame
-
-                self._ticks_ms = pygame.time.get_ticks
+            paired = self.pointers.pair(event, lambda x, y: self.hit(x, y, self.last_seat))
+            if paired is None:
+                return None
+            target, pressed = paired
+            if pressed and target[1].startswith("pile"):
+                self.last_seat = target[0]
             now = self._clock() if now_ns is None else now_ns
-            press = Press(target[0], target[1], pressed, event_stamp(event, now, self._ticks_ms), self.name)
+            press = Press(target[0], target[1], pressed, self.pointers.stamp(event, now), self.name)
             status = self._status.setdefault(target, ControlStatus(target[0], target[1], wiring="touch"))
             status.edge(pressed, press.t_ns)
         if self._sink is not None:

@@ -7,9 +7,12 @@ the key: 1.5 s unless told; `--pace 0` leaves only the screen's own waits). What
 
 - without the guide, two people who know the game: START on the title, SPIT in the players' menu
   (two players), the countdown, both SPIT! together, then player 1 picks up a card that fits and
-  plays it (the move the rules offer, `legal_actions`; player 2's if player 1 has none);
+  plays it (the move the rules offer, `legal_actions`; player 2's if player 1 has none; in Speed,
+  where neither holds one, player 1 first draws into an empty slot, as the rules offer);
 - with the guide: player 1's first pile key on the title, then each press the guide asks for (the
   partner's SPIT! comes by itself), up to the first card played.
+
+`--game speed`: the same for Speed (the title offers the guided game of the game chosen).
 
 Counted: the people's presses, and the seconds from the title's first frame to the `play` event.
 """
@@ -92,27 +95,42 @@ class Newcomer:
         return (self.now_ns - self.start_ns) / 1e9
 
 
-def without_guide(pace_s: float) -> tuple[int, float]:
-    person = Newcomer(pace_s)
+GAMES = {"spit": "classic", "speed": "speed"}  # --game: the settings' game the title starts
+
+
+def without_guide(pace_s: float, game_name: str = "spit") -> tuple[int, float]:
+    person = Newcomer(pace_s, GAMES[game_name])
     person.press((0, "start"))
     person.wait_for(lambda: type(person.scene).__name__ == "ChooseScene")
     person.press((1, "spit"))
     person.wait_for(lambda: type(person.scene).__name__ == "PlayScene" and person.scene.match.game.phase == "ready")
     person.press((1, "spit"), (2, "spit"))
     person.wait_for(lambda: person.scene.match.game.phase == "playing")
-    game = person.scene.match.game
-    for player in (1, 2):
-        plays = [a for a in game.legal_actions(player) if a.kind == "play"]
-        if plays:
-            for control in game.presses_for(player, plays[0]):
-                person.press((player, control))
-            break
+    play_a_card(person)
     person.wait_for(person.played, 1.0)
     return person.presses, person.seconds()
 
 
-def with_guide(pace_s: float) -> tuple[int, float]:
-    person = Newcomer(pace_s)
+def play_a_card(person: Newcomer) -> None:
+    """Player 1 plays a card that fits (player 2, if only they hold one); with none, player 1 draws
+    into an empty slot (Speed) and looks again."""
+    game = person.scene.match.game
+    for _ in range(8):
+        for player in (1, 2):
+            plays = [a for a in game.legal_actions(player) if a.kind == "play"]
+            if plays:
+                for control in game.presses_for(player, plays[0]):
+                    person.press((player, control))
+                return
+        draws = [a for a in game.legal_actions(1) if a.kind == "draw"]
+        if not draws:
+            break
+        person.press((1, game.presses_for(1, draws[0])[0]))
+    raise RuntimeError("nobody holds a card that fits, and there is nothing to draw")
+
+
+def with_guide(pace_s: float, game_name: str = "spit") -> tuple[int, float]:
+    person = Newcomer(pace_s, GAMES[game_name])
     person.press((1, "pile1"))
     for _ in range(20):
         if person.played():
@@ -128,10 +146,11 @@ def with_guide(pace_s: float) -> tuple[int, float]:
     return person.presses, person.seconds()
 
 
-def measure(pace_s: float) -> dict[str, Any]:
-    presses, seconds = without_guide(pace_s)
-    guided_presses, guided_seconds = with_guide(pace_s)
+def measure(pace_s: float, game_name: str = "spit") -> dict[str, Any]:
+    presses, seconds = without_guide(pace_s, game_name)
+    guided_presses, guided_seconds = with_guide(pace_s, game_name)
     return {
+        "game": game_name,
         "pace_s": pace_s,
         "without_guide_presses": presses,
         "without_guide_s": round(seconds, 2),
@@ -143,7 +162,9 @@ def measure(pace_s: float) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade bench first-game", description=__doc__.split("\n\n")[0])
     parser.add_argument("--pace", type=float, default=1.5, help="seconds a newcomer takes for each press (1.5)")
+    parser.add_argument("--game", choices=sorted(GAMES), default="spit",
+                        help="the game the newcomer plays first: classic Spit or Speed (spit)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
-    print_figures(measure(args.pace), args.json)
+    print_figures(measure(args.pace, args.game), args.json)
     return 0

@@ -139,6 +139,8 @@ class AtTable:
         if left is None:
             return []
         ends = _("the game ends in {s} s").format(s=max(1, math.ceil(left)))
+        # (short lines: clear of the side seats; a click or a tap on the last is START, which plays
+        # on and does nothing else at the table)
         lines = (Line(_("Nobody is playing"), 0.2, GOLD), Line(ends, 0.14, WHITE),
-                 Line(_("press any button to play on"), 0.14, WHITE))  # (short lines: clear of the side seats)
+                 Line(_("press any button to play on"), 0.14, WHITE, "start"))
         return [Caption("centre", None, lines, 210)]

@@ -5,7 +5,8 @@ title, unless the scene says otherwise).
 Where the scene offers a rematch (`REMATCH`), SPIT! plays the same game again at once: the same
 rules, the same seats, the computer at the same levels, a new deal (paid for like any game when
 play is not free: with too few credits it says "insert coin" and stays); START or BACK goes on.
-A click or a tap on the line that offers them is SPIT! (the rematch) where there is one, else START.
+A click or a tap on a line that offers one is that press: the rematch's line SPIT!, the title's START
+(with no rematch, the one line offers both and is START).
 A linked game's rematch (appliance/linked/game.py) starts when both tables want it: the scene ticks
 the link meanwhile, says what the other table wants, and plays the new game the leader deals.
 """
@@ -84,7 +85,10 @@ class Ending:
         """What the players can press now: a rematch or the title (with too few credits, "insert coin")."""
         if not self.REMATCH:
             return (Line(_("press START or SPIT for the title"), 0.1, WHITE, "start"),)
-        lines = [Line(_("SPIT: a rematch, the same game and players   START: the title"), 0.11, WHITE, "spit")]
+        lines = [
+            Line(_("SPIT: a rematch, the same game and players"), 0.11, WHITE, "spit"),
+            Line(_("START: the title"), 0.11, WHITE, "start"),  # a line of its own: a tap on it is START
+        ]
         table = getattr(self.match, "table", None)
         if table is not None and table.notice:  # a linked game: who wants the rematch
             lines.append(Line(link_said(table.notice), 0.11, WHITE))

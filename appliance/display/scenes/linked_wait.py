@@ -4,7 +4,7 @@ Says what the link is doing ("waiting for the other cabinet on port 7000", "sett
 or why the other cabinet was refused: another version, another variant, the same seats), ticking
 the link every frame. When the leader deals, the game's table takes over (the play scene of its
 type), with this cabinet's seats; the link's pause notice and its corrections are drawn there
-(AtTable.link_captions). Escape closes the link and goes to the title.
+(AtTable.link_captions). Escape (or a click or a tap on its line) closes the link and goes to the title.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ class LinkedWaitScene:
 
     def captions(self) -> list[Caption]:
         head, detail = self.words()
-        lines = (Line(head, 0.12, GOLD), Line(detail, 0.06, WHITE), Line(_("Escape: back to the title"), 0.05, WHITE))
+        back = Line(_("Escape: back to the title"), 0.05, WHITE, BACK)  # (a click or a tap on it: Escape)
+        lines = (Line(head, 0.12, GOLD), Line(detail, 0.06, WHITE), back)
         return [Caption("centre", None, lines, 200)]
 
     def draw(self, canvas: Canvas) -> None:

@@ -105,7 +105,7 @@ class PlayScene(AtTable):
         return out
 
     def draw(self, canvas: Canvas) -> None:
-        self.view.draw(canvas, self.game, self.now_ns)
+        self.view.draw(canvas, self.game, self.now_ns, self.match.version)
         if self.duel is not None:
             self.duel.draw(canvas, self.now_ns)
         for overlay in self.overlays:

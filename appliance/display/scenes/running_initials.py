@@ -2,7 +2,8 @@
 
 Registered as "running_initials" (from "running_over"), with the runners whose fastest sprint makes
 the table, fastest first: each in turn, on their team's side, picks three letters: the slap pads
-(`left` / `right`) step through A-Z and a space, SPIT! (or START) takes the letter. The entry is
+(`left` / `right`) step through A-Z and a space, SPIT! (or START) takes the letter; a click or a tap
+on the letters is `right` (the next letter), on the line of keys under them SPIT!. The entry is
 written to the table (`high_scores.json` beside the settings) at the third letter; a runner who
 enters nothing in `ENTRY_S` is entered with the letters shown. Then the table ("running_scores").
 """
@@ -116,8 +117,8 @@ class RunningInitialsScene:
         lines = (
             Line(self.headline(team, runner, ms), 0.13, colour),
             Line(_("enter your initials"), 0.12, WHITE),
-            Line(shown, 0.45, GOLD),
-            Line(_("pads: letter   SPIT!: next"), 0.1, WHITE),
+            Line(shown, 0.45, GOLD, "right"),  # (a tap: the next letter)
+            Line(_("pads: letter   SPIT!: next"), 0.1, WHITE, "spit"),  # (a tap: take it)
         )
         out = [Caption("panel", team, lines, 210)]
         out.append(caption("panel", None, Line(_("a new high score"), 0.2, GOLD), shade=200))
