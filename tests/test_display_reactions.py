@@ -11,7 +11,7 @@ from headless import Harness, to_game_over
 
 from appliance.display.coins import office
 from appliance.display.scenes.base import make
-from appliance.display.scenes.reaction_initials import MIN_MS, reaction_qualifiers
+from appliance.display.scenes.initials import MIN_MS, reaction_qualifiers
 from appliance.operator.store import Score, Store, store_path
 from appliance.venue import source
 

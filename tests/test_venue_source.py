@@ -4,9 +4,16 @@ never raising."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from appliance.operator.office import Office
 from appliance.operator.store import FILE, GameRow, Score
@@ -119,3 +126,110 @@ def test_a_store_without_the_updates_tables_has_no_last_update_and_its_figures(t
         db.execute("DROP TABLE rollbacks")
     figures = source.read(tmp_path)
     assert (figures.lifetime.coins, figures.last_update, figures.faults) == (1, None, [])
+
+
+# -- the store as the uplink's unit sees it: the game's state folder through a read-only view ---------
+# (ProtectSystem=strict bind-mounts it read-only; the game's user keeps the store in WAL mode.)
+
+READ_FIGURES = ("import json, sys; from pathlib import Path; from appliance.venue import source; "
+                "f = source.read(Path(sys.argv[1])); "
+                "print(json.dumps({'coins': f.lifetime.coins, 'games': f.lifetime.games, 'faults': f.faults}))")
+# In a mount namespace of its own: the folder bound read-only over itself, shown to be so (a file
+# cannot be made in it, not even by root), then the figures read there.
+IN_A_READ_ONLY_VIEW = ('mount --bind -o ro "$1" "$1" || exit 4; '
+                       'if touch "$1/made" 2>/dev/null; then exit 3; fi; exec "$2" -c "$3" "$1"')
+
+
+def read_through_a_read_only_view(state: Path) -> dict[str, Any]:
+    if shutil.which("unshare") is None:
+        why = "needs unshare (util-linux) for a read-only view of the state folder"
+    else:
+        mapped = [] if os.geteuid() == 0 else ["--map-root-user"]  # (elsewhere: a user namespace of its own)
+        done = subprocess.run(["unshare", *mapped, "--mount", "--propagation", "private", "sh", "-c",
+                               IN_A_READ_ONLY_VIEW, "sh", str(state), sys.executable, READ_FIGURES],
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+        assert done.returncode != 3, "the view was not read-only"
+        if done.returncode == 0:
+            found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+            return found
+        why = f"no read-only view could be made (exit {done.returncode}: {done.stderr.strip()[-300:]})"
+        assert done.returncode in (1, 4), why  # (1: unshare refused; 4: the mount refused)
+    if os.environ.get("CI") == "true":
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def beside(state: Path) -> list[str]:
+    return sorted(p.name for p in state.iterdir() if p.name.startswith(f"{FILE}-"))
+
+
+def test_the_store_at_rest_is_read_through_a_read_only_view(tmp_path: Path) -> None:
+    """The game stopped (or restarting, or not yet up after a boot): its last connection closed,
+    SQLite checkpointed the WAL and deleted -wal and -shm. A read-only reader cannot make the -shm
+    a WAL reader needs ("unable to open database file", the fault the booted cabinet's uplink sent):
+    it reads the file alone, at rest."""
+    office = books(tmp_path)
+    for _ in range(2):
+        office.coin()
+    office.add_game(GameRow("classic", 2, 90.0, 1, False, controls=EVERY_CONTROL))
+    assert office.drain(10)
+    assert beside(tmp_path) == [f"{FILE}-shm", f"{FILE}-wal"]
+    office.close()
+    assert beside(tmp_path) == []
+    assert read_through_a_read_only_view(tmp_path) == {"coins": 2, "games": 1, "faults": []}
+
+
+def test_the_store_the_game_has_open_is_read_through_a_read_only_view(tmp_path: Path) -> None:
+    """The game running: its -shm and -wal beside the store, what it wrote last still in the WAL
+    (not yet in the file), read through them."""
+    office = books(tmp_path)
+    office.coin()
+    assert office.drain(10)
+    office.store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    office.coin()
+    office.add_game(GameRow("classic", 2, 90.0, 1, False, controls=EVERY_CONTROL))
+    assert office.drain(10)
+    assert (tmp_path / f"{FILE}-wal").stat().st_size > 0  # the second coin and the game only in the WAL
+    assert read_through_a_read_only_view(tmp_path) == {"coins": 2, "games": 1, "faults": []}
+    office.close()
+
+
+def test_the_store_of_a_game_killed_is_read_through_a_read_only_view(tmp_path: Path) -> None:
+    """The game killed (kill -9, or the power cut): -shm and -wal left, no connection holding them;
+    SQLite rebuilds the wal-index in the reader's memory."""
+    code = ("import sys, os; from pathlib import Path; from appliance.operator.office import Office; "
+            "o = Office.open(Path(sys.argv[1]) / 'config.toml'); o.coin(); o.coin(); o.coin(); "
+            "assert o.drain(10); os._exit(0)")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=60,
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert beside(tmp_path) == [f"{FILE}-shm", f"{FILE}-wal"]
+    assert read_through_a_read_only_view(tmp_path) == {"coins": 3, "games": 0, "faults": []}
+
+
+def test_a_store_that_changes_while_read_at_rest_is_read_again(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Immutable promises that the file does not change while it is read: when the game opens and
+    writes the store meanwhile, that read is not used; it is read again, through the game's -shm."""
+    office = books(tmp_path)
+    office.coin()
+    assert office.drain(10)
+    office.close()
+    assert beside(tmp_path) == []
+    reads: list[bool] = []
+    real = source._read
+    game: list[Office] = []
+
+    def read_while_the_game_starts(path: Path, immutable: bool) -> source.Figures:
+        reads.append(immutable)
+        figures = real(path, immutable)
+        if not game:
+            game.append(books(tmp_path))
+            game[0].coin()
+            assert game[0].drain(10)
+        return figures
+
+    monkeypatch.setattr(source, "_read", read_while_the_game_starts)
+    figures = source.read(tmp_path)
+    assert reads == [True, False] and (figures.lifetime.coins, figures.faults) == (2, [])
+    game[0].close()

@@ -1,10 +1,21 @@
 """What the uplink reads of the cabinet: the operator's store, read only, the one reader of it here.
 
 The game keeps its books in one SQLite file on the state partition (appliance/operator/store.py,
-`store.sqlite` beside `config.toml`); the uplink's unit may only read the state, so this opens the
-store read-only (`mode=ro`: WAL readers need the `-shm` the running game keeps) and never changes
-it. It never raises: a store missing is nothing played yet; one unreadable is empty figures and a
-fault.
+`store.sqlite` beside `config.toml`), in WAL mode. The uplink's unit sees the state folder read-only
+(ProtectSystem=strict: a read-only view, and the game's group without write), so it opens the store
+read-only and never changes it. A WAL reader needs the wal-index, `store.sqlite-shm`, beside the
+file (https://sqlite.org/wal.html, "Read-Only Databases"):
+- while the game has the store open (or after it was killed, or a power cut), `-shm` and `-wal` are
+  there: `mode=ro` opens `-shm` read-only, and SQLite reads through it (or, with no writer holding
+  it, rebuilds the index in its own memory);
+- when the last connection closed cleanly (the game stopped, restarting, not yet started after a
+  boot), SQLite checkpointed the WAL into the file and deleted both: `mode=ro` would have to make
+  `-shm`, which a read-only view forbids ("unable to open database file", seen in the booted
+  cabinet). Then the file alone is the whole store, at rest, and it is read with `immutable=1` (no
+  `-shm`, no locks). Immutable is a promise that the file does not change while it is read, so the
+  promise is checked: no `-wal` and the same file (inode, size, change times) before and after, else
+  it is read again (the game opened it meanwhile: `-shm` is there now).
+It never raises: a store missing is nothing played yet; one unreadable is empty figures and a fault.
 
     figures = read(Path("/var/lib/spit-arcade"))
     figures.lifetime   # audits.Totals: coins, games, games per variant, sprints, ...
@@ -75,10 +86,42 @@ def read(state: Path) -> Figures:
     path = state / FILE
     if not path.exists():
         return Figures()
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0, check_same_thread=False)
-    except sqlite3.Error as error:
-        return Figures(faults=[f"the books unreadable ({path.name}: {error})"])
+    error: sqlite3.Error | OSError | ValueError | TypeError | KeyError | None = None
+    for _ in range(TRIES):
+        at_rest = None if _beside(path) else _identity(path)
+        try:
+            figures = _read(path, immutable=at_rest is not None)
+        except sqlite3.OperationalError as found:  # (no -shm and none may be made: at rest now, read so)
+            error = found
+            continue
+        except (sqlite3.Error, ValueError, TypeError, KeyError) as found:  # damaged, or not the game's store
+            error = found
+            break
+        if at_rest is None or (not _beside(path) and _identity(path) == at_rest):
+            return figures
+    return Figures(faults=[f"the books unreadable ({path.name}: {error or 'it changed at every read'})"])
+
+
+TRIES = 3  # reads of a store that was at rest and changed under the read (the game opened it), or then came to rest
+
+
+def _beside(path: Path) -> bool:
+    """Whether SQLite's WAL or wal-index files are beside the store (a connection has it, or had it
+    when the game was killed): then `mode=ro` reads it, through them."""
+    return any(path.with_name(path.name + suffix).exists() for suffix in ("-wal", "-shm"))
+
+
+def _identity(path: Path) -> tuple[int, int, int, int] | None:
+    with contextlib.suppress(OSError):
+        found = path.stat()
+        return found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+    return None
+
+
+def _read(path: Path, immutable: bool) -> Figures:
+    """The figures, read through a read-only connection (`immutable`: the file alone, at rest)."""
+    target = f"file:{path}?mode=ro" + ("&immutable=1" if immutable else "")
+    connection = sqlite3.connect(target, uri=True, timeout=5.0, check_same_thread=False)
     store = Store(path, connection, read_only=True)
     try:
         sprints = [high_scores.Entry(s.initials, s.ms, s.team, s.runner, s.date)
@@ -86,7 +129,5 @@ def read(state: Path) -> Figures:
         faults = [str(found["words"]) for found in books.switch_health(store)]
         return Figures(books.totals(store), books.totals(store, since_reset=True), books.cleared(store), sprints,
                        faults, store.high_scores("reaction", REACTIONS), last_update(store))
-    except (sqlite3.Error, ValueError, TypeError, KeyError) as error:  # damaged, or not the game's store
-        return Figures(faults=[f"the books unreadable ({path.name}: {error})"])
     finally:
         store.close()

@@ -35,6 +35,7 @@ LINES = {
 }  # fmt: skip
 STATE_FSCK = r"systemd-fsck@dev-disk-by\\x2dlabel-spit\\x2dstate.service"
 ENTRIES = "/boot/efi/loader/entries"  # systemd-boot's loader entries, one a root slot (slot-switch.sh)
+VENUE_COINS = 4  # the venue step's coins (a credit a game then): earnings for the operator's view
 
 
 @dataclass
@@ -130,6 +131,8 @@ class Report:
     uplink_said: str = ""
     venue_published_s: float | None = None  # from the restart to the uplink's heartbeat at the view
     venue_view_saw: dict[str, Any] = field(default_factory=dict)  # what the operator's view had of the cabinet
+    venue_coins_sent: int = 0  # coins put in once the uplink was up, then a paid game started with them
+    venue_earnings_s: float | None = None  # from the coins to them in the view's earnings, through the broker
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     steps_s: dict[str, float] = field(default_factory=dict)  # each step run: its seconds (for CI's counts)
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
@@ -848,7 +851,9 @@ class Cabinet:
         venue made on the host (spit-arcade venue init: a real Mosquitto with its TLS and ACLs, and the
         operator's view watching it), the cabinet's folder of it put on the boot partition as
         spit-venue/, and a restart: the folder taken, Ethernet by DHCP, the uplink up and its heartbeat
-        at the view through the broker, its exposure read in the booted system. Off again at the end."""
+        at the view through the broker, its exposure read in the booted system. Then coins and a paid game:
+        the earnings read from the game's store at the view, and no fault in the heartbeat. Off again
+        (and free play again) at the end."""
         import base64
         import tempfile
 
@@ -871,7 +876,9 @@ class Cabinet:
                 report.note("venue on: the uplink up, Ethernet by DHCP", False,
                             f"the folder not written: {said[-300:]}")
                 return
-            self.restart()  # (with the broker's address forwarded)
+            books = Books(self)
+            priced, why = self.vm.sh("runuser -u spit -- spit-arcade settings set --cabinet free_play false")
+            self.restart()  # (with the broker's address forwarded; and a credit a game, the setting read)
             started = time.monotonic()
             with contextlib.suppress(VmError):  # (what it came to is looked at below)
                 wait_for("the uplink and an address", lambda: "spit-arcade-uplink.service" in self.vm.out(
@@ -879,7 +886,21 @@ class Cabinet:
                     and bool(self.vm.out("ip -o -4 addr show scope global")), 180, 2)
             seen = wait_seen(venue, 240)
             report.venue_published_s = round(time.monotonic() - started, 1) if seen.get("version") else None
-            report.venue_view_saw = {k: seen.get(k) for k in ("version", "messages", "uptime_s", "faults")}
+            paid = False
+            if seen.get("version") and priced == 0:  # the uplink up and read once: what goes in now is today's
+                before = int(seen.get("coins_lifetime") or 0)
+                report.venue_coins_sent = VENUE_COINS
+                books.burst(VENUE_COINS)
+                coined = time.monotonic()
+                time.sleep(VENUE_COINS * (COIN_HOLD_MS + COIN_GAP_MS) / 1000)  # (the burst runs in the machine)
+                with contextlib.suppress(VmError):
+                    self.to_play()  # a game paid with them
+                    paid = True
+                seen = wait_seen(venue, 180, lambda c: int(c.get("coins_lifetime") or 0) >= before + VENUE_COINS)
+                if int(seen.get("coins_lifetime") or 0) >= before + VENUE_COINS:
+                    report.venue_earnings_s = round(time.monotonic() - coined, 1)
+            report.venue_view_saw = {k: seen.get(k) for k in ("version", "messages", "uptime_s", "faults",
+                                                              "coins_today", "coins_lifetime", "games_lifetime")}
             broker_log = venue.log()
         report.venue_on_listening, report.venue_on_addresses, report.venue_on_units = self.network_now()
         out = self.vm.out("systemd-analyze security spit-arcade-uplink.service --no-pager | tail -n1")
@@ -903,10 +924,16 @@ class Cabinet:
         report.note("venue on: the uplink's heartbeat at the operator's view, through the venue's broker",
                     report.venue_published_s is not None,
                     f"the view saw {report.venue_view_saw}; the broker said {connected}")
+        coins = (f"free play not turned off ({why[-200:]!r}): no coins" if priced else
+                 f"{report.venue_coins_sent} coins put in, a paid game {'started' if paid else 'not started'}")
+        report.note("venue on: the earnings at the operator's view, read from the game's store, no fault",
+                    report.venue_earnings_s is not None and report.venue_view_saw.get("faults") == [],
+                    f"{coins}; the view saw {report.venue_view_saw}")
         # Off again (the folder and the cabinet's copy gone, the units stopped) for whatever runs next.
         self.vm.sh("/usr/local/libexec/spit-esp-rw rm -rf /boot/efi/spit-venue; "
                    "rm -rf /var/lib/spit-arcade/venue-setup /var/lib/spit-arcade/venue; "
                    f"systemctl stop {self.NETWORK_UNITS} systemd-networkd.socket || true")
+        books.set_free_play(True)
 
     def close(self) -> None:
         if self.pad is not None:

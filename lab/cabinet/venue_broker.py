@@ -12,7 +12,7 @@ import contextlib
 import getpass
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,12 +78,14 @@ def venue_broker(directory: Path, machine: Machine) -> Iterator[Venue]:
         broker.stop()
 
 
-def wait_seen(venue: Venue, timeout: float) -> dict[str, Any]:
-    """What the view has of the cabinet once its heartbeat (health: its version) came, or by `timeout`."""
+def wait_seen(venue: Venue, timeout: float,
+              until: Callable[[dict[str, Any]], bool] = lambda found: bool(found.get("version"))) -> dict[str, Any]:
+    """What the view has of the cabinet once `until` holds of it (by default: its heartbeat, health
+    with its version, came), or by `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = venue.seen()
-        if found.get("version"):
+        if until(found):
             return found
         time.sleep(1)  # the view's paho thread fills it; polled, bounded by the deadline
     return venue.seen()

@@ -40,7 +40,7 @@ class GameOverScene(Ending):
         if self.ctx.config_path is None or not figures:
             return []
         from ..coins import office
-        from .reaction_initials import reaction_qualifiers
+        from .initials import reaction_qualifiers
 
         fastest = {seat: getattr(f, "fastest_reaction_ms", None) for seat, f in figures.items()}
         table = [s.ms for s in office(self.ctx).high_scores("reaction")]
