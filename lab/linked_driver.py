@@ -70,9 +70,11 @@ def closing_state(path: Path) -> Any:
 
 def cabinet(args: Any) -> int:
     """One linked cabinet on this machine's clock, its scripted seat pressing at the touch times given
-    (CLOCK_MONOTONIC ns); it resumes the linked game its journals were cut off in, if any. It says
+    (CLOCK_MONOTONIC ns; with --touches-after-play, ns after its table first plays, however long the
+    start took); it resumes the linked game its journals were cut off in, if any. It says
     each change of its state on standard output (a JSON line), and when standard input closes it
-    plays on until the other's word has passed that moment, then prints its figures and leaves."""
+    plays on (its seat pressing no more) until the other's word has passed that moment, then prints
+    its figures and leaves."""
     import sys
     import threading
     import time
@@ -93,8 +95,9 @@ def cabinet(args: Any) -> int:
     cut = unfinished_linked(journals)
     if cut is not None:
         table.resume_from(cut)
-    player = ScriptedSeat(table, args.seat, json.loads(Path(args.touches).read_text()) if args.touches else [],
-                          args.seed)
+    touches = json.loads(Path(args.touches).read_text()) if args.touches else []
+    after_play = touches if args.touches_after_play else []  # (ns after the table first plays, from then on)
+    player = ScriptedSeat(table, args.seat, [] if after_play else touches, args.seed)
     stop = threading.Event()
     def stop_at_eof() -> None:
         sys.stdin.read()
@@ -115,8 +118,12 @@ def cabinet(args: Any) -> int:
         if table.state != said:
             said = table.state
             say(state=said, game=table.game_no, presses=table.match.presses if table.match else 0)
+        if after_play and said == "playing":
+            player.touches.extend(sorted(now + t for t in after_play))
+            after_play = []
         if stop.is_set() and end_ns is None:
             end_ns = now
+            player.touches.clear()  # (its seat stops pressing at the end: every press is before it)
         if end_ns is not None and leave_ns is None and (
                 (table.remote_w_us >= table.raw_us(end_ns) and table.w_sent_us >= table.raw_us(end_ns)
                  and peer.link.in_flight == 0)
@@ -146,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, required=True)
     parser.add_argument("--journals", required=True)
     parser.add_argument("--touches", help="a JSON list of touch times (CLOCK_MONOTONIC ns)")
+    parser.add_argument("--touches-after-play", action="store_true",
+                        help="the touch times are ns after this cabinet's table first plays")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--seed", type=int, default=1)
     return cabinet(parser.parse_args(argv))

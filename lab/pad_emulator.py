@@ -196,10 +196,13 @@ class PadEmulator:
                 self._flood = subprocess.Popen(
                     [sys.executable, "-c", FLOODER, str(self._master)], pass_fds=(self._master,))
 
-    def noise(self, count: int) -> None:
-        """`count` random bytes with no 0x00 among them onto the line to the host (they spoil the next frame)."""
+    def noise(self, count: int) -> bytes:
+        """`count` random bytes with no 0x00 among them onto the line to the host (they spoil the next
+        frame); returns them, so that a test can find them in what the host reads."""
         with self._lock:
-            self._write(bytes(self.rng.randrange(1, 256) for _ in range(count)), spoil=False)
+            data = bytes(self.rng.randrange(1, 256) for _ in range(count))
+            self._write(data, spoil=False)
+            return data
 
     def close(self) -> None:
         self.flood(False)

@@ -23,6 +23,21 @@ class Sink:
     def __init__(self) -> None:
         self.presses: queue.Queue[Press] = queue.Queue()
         self.watermarks: list[int] = []
+        self.source: SerialSource | None = None  # (what it says when a press does not come)
+        self.got = 0
+
+    def _get(self) -> Press:
+        try:
+            press = self.presses.get(timeout=WAIT)
+            self.got += 1
+            return press
+        except queue.Empty:
+            source = self.source
+            said = "" if source is None else (
+                f": edges {source.edges}, stale {source.stale} (last {source.last_stale_age_ns / 1e6:.0f} ms old), "
+                f"missing {source.missing}, recovered {source.receiver.recovered}, nacks {source.receiver.nacks}, "
+                f"link {source.link_events}, {self.got} press(es) come so far")
+            raise AssertionError(f"no press within {WAIT} s{said}") from None
 
     def put(self, press: Press) -> None:
         self.presses.put(press)
@@ -32,12 +47,12 @@ class Sink:
 
     def arrivals(self, count: int) -> list[Press]:
         """The next `count` presses in the order they were handed on."""
-        return [self.presses.get(timeout=WAIT) for _ in range(count)]
+        return [self._get() for _ in range(count)]
 
     def take(self, count: int) -> list[tuple[str, bool]]:
         """The next `count` presses in edge-time order (a release inside the pad's debounce lockout is
         handed on when the lockout ends, after later presses of other controls)."""
-        got = sorted((self.presses.get(timeout=WAIT) for _ in range(count)), key=lambda press: press.t_ns)
+        got = sorted((self._get() for _ in range(count)), key=lambda press: press.t_ns)
         return [(press.control, press.pressed) for press in got]
 
 
@@ -68,6 +83,7 @@ QUICK = Timing(lockout_ns=0)  # no debounce lockout: every edge the pad sends is
 def start(link: str, **options: Any) -> tuple[SerialSource, Sink]:
     source = SerialSource(link, player=2, reopen_ns=20_000_000, **options)
     sink = Sink()
+    sink.source = source
     source.start(sink)
     assert source.wait_for(lambda s: s.link == "up", WAIT), source.link_events
     return source, sink
@@ -268,8 +284,14 @@ def test_edges_are_stamped_in_the_order_the_pad_made_them_though_the_clock_estim
     assert sink.arrivals(1)[0].t_ns == 1020 * ms  # and the estimate again once it has caught up
 
 
+# A press that comes only after its gap was asked for again, on a loaded machine, can take longer than
+# the cabinet's age bound (1 s: then it is dropped as stale, as it should); the tests of the gaps and the
+# noise give it a minute (the bound has its own test: a press held back longer than the bound).
+PATIENT = 60_000_000_000
+
+
 def test_a_gap_is_asked_for_again_until_it_fills(pad, link):
-    source, sink = start(link, timing=QUICK)
+    source, sink = start(link, timing=QUICK, stale_ns=PATIENT)
     try:
         pad.corrupt_to_pad = 1.0  # every NACK (and ACK) is spoiled on the way to the pad
         pad.press("spit", True, noise=3)  # spoiled too: a gap the host sees in the following HEARTBEAT
@@ -329,7 +351,7 @@ def test_frames_corrupted_at_random_positions_lose_and_duplicate_nothing(link, t
 
 
 def test_noise_between_frames_degrades_the_link_but_loses_nothing(pad, link):
-    source, sink = start(link, timing=QUICK)
+    source, sink = start(link, timing=QUICK, stale_ns=PATIENT)
     try:
         rng = random.Random(2)
         sent = []
@@ -387,7 +409,9 @@ def test_a_flood_at_line_rate_is_cut_to_the_allowance_and_loses_no_press(pad, li
 
 
 def test_presses_buffered_while_the_host_was_down_are_reported_and_dropped(pad, link):
-    before = time.monotonic_ns() - 50_000_000
+    # Half the age bound before this run: stale only as made before it, however far the clock sync's
+    # first estimate is off on a loaded machine (50 ms before was taken as after the run's start).
+    before = time.monotonic_ns() - STALE_NS // 2
     pad.press("left", True, at_ns=before)  # the cabinet is rebooting: the pad keeps these for it
     pad.press("left", False, at_ns=before + 20_000_000)
     source, sink = start(link)

@@ -215,6 +215,7 @@ class LinkedTable:
         self.repairs = 0  # pairings again after a restart (of either cabinet)
         self._sync_sent = False  # this table's SYNC in the other's current session
         self._sync_due = False  # the other's SYNC not yet here: this table's beats promise nothing new
+        self._held: list[wire.Datagram] = []  # the other's presses that came before its SYNC (see _message)
         self.rematch_wanted: int | None = None  # the game over after which this table wants the same again
         self.peer_rematch: int | None = None  # ... and the other table
 
@@ -438,6 +439,15 @@ class LinkedTable:
         body = datagram.body
         if datagram.kind == wire.HELLO:
             self._hello(datagram.session, now_ns)
+        if datagram.kind == wire.PRESS and self._sync_due and not (self.leader or self.peer.sync.synced):
+            # After a restart, before the other's SYNC and the clock sync, nothing here says where the
+            # other's clock stands: its presses (sent again, they may overtake its SYNC on the way) are
+            # judged once the SYNC has come, and count as taken only then (its beats' word waits too).
+            if len(self._held) < MAX_PENDING:
+                self._held.append(datagram)
+            else:
+                self._refuse("flood", "presses before the other cabinet's sync")
+            return
         if datagram.seq and datagram.session == self._peer_session:
             self._taken(datagram.seq)
         if datagram.kind == wire.PRESS:
@@ -517,6 +527,7 @@ class LinkedTable:
         self._peer_beat = -1
         self.peer_synced, self.peer_paused, self.peer_frozen_us = False, False, None
         self._sync_sent = False
+        self._held = []  # (the other's earlier session: what this one lacks, it sends again)
         if not again and self.resumed_from is None:
             return
         self.repairs += 1
@@ -546,6 +557,7 @@ class LinkedTable:
         if not self._sync_sent:  # (this table came back with no game: it answers all the same)
             self._send_sync()
         self._sync_due = False
+        held, self._held = self._held, []
         match = self.match
         if match is None or match.finished or g != self.game_no or seed != match.seed:
             self.game_no = max(self.game_no, g)  # not the same game: the leader deals a new one
@@ -575,6 +587,8 @@ class LinkedTable:
         back = [(t, player, control, True) for t, (player, control) in self.remote_seen.items()
                 if not isinstance(mine_last, int) or t > mine_last]
         self._resend = sorted({*self._resend, *again, *back})
+        for datagram in held:  # judged now (not the same game, above: they were for the game left)
+            self._message(datagram, now_ns)
 
     def _send_again(self) -> None:
         """This frame's share of the presses the other may lack (the link holds MAX_WINDOW unacknowledged)."""
