@@ -1,0 +1,575 @@
+"""The link unit: the linked game's datagrams carried between the network and the game, which has none.
+
+On a cabinet the game's unit has no network (`PrivateNetwork=yes`, `IPAddressDeny=any`, only
+`AF_UNIX`/`AF_NETLINK` sockets), as the design requires. `spit-arcade link-relay` runs in a unit of
+its own that has the network (systemd/spit-arcade-link.service, started by its socket when the game
+connects) and holds the link's one UDP socket for the game. It relays the wire's datagrams
+(wire.py) verbatim both ways, over a Unix `SOCK_SEQPACKET` connection, one packet a datagram: the
+game keeps everything else — the hello and its checks, the acknowledgements and resends, the clock
+sync, the linked table (peer.py, game.py) — so the relay decides nothing about the game and a bug in
+it can lose a datagram (which the link resends) but never change one.
+
+The packets (one byte of kind, then what it carries; an address is "!4sH", IPv4 and port):
+
+    game -> relay   O {json}        open: {"v": 1, "listen": PORT} (this cabinet leads; with
+                                    "offer", it is offered on the venue's broker meanwhile), or
+                                    {"v": 1, "connect": [HOST, PORT]}, or {"v": 1, "find":
+                                    "venue[:CABINET]", "offer": ...} (the venue's broker names the
+                                    address: venue.py). Answered by R.
+                    S addr data     send `data` to `addr` (sendto)
+                    C addr          pair: only `addr` is heard from now on (the kernel drops the rest:
+                                    connect(2)); an offer on the venue is taken down
+                    U               unpair: any address is heard again (peer.py's listener, when its
+                                    peer has been silent: a restarted caller calls from a new port)
+    relay -> game   R {json}        {"v": 1, "port": the UDP port, "peer": [HOST, PORT] (connect,
+                                    find), "where": words} or {"v": 1, "error": words}
+                    D t addr data   a datagram from `addr`, taken off the UDP socket when the
+                                    relay's CLOCK_MONOTONIC read `t` ("!Q", ns)
+                    E errno         the UDP socket's error (ECONNREFUSED: the other's port is shut)
+
+Cheap checks first, bounded work under a flood, as peer.py's reader: a datagram that is not the
+wire's (its length, its magic) is dropped here; at most `FLOOD_DATAGRAMS` are taken each
+`FLOOD_WINDOW_NS`, the rest left to the kernel; a game that does not read fast enough loses
+datagrams here (counted), never blocks the relay. One game at a time: a new connection (the game
+restarted) replaces the old, and its UDP socket with it. With no game connected for `--idle`
+seconds it ends; systemd starts it again at the game's next connection.
+
+The game's end is `RelaySocket`: what peer.py's `Peer` needs of a UDP socket (`sendto`, `recvfrom`,
+`connect`, `settimeout`, ...), over the relay. If the relay goes away (a restart of its unit), it
+connects again and opens the same link; the link's silence pauses the game meanwhile (game.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import json
+import os
+import selectors
+import socket
+import struct
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import wire
+
+SOCKET = Path("/run/spit-arcade-link.sock")
+ENV = "SPIT_ARCADE_LINK_RELAY"  # the game's unit names the socket here: the link goes through the relay
+VERSION = 1
+ADDR = struct.Struct("!4sH")
+STAMP = struct.Struct("!Q")
+ERRNO = struct.Struct("!H")
+MAX_PACKET = 1 + STAMP.size + ADDR.size + wire.MAX_DATAGRAM
+FLOOD_WINDOW_NS = 100_000_000
+FLOOD_DATAGRAMS = 400  # (peer.py's budget: the game's reader takes no more either)
+RCVBUF = 256 * 1024
+IDLE_S = 120.0
+OPEN_S = 45.0  # the longest an open may take (finding a game on the venue: 30 s, and the broker's connect)
+LISTEN_FD = 3  # sd_listen_fds(3)
+
+
+def _addr(address: tuple[str, int]) -> bytes:
+    return ADDR.pack(socket.inet_aton(address[0]), address[1])
+
+
+def _address(data: bytes, at: int) -> tuple[str, int]:
+    raw, port = ADDR.unpack_from(data, at)
+    return socket.inet_ntoa(raw), int(port)
+
+
+def _json(kind: bytes, body: Mapping[str, Any]) -> bytes:
+    return kind + json.dumps({"v": VERSION, **body}, separators=(",", ":")).encode()
+
+
+def say(text: str) -> None:
+    print(f"spit-arcade link-relay: {text}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------- the relay (the link unit)
+
+
+class Session:
+    """One game's link: its Unix connection, its UDP socket, the offer on the venue if any."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        self.udp: socket.socket | None = None
+        self.paired: tuple[str, int] | None = None
+        self.venue: Any = None  # venue.VenueLink while this cabinet's game is offered there
+        self.window_start = 0
+        self.taken = 0
+        self.to_game_dropped = 0  # datagrams the game had no room for
+        self.not_ours = 0  # datagrams that are not the wire's (dropped here)
+        self.flood_windows = 0
+
+    def close(self) -> None:
+        self.withdraw()
+        for sock in (self.udp, self.conn):
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.close()
+
+    def withdraw(self) -> None:
+        venue, self.venue = self.venue, None
+        if venue is not None:
+            threading.Thread(target=venue.close, name="link-relay-withdraw", daemon=True).start()
+
+
+class Relay:
+    def __init__(self, listener: socket.socket, idle_s: float = IDLE_S, host: str = "0.0.0.0") -> None:
+        self.listener = listener
+        self.idle_s = idle_s
+        self.host = host  # where listening links bind (the unit: every address; its IPAddressAllow= limits)
+        self.session: Session | None = None
+        self.selector = selectors.DefaultSelector()
+        self._stop = threading.Event()
+        self.listener.setblocking(False)
+        self.selector.register(self.listener, selectors.EVENT_READ, "listener")
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def serve(self) -> None:
+        idle_since = time.monotonic()
+        paused_until = 0
+        while not self._stop.is_set():
+            timeout = 0.25
+            if paused_until:
+                timeout = min(timeout, max(0.0, (paused_until - time.monotonic_ns()) / 1e9))
+            for key, _ in self.selector.select(timeout):
+                if key.data == "listener":
+                    self._accept()
+                elif key.data == "game":
+                    self._from_game()
+                elif key.data == "udp" and self._from_network():
+                    paused_until = self._pause()
+            if paused_until and time.monotonic_ns() >= paused_until:
+                paused_until = 0
+                self._watch_udp(True)
+            if self.session is not None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > self.idle_s:
+                say(f"no game for {self.idle_s:g} s: ending (systemd starts it at the game's next call)")
+                break
+        self._end()
+
+    def _end(self) -> None:
+        if self.session is not None:
+            self._drop()
+        self.selector.close()
+        with contextlib.suppress(OSError):
+            self.listener.close()
+
+    def _accept(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        if self.session is not None:  # the game restarted: its old link goes
+            say("the game called again: its earlier link is closed")
+            self._drop()
+        conn.setblocking(False)
+        with contextlib.suppress(OSError):
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, RCVBUF)
+        self.session = Session(conn)
+        self.selector.register(conn, selectors.EVENT_READ, "game")
+
+    def _drop(self) -> None:
+        session, self.session = self.session, None
+        if session is None:
+            return
+        for sock in (session.conn, session.udp):
+            if sock is not None:
+                with contextlib.suppress(KeyError, ValueError, OSError):
+                    self.selector.unregister(sock)
+        if session.to_game_dropped or session.not_ours or session.flood_windows:
+            say(f"the link closed: {session.to_game_dropped} datagrams the game had no room for, "
+                f"{session.not_ours} not the link's, {session.flood_windows} flood windows cut short")
+        session.close()
+
+    def _send_game(self, packet: bytes) -> bool:
+        session = self.session
+        if session is None:
+            return False
+        try:
+            session.conn.send(packet)
+        except BlockingIOError:
+            session.to_game_dropped += 1  # the game is behind: the link resends what matters
+            return False
+        except OSError:
+            self._drop()
+            return False
+        return True
+
+    def _from_game(self) -> None:
+        session = self.session
+        assert session is not None
+        for _ in range(64):  # then the others get their turn
+            try:
+                packet = session.conn.recv(MAX_PACKET)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                packet = b""
+            if not packet:  # the game closed its end (it ended, or restarted)
+                self._drop()
+                return
+            kind = packet[:1]
+            try:
+                if kind == b"S" and session.udp is not None:
+                    with contextlib.suppress(OSError):  # (an unreachable address: the link resends)
+                        session.udp.sendto(packet[1 + ADDR.size:], _address(packet, 1))
+                elif kind == b"C" and session.udp is not None:
+                    session.paired = _address(packet, 1)
+                    with contextlib.suppress(OSError):
+                        session.udp.connect(session.paired)
+                    session.withdraw()  # paired: the offer on the venue is taken down
+                elif kind == b"U" and session.udp is not None:
+                    self._unpair(session)
+                elif kind == b"O" and session.udp is None:
+                    self._open(session, json.loads(packet[1:]))
+                else:
+                    say(f"a packet it does not take from the game ({kind!r}): the link is closed")
+                    self._drop()
+                    return
+            except (ValueError, struct.error, OSError) as error:
+                say(f"the game's request could not be done ({error}): the link is closed")
+                self._send_game(_json(b"R", {"error": str(error)}))
+                self._drop()
+                return
+
+    def _unpair(self, session: Session) -> None:
+        assert session.udp is not None
+        session.paired = None
+        host, port = session.udp.getsockname()[:2]
+        _disconnect(session.udp)
+        if session.udp.getsockname()[1] != port:  # Linux lets go of a port the kernel chose
+            session.udp.bind((host, port))
+
+    def _open(self, session: Session, request: Any) -> None:
+        if not isinstance(request, dict) or request.get("v") != VERSION:
+            raise ValueError(f"an open request of another version: {request!r}")
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+        reply: dict[str, Any] = {}
+        offer = request.get("offer") if isinstance(request.get("offer"), dict) else None
+        try:
+            if "listen" in request:
+                port = request["listen"]
+                if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
+                    raise ValueError(f"listen on port {port!r}?")
+                udp.bind((self.host, port))
+                reply["where"] = f"port {udp.getsockname()[1]}"
+                if offer is not None:
+                    offered = _offer_on_venue(session, offer, int(udp.getsockname()[1]))
+                    if offered:
+                        reply["where"] += f", {offered}"
+            else:
+                if "find" in request:
+                    host, port, name = _find_on_venue(str(request["find"]), offer or {})
+                    where = f"{name} ({host}:{port}, through the venue)"
+                else:
+                    host, port = request["connect"]
+                    where = f"{host}:{port}"
+                address = socket.getaddrinfo(str(host), int(port), socket.AF_INET, socket.SOCK_DGRAM)[0][4]
+                udp.bind(("0.0.0.0", 0))
+                udp.connect(address)
+                session.paired = (str(address[0]), int(address[1]))
+                reply.update(peer=list(session.paired), where=where)
+        except Exception:
+            udp.close()
+            raise
+        udp.setblocking(False)
+        session.udp = udp
+        reply["port"] = int(udp.getsockname()[1])
+        self.selector.register(udp, selectors.EVENT_READ, "udp")
+        self._send_game(_json(b"R", reply))
+        say(f"the link is open: {reply['where']}")
+
+    def _from_network(self) -> bool:
+        """Datagrams off the UDP socket to the game; True when this window's budget is spent (a flood)."""
+        session = self.session
+        if session is None or session.udp is None:
+            return False
+        for _ in range(64):
+            try:
+                data, address = session.udp.recvfrom(wire.MAX_DATAGRAM + 1)
+            except (BlockingIOError, InterruptedError):
+                return False
+            except OSError as error:  # ECONNREFUSED: what the other's shut port answered
+                self._send_game(b"E" + ERRNO.pack(error.errno or errno.EIO))
+                return False
+            now = time.monotonic_ns()
+            if now - session.window_start >= FLOOD_WINDOW_NS:
+                session.window_start, session.taken = now, 0
+            session.taken += 1
+            if session.taken > FLOOD_DATAGRAMS:
+                session.flood_windows += 1
+                return True
+            if len(data) > wire.MAX_DATAGRAM or len(data) < wire.HEADER.size + wire.CRC.size or data[:2] != wire.MAGIC:
+                session.not_ours += 1
+                continue
+            packet = b"D" + STAMP.pack(now) + _addr((str(address[0]), int(address[1]))) + data
+            if not self._send_game(packet) and self.session is None:  # (the game went away)
+                return False
+        return False
+
+    def _pause(self) -> int:
+        """A flood: the UDP socket is not read for the rest of the window (the kernel drops)."""
+        self._watch_udp(False)
+        session = self.session
+        return (session.window_start + FLOOD_WINDOW_NS) if session is not None else 0
+
+    def _watch_udp(self, on: bool) -> None:
+        session = self.session
+        if session is None or session.udp is None:
+            return
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            if on:
+                self.selector.register(session.udp, selectors.EVENT_READ, "udp")
+            else:
+                self.selector.unregister(session.udp)
+
+
+def _disconnect(sock: socket.socket) -> None:
+    """connect(2) to AF_UNSPEC: the socket takes datagrams from any address again."""
+    import ctypes
+
+    unspecified = (ctypes.c_ubyte * 16)()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.connect(sock.fileno(), unspecified, ctypes.c_int(16)) != 0:
+        raise OSError(ctypes.get_errno(), "connect(AF_UNSPEC)")
+
+
+def _offer_on_venue(session: Session, offer: dict[str, Any], port: int) -> str:
+    """Offer the game on the venue's broker where the cabinet has a venue (on a thread: the broker may
+    be slow); '' where there is none. Taken down when the game pairs (C) or goes."""
+    from .venue import VenueLink, venue_settings
+
+    settings = venue_settings()
+    if settings is None:
+        return ""
+    link = VenueLink(settings)
+    session.venue = link
+
+    def offer_it() -> None:
+        try:
+            link.connect()
+            if session.venue is link:
+                link.offer(offer, port)
+        except OSError as error:
+            say(f"the linked game is not offered on the venue ({error})")
+        if session.venue is not link:  # paired (or gone) meanwhile
+            with contextlib.suppress(Exception):
+                link.close()
+
+    threading.Thread(target=offer_it, name="link-relay-offer", daemon=True).start()
+    return f"offered on the venue as {settings.cabinet}"
+
+
+def _find_on_venue(spec: str, offer: dict[str, Any]) -> tuple[str, int, str]:
+    from .venue import find_on_venue, venue_settings
+
+    return find_on_venue(spec, offer, venue_settings())
+
+
+# ---------------------------------------------------------------------- the game's end
+
+
+class RelayError(OSError):
+    """The relay refused the link, or is not there (the words say which)."""
+
+
+class RelaySocket:
+    """A UDP socket as peer.py uses one, through the relay. `stamp_ns`: the relay's clock when the last
+    datagram `recvfrom` returned was taken off the network."""
+
+    def __init__(self, path: str | Path, request: Mapping[str, Any], timeout: float = OPEN_S) -> None:
+        self.path = str(path)
+        self.request = {"v": VERSION, **request}
+        self.stamp_ns = 0
+        self.peer: tuple[str, int] | None = None
+        self.port = 0
+        self.where = ""
+        self.reconnects = 0
+        self.hops_ns: deque[int] = deque(maxlen=100_000)  # network -> this reader, each datagram (the hop's cost)
+        self._timeout: float | None = None
+        self._rcvbuf = RCVBUF
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._sock = self._open(timeout)
+
+    def _open(self, timeout: float) -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            sock.settimeout(timeout)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self._rcvbuf)
+            try:
+                sock.connect(self.path)
+            except OSError as error:
+                raise RelayError(f"the link unit at {self.path} does not answer ({error.strerror or error})") from None
+            sock.sendall(b"O" + json.dumps(self.request, separators=(",", ":")).encode())
+            try:
+                reply = sock.recv(MAX_PACKET)
+            except TimeoutError:
+                raise RelayError(f"the link unit at {self.path} did not open the link within {timeout:g} s") from None
+            if reply[:1] != b"R":
+                raise RelayError(f"the link unit at {self.path} closed without opening the link")
+            body = json.loads(reply[1:])
+            if "error" in body:
+                raise RelayError(f"the link unit: {body['error']}")
+            self.port = int(body["port"])
+            self.where = str(body.get("where", ""))
+            if body.get("peer"):
+                self.peer = (str(body["peer"][0]), int(body["peer"][1]))
+            sock.settimeout(self._timeout)
+            return sock
+        except BaseException:
+            sock.close()
+            raise
+
+    # ---- what peer.py calls
+
+    def setsockopt(self, level: int, option: int, value: int) -> None:
+        if (level, option) == (socket.SOL_SOCKET, socket.SO_RCVBUF):
+            self._rcvbuf = value
+        self._sock.setsockopt(level, option, value)
+
+    def settimeout(self, timeout: float | None) -> None:
+        self._timeout = timeout
+        self._sock.settimeout(timeout)
+
+    def getsockname(self) -> tuple[str, int]:
+        return ("0.0.0.0", self.port)
+
+    def fileno(self) -> int:
+        return self._sock.fileno()
+
+    def sendto(self, data: bytes, address: tuple[str, int]) -> int:
+        self._send(b"S" + _addr(address) + data)
+        return len(data)
+
+    def connect(self, address: tuple[str, int]) -> None:
+        self._send(b"C" + _addr(address))
+        if "listen" in self.request:
+            self.peer = address
+
+    def unconnect(self) -> None:
+        self._send(b"U")
+        if "listen" in self.request:
+            self.peer = None
+
+    def recvfrom(self, size: int) -> tuple[bytes, tuple[str, int]]:
+        while True:
+            sock = self._sock
+            try:
+                packet = sock.recv(MAX_PACKET)
+            except TimeoutError:
+                raise
+            except OSError:
+                if self._closed.is_set():
+                    raise
+                packet = b""
+            if not packet:
+                self._again()  # the relay went away (its unit restarted): call it again
+                raise TimeoutError("the link unit went away")
+            kind = packet[:1]
+            if kind == b"D":
+                (self.stamp_ns,) = STAMP.unpack_from(packet, 1)
+                self.hops_ns.append(time.monotonic_ns() - self.stamp_ns)
+                return packet[1 + STAMP.size + ADDR.size:][:size], _address(packet, 1 + STAMP.size)
+            if kind == b"E":
+                code = ERRNO.unpack_from(packet, 1)[0]
+                raise OSError(code, os.strerror(code))
+            # (anything else: not for the reader)
+
+    def close(self) -> None:
+        self._closed.set()
+        with contextlib.suppress(OSError):
+            self._sock.close()
+
+    # ----
+
+    def _send(self, packet: bytes) -> None:
+        try:
+            self._sock.send(packet, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            raise OSError(errno.ENOBUFS, "the link unit is behind") from None
+
+    def _again(self) -> None:
+        """(The reader.) Open the same link again through a relay that restarted, once per timeout."""
+        if self._closed.is_set():
+            return
+        wait = self._timeout or 0.05
+        with contextlib.suppress(OSError):
+            self._sock.close()
+        try:
+            request = dict(self.request)
+            if "listen" in request:  # the same port (the other cabinet calls it); paired again by peer.py
+                request["listen"] = self.port
+                request.pop("offer", None)
+            elif "find" in request:  # the venue named it once: the same address again
+                request = {"v": VERSION, "connect": list(self.peer or ("127.0.0.1", 0))}
+            self.request = request
+            sock = self._open(max(wait, 1.0))
+        except (OSError, ValueError, KeyError):
+            self._sock = _dead_socket()
+            self._closed.wait(max(wait, 0.5))
+            return
+        self.reconnects += 1
+        if self.peer is not None and "listen" in request:
+            with contextlib.suppress(OSError):
+                sock.send(b"C" + _addr(self.peer), socket.MSG_DONTWAIT)
+        self._sock = sock
+
+
+def _dead_socket() -> socket.socket:
+    """A socket whose reads end at once (EOF), so the reader tries the relay again on its next read."""
+    one, other = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    other.close()
+    return one
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def listener_from_systemd() -> socket.socket | None:
+    if os.environ.get("LISTEN_PID") != str(os.getpid()) or int(os.environ.get("LISTEN_FDS", "0") or 0) < 1:
+        return None
+    return socket.socket(fileno=LISTEN_FD)
+
+
+def bind(path: Path) -> socket.socket:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sock.bind(str(path))
+    sock.listen(4)
+    return sock
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spit-arcade link-relay", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--socket", type=Path, help=f"bind this socket (without systemd's; default {SOCKET})")
+    parser.add_argument("--idle", type=float, default=IDLE_S, help="end after this many seconds with no game")
+    parser.add_argument("--host", default="0.0.0.0", help="the address a listening link binds (default: every one)")
+    args = parser.parse_args(argv)
+    listener = listener_from_systemd()
+    if listener is None:
+        listener = bind(args.socket or SOCKET)
+        print(f"link-relay ready on {args.socket or SOCKET}", flush=True)  # (for a test or a desktop: it may call now)
+    from appliance import watchdog
+
+    watchdog.ready("relaying the linked game's datagrams")
+    Relay(listener, args.idle, args.host).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
