@@ -305,3 +305,29 @@ def test_the_relay_is_the_link_units_command() -> None:
 
     assert COMMANDS["link-relay"][0] == "appliance.linked.relay:main"
     assert Path("/run/spit-arcade-link.sock") == relay_module.SOCKET
+
+
+def test_the_cabinets_link_setting_opens_its_link_through_the_relay(relay: RelayProcess,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's unit names the relay's socket ($SPIT_ARCADE_LINK_RELAY) and the settings' [link] says
+    what to open: `play --kiosk` with no --link opens it through the relay."""
+    from appliance.display.app import open_link, parse_args
+    from appliance.shared.settings import Settings
+
+    monkeypatch.setenv(relay_module.ENV, str(relay.path))
+    leader, where = open_link(parse_args(["--kiosk"]), Settings(link={"listen": 0}), None)
+    joiner, joined = open_link(parse_args([]), Settings(link={"join": f"127.0.0.1:{leader.peer.port}"}), None)
+    try:
+        assert isinstance(leader.peer.sock, RelaySocket) and isinstance(joiner.peer.sock, RelaySocket)
+        assert where == f"port {leader.peer.port}" and joined == f"127.0.0.1:{leader.peer.port}"
+        assert (leader.peer.offer["seats"], joiner.peer.offer["seats"]) == ([1], [2])
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and not all(t.state == "playing" for t in (leader, joiner)):
+            for table in (leader, joiner):
+                table.tick(time.monotonic_ns())
+            leader.peer.wait_for(lambda _: False, 0.004)  # a frame's wait, on the link
+        assert [t.state for t in (leader, joiner)] == ["playing", "playing"]
+        assert leader.peer.sync.synced and joiner.peer.sync.synced
+    finally:
+        joiner.close()
+        leader.close()

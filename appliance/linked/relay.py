@@ -30,9 +30,10 @@ The packets (one byte of kind, then what it carries; an address is "!4sH", IPv4 
 Cheap checks first, bounded work under a flood, as peer.py's reader: a datagram that is not the
 wire's (its length, its magic) is dropped here; at most `FLOOD_DATAGRAMS` are taken each
 `FLOOD_WINDOW_NS`, the rest left to the kernel; a game that does not read fast enough loses
-datagrams here (counted), never blocks the relay. One game at a time: a new connection (the game
-restarted) replaces the old, and its UDP socket with it. With no game connected for `--idle`
-seconds it ends; systemd starts it again at the game's next connection.
+datagrams here (counted), never blocks the relay. Each connection is one link with a UDP socket of
+its own, closed when the game's end closes (it ended, or it restarted: the kernel closes a dead
+process's end); at most `MAX_SESSIONS` at once. With no game connected for `--idle` seconds it ends;
+systemd starts it again at the game's next connection.
 
 The game's end is `RelaySocket`: what peer.py's `Peer` needs of a UDP socket (`sendto`, `recvfrom`,
 `connect`, `settimeout`, ...), over the relay. If the relay goes away (a restart of its unit), it
@@ -72,6 +73,7 @@ RCVBUF = 256 * 1024
 IDLE_S = 120.0
 OPEN_S = 45.0  # the longest an open may take (finding a game on the venue: 30 s, and the broker's connect)
 LISTEN_FD = 3  # sd_listen_fds(3)
+MAX_SESSIONS = 4  # links at once (a cabinet has one game; a desktop may try two tables)
 
 
 def _addr(address: tuple[str, int]) -> bytes:
@@ -107,6 +109,7 @@ class Session:
         self.to_game_dropped = 0  # datagrams the game had no room for
         self.not_ours = 0  # datagrams that are not the wire's (dropped here)
         self.flood_windows = 0
+        self.paused_until = 0  # (a flood) its UDP socket is not read until then
 
     def close(self) -> None:
         self.withdraw()
@@ -126,42 +129,42 @@ class Relay:
         self.listener = listener
         self.idle_s = idle_s
         self.host = host  # where listening links bind (the unit: every address; its IPAddressAllow= limits)
-        self.session: Session | None = None
+        self.sessions: set[Session] = set()
         self.selector = selectors.DefaultSelector()
         self._stop = threading.Event()
         self.listener.setblocking(False)
-        self.selector.register(self.listener, selectors.EVENT_READ, "listener")
+        self.selector.register(self.listener, selectors.EVENT_READ, ("listener", None))
 
     def stop(self) -> None:
         self._stop.set()
 
     def serve(self) -> None:
         idle_since = time.monotonic()
-        paused_until = 0
         while not self._stop.is_set():
-            timeout = 0.25
-            if paused_until:
-                timeout = min(timeout, max(0.0, (paused_until - time.monotonic_ns()) / 1e9))
+            paused = [s.paused_until for s in self.sessions if s.paused_until]
+            timeout = 0.25 if not paused else min(0.25, max(0.0, (min(paused) - time.monotonic_ns()) / 1e9))
             for key, _ in self.selector.select(timeout):
-                if key.data == "listener":
+                what, session = key.data
+                if what == "listener":
                     self._accept()
-                elif key.data == "game":
-                    self._from_game()
-                elif key.data == "udp" and self._from_network():
-                    paused_until = self._pause()
-            if paused_until and time.monotonic_ns() >= paused_until:
-                paused_until = 0
-                self._watch_udp(True)
-            if self.session is not None:
+                elif session not in self.sessions:
+                    continue  # (dropped earlier in this round)
+                elif what == "game":
+                    self._from_game(session)
+                elif what == "udp" and self._from_network(session):
+                    self._watch_udp(session, False)  # a flood: not read for the rest of the window
+                    session.paused_until = session.window_start + FLOOD_WINDOW_NS
+            now = time.monotonic_ns()
+            for session in [s for s in self.sessions if s.paused_until and now >= s.paused_until]:
+                session.paused_until = 0
+                self._watch_udp(session, True)
+            if self.sessions:
                 idle_since = time.monotonic()
             elif time.monotonic() - idle_since > self.idle_s:
                 say(f"no game for {self.idle_s:g} s: ending (systemd starts it at the game's next call)")
                 break
-        self._end()
-
-    def _end(self) -> None:
-        if self.session is not None:
-            self._drop()
+        for session in list(self.sessions):
+            self._drop(session)
         self.selector.close()
         with contextlib.suppress(OSError):
             self.listener.close()
@@ -171,45 +174,42 @@ class Relay:
             conn, _ = self.listener.accept()
         except (BlockingIOError, InterruptedError):
             return
-        if self.session is not None:  # the game restarted: its old link goes
-            say("the game called again: its earlier link is closed")
-            self._drop()
+        if len(self.sessions) >= MAX_SESSIONS:
+            say(f"a {MAX_SESSIONS + 1}th link at once refused")
+            conn.close()
+            return
         conn.setblocking(False)
         with contextlib.suppress(OSError):
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, RCVBUF)
-        self.session = Session(conn)
-        self.selector.register(conn, selectors.EVENT_READ, "game")
+        session = Session(conn)
+        self.sessions.add(session)
+        self.selector.register(conn, selectors.EVENT_READ, ("game", session))
 
-    def _drop(self) -> None:
-        session, self.session = self.session, None
-        if session is None:
+    def _drop(self, session: Session) -> None:
+        if session not in self.sessions:
             return
+        self.sessions.discard(session)
         for sock in (session.conn, session.udp):
             if sock is not None:
                 with contextlib.suppress(KeyError, ValueError, OSError):
                     self.selector.unregister(sock)
         if session.to_game_dropped or session.not_ours or session.flood_windows:
-            say(f"the link closed: {session.to_game_dropped} datagrams the game had no room for, "
+            say(f"a link closed: {session.to_game_dropped} datagrams the game had no room for, "
                 f"{session.not_ours} not the link's, {session.flood_windows} flood windows cut short")
         session.close()
 
-    def _send_game(self, packet: bytes) -> bool:
-        session = self.session
-        if session is None:
-            return False
+    def _send_game(self, session: Session, packet: bytes) -> bool:
         try:
             session.conn.send(packet)
         except BlockingIOError:
             session.to_game_dropped += 1  # the game is behind: the link resends what matters
             return False
         except OSError:
-            self._drop()
+            self._drop(session)
             return False
         return True
 
-    def _from_game(self) -> None:
-        session = self.session
-        assert session is not None
+    def _from_game(self, session: Session) -> None:
         for _ in range(64):  # then the others get their turn
             try:
                 packet = session.conn.recv(MAX_PACKET)
@@ -218,7 +218,7 @@ class Relay:
             except OSError:
                 packet = b""
             if not packet:  # the game closed its end (it ended, or restarted)
-                self._drop()
+                self._drop(session)
                 return
             kind = packet[:1]
             try:
@@ -236,12 +236,12 @@ class Relay:
                     self._open(session, json.loads(packet[1:]))
                 else:
                     say(f"a packet it does not take from the game ({kind!r}): the link is closed")
-                    self._drop()
+                    self._drop(session)
                     return
             except (ValueError, struct.error, OSError) as error:
                 say(f"the game's request could not be done ({error}): the link is closed")
-                self._send_game(_json(b"R", {"error": str(error)}))
-                self._drop()
+                self._send_game(session, _json(b"R", {"error": str(error)}))
+                self._drop(session)
                 return
 
     def _unpair(self, session: Session) -> None:
@@ -288,14 +288,13 @@ class Relay:
         udp.setblocking(False)
         session.udp = udp
         reply["port"] = int(udp.getsockname()[1])
-        self.selector.register(udp, selectors.EVENT_READ, "udp")
-        self._send_game(_json(b"R", reply))
-        say(f"the link is open: {reply['where']}")
+        self.selector.register(udp, selectors.EVENT_READ, ("udp", session))
+        self._send_game(session, _json(b"R", reply))
+        say(f"a link is open: {reply['where']}")
 
-    def _from_network(self) -> bool:
+    def _from_network(self, session: Session) -> bool:
         """Datagrams off the UDP socket to the game; True when this window's budget is spent (a flood)."""
-        session = self.session
-        if session is None or session.udp is None:
+        if session.udp is None:
             return False
         for _ in range(64):
             try:
@@ -303,7 +302,7 @@ class Relay:
             except (BlockingIOError, InterruptedError):
                 return False
             except OSError as error:  # ECONNREFUSED: what the other's shut port answered
-                self._send_game(b"E" + ERRNO.pack(error.errno or errno.EIO))
+                self._send_game(session, b"E" + ERRNO.pack(error.errno or errno.EIO))
                 return False
             now = time.monotonic_ns()
             if now - session.window_start >= FLOOD_WINDOW_NS:
@@ -316,23 +315,16 @@ class Relay:
                 session.not_ours += 1
                 continue
             packet = b"D" + STAMP.pack(now) + _addr((str(address[0]), int(address[1]))) + data
-            if not self._send_game(packet) and self.session is None:  # (the game went away)
+            if not self._send_game(session, packet) and session not in self.sessions:  # (the game went away)
                 return False
         return False
 
-    def _pause(self) -> int:
-        """A flood: the UDP socket is not read for the rest of the window (the kernel drops)."""
-        self._watch_udp(False)
-        session = self.session
-        return (session.window_start + FLOOD_WINDOW_NS) if session is not None else 0
-
-    def _watch_udp(self, on: bool) -> None:
-        session = self.session
-        if session is None or session.udp is None:
+    def _watch_udp(self, session: Session, on: bool) -> None:
+        if session.udp is None:
             return
         with contextlib.suppress(KeyError, ValueError, OSError):
             if on:
-                self.selector.register(session.udp, selectors.EVENT_READ, "udp")
+                self.selector.register(session.udp, selectors.EVENT_READ, ("udp", session))
             else:
                 self.selector.unregister(session.udp)
 
