@@ -7,6 +7,7 @@ link's and refuses what it does not take. Every wait is bounded and on a conditi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -298,6 +299,33 @@ def test_a_relay_that_restarts_is_called_again_on_the_same_port(tmp_path: Path) 
     finally:
         sock.close()
         second.stop()
+
+
+def test_a_caller_whose_relay_restarts_calls_again_from_the_same_port(tmp_path: Path) -> None:
+    """(The listener on the other end pairs with one address: a new port would be a stranger.)"""
+    path = tmp_path / "link.sock"
+    first = RelayProcess(path)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as peer:
+        peer.bind(("127.0.0.1", 0))
+        peer.settimeout(5.0)
+        sock = RelaySocket(path, {"connect": list(peer.getsockname())})
+        sock.settimeout(0.05)
+        sock.sendto(b"one", peer.getsockname())
+        said, before = peer.recvfrom(8)
+        first.stop()
+        second = RelayProcess(path)
+        try:
+            deadline = time.monotonic() + WAIT
+            while sock.reconnects == 0 and time.monotonic() < deadline:
+                with contextlib.suppress(OSError):  # (TimeoutError while it calls again)
+                    sock.recvfrom(wire.MAX_DATAGRAM + 1)
+            assert sock.reconnects == 1
+            sock.sendto(b"two", peer.getsockname())
+            assert peer.recvfrom(8) == (b"two", before)
+        finally:
+            sock.close()
+            second.stop()
+    assert said == b"one"
 
 
 def test_the_relay_is_the_link_units_command() -> None:

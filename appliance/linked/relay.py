@@ -13,7 +13,8 @@ The packets (one byte of kind, then what it carries; an address is "!4sH", IPv4 
 
     game -> relay   O {json}        open: {"v": 1, "listen": PORT} (this cabinet leads; with
                                     "offer", it is offered on the venue's broker meanwhile), or
-                                    {"v": 1, "connect": [HOST, PORT]}, or {"v": 1, "find":
+                                    {"v": 1, "connect": [HOST, PORT]} (with "from": a
+                                    port, to call from it: a game calling again), or {"v": 1, "find":
                                     "venue[:CABINET]", "offer": ...} (the venue's broker names the
                                     address: venue.py). Answered by R.
                     S addr data     send `data` to `addr` (sendto)
@@ -37,7 +38,8 @@ systemd starts it again at the game's next connection.
 
 The game's end is `RelaySocket`: what peer.py's `Peer` needs of a UDP socket (`sendto`, `recvfrom`,
 `connect`, `settimeout`, ...), over the relay. If the relay goes away (a restart of its unit), it
-connects again and opens the same link; the link's silence pauses the game meanwhile (game.py).
+connects again and opens the same link (a listener on its port, a caller from its port: the other
+cabinet hears the same address); the link's silence pauses the game meanwhile (game.py).
 """
 
 from __future__ import annotations
@@ -278,7 +280,10 @@ class Relay:
                     host, port = request["connect"]
                     where = f"{host}:{port}"
                 address = socket.getaddrinfo(str(host), int(port), socket.AF_INET, socket.SOCK_DGRAM)[0][4]
-                udp.bind(("0.0.0.0", 0))
+                since = request.get("from", 0)  # (a game calling again: the port it had, so the other hears it)
+                if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since < 65536:
+                    raise ValueError(f"call from port {since!r}?")
+                udp.bind(("0.0.0.0", since))
                 udp.connect(address)
                 session.paired = (str(address[0]), int(address[1]))
                 reply.update(peer=list(session.paired), where=where)
@@ -506,8 +511,8 @@ class RelaySocket:
             if "listen" in request:  # the same port (the other cabinet calls it); paired again by peer.py
                 request["listen"] = self.port
                 request.pop("offer", None)
-            elif "find" in request:  # the venue named it once: the same address again
-                request = {"v": VERSION, "connect": list(self.peer or ("127.0.0.1", 0))}
+            else:  # the same address, from the same port: the other cabinet hears the same caller
+                request = {"v": VERSION, "connect": list(self.peer or ("127.0.0.1", 0)), "from": self.port}
             self.request = request
             sock = self._open(max(wait, 1.0))
         except (OSError, ValueError, KeyError):
