@@ -25,7 +25,7 @@ def test_the_socket_is_the_one_the_game_calls_and_only_the_games_group_may() -> 
     sock = parse(SOCKET)["Socket"]
     assert one(sock, "ListenSequentialPacket") == str(relay.SOCKET)  # SOCK_SEQPACKET, as RelaySocket makes
     assert (one(sock, "SocketUser"), one(sock, "SocketGroup"), one(sock, "SocketMode")) == ("root", "spit", "0660")
-    assert one(sock, "Accept") == "no"  # one relay, handed the listening socket (relay.listener_from_systemd)
+    assert one(sock, "Accept") == "no"  # one relay, handed the listening socket (appliance/shared/unix_listener.py)
 
 
 def test_the_game_is_told_where_the_link_unit_is() -> None:

@@ -60,6 +60,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from appliance.shared import unix_listener
+
 from . import wire
 
 SOCKET = Path("/run/spit-arcade-link.sock")
@@ -74,7 +76,6 @@ FLOOD_DATAGRAMS = 400  # (peer.py's budget: the game's reader takes no more eith
 RCVBUF = 256 * 1024
 IDLE_S = 120.0
 OPEN_S = 45.0  # the longest an open may take (finding a game on the venue: 30 s, and the broker's connect)
-LISTEN_FD = 3  # sd_listen_fds(3)
 MAX_SESSIONS = 4  # links at once (a cabinet has one game; a desktop may try two tables)
 
 
@@ -536,30 +537,15 @@ def _dead_socket() -> socket.socket:
 # ---------------------------------------------------------------------- the command
 
 
-def listener_from_systemd() -> socket.socket | None:
-    if os.environ.get("LISTEN_PID") != str(os.getpid()) or int(os.environ.get("LISTEN_FDS", "0") or 0) < 1:
-        return None
-    return socket.socket(fileno=LISTEN_FD)
-
-
-def bind(path: Path) -> socket.socket:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    sock.bind(str(path))
-    sock.listen(4)
-    return sock
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade link-relay", description=__doc__.split("\n\n")[0])
     parser.add_argument("--socket", type=Path, help=f"bind this socket (without systemd's; default {SOCKET})")
     parser.add_argument("--idle", type=float, default=IDLE_S, help="end after this many seconds with no game")
     parser.add_argument("--host", default="0.0.0.0", help="the address a listening link binds (default: every one)")
     args = parser.parse_args(argv)
-    listener = listener_from_systemd()
+    listener = unix_listener.from_systemd()
     if listener is None:
-        listener = bind(args.socket or SOCKET)
+        listener = unix_listener.bind(args.socket or SOCKET, socket.SOCK_SEQPACKET)
         print(f"link-relay ready on {args.socket or SOCKET}", flush=True)  # (for a test or a desktop: it may call now)
     from appliance import watchdog
 
