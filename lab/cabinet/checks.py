@@ -130,6 +130,7 @@ class Report:
     uplink_said: str = ""
     venue_published_s: float | None = None  # from the restart to the uplink's heartbeat at the view
     venue_view_saw: dict[str, Any] = field(default_factory=dict)  # what the operator's view had of the cabinet
+    link_unit: dict[str, Any] = field(default_factory=dict)  # the link unit, booted (lab/cabinet/link.py)
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     steps_s: dict[str, float] = field(default_factory=dict)  # each step run: its seconds (for CI's counts)
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
