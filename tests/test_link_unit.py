@@ -46,6 +46,8 @@ def test_it_runs_the_wheels_relay_with_the_bars_network_and_nothing_else() -> No
     assert "any" not in allowed and "0.0.0.0/0" not in allowed and "192.168.0.0/16" in allowed
     assert one(service, "PrivateDevices") == "yes" and "DeviceAllow" not in service
     assert one(service, "DynamicUser") == "yes" and "User" not in service
+    # the venue's credential (root:spit-uplink), on the image below the game's state (spit 0750)
+    assert one(service, "SupplementaryGroups").split() == ["spit", "spit-uplink"]
     assert one(service, "CapabilityBoundingSet") == "" and one(service, "NoNewPrivileges") == "yes"
     assert one(service, "ProtectSystem") == "strict" and "ReadWritePaths" not in service
     assert "StateDirectory" not in service  # it writes nothing
