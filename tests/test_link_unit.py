@@ -15,7 +15,7 @@ import pytest
 from test_systemd_service import SYSTEMD, one, parse
 
 from appliance.cli import COMMANDS
-from appliance.linked import relay
+from appliance.linked import relay_client as relay
 
 SOCKET = SYSTEMD / "spit-arcade-link.socket"
 SERVICE = SYSTEMD / "spit-arcade-link.service"

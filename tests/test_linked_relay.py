@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from appliance.linked import relay as relay_module
+from appliance.linked import relay_client as relay_module
 from appliance.linked import wire
 from appliance.linked.game import LinkedTable
 from appliance.linked.peer import Peer, offer
-from appliance.linked.relay import RelayError, RelaySocket
+from appliance.linked.relay_client import RelayError, RelaySocket
 from lab.linked_driver import ScriptedSeat, closing_state, replayed_state
 
 MS = 1_000_000

@@ -381,7 +381,7 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     the one the settings choose (both cabinets must choose the same: the hello checks)."""
     from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
-    from appliance.linked.relay import ENV as RELAY_ENV
+    from appliance.linked.relay_client import ENV as RELAY_ENV
     from appliance.linked.venue import find_on_venue, offer_while_waiting, venue_settings
     from appliance.rules import seats_of
 

@@ -48,7 +48,7 @@ from . import wire
 from .clock import LinkClock
 
 if TYPE_CHECKING:
-    from .relay import RelaySocket
+    from .relay_client import RelaySocket
 
 PROTOCOL = 2  # the linked game's protocol (docs/linked.md; 2: resuming after a restart); another is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
@@ -158,7 +158,7 @@ class Peer:
         """The link through the cabinet's link unit (relay.py), for a game with no network of its own:
         `request` is {"listen": PORT}, {"connect": [HOST, PORT]} or {"find": "venue[:CABINET]"}. The
         unit carries the datagrams; everything else (the hello, the clock sync, resends) is this."""
-        from .relay import RelaySocket
+        from .relay_client import RelaySocket
 
         sock = RelaySocket(relay, {**request, "offer": dict(my_offer)})
         leader = "listen" in request

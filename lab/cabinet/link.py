@@ -29,7 +29,7 @@ SANDBOX = ("-p User=spit -p Group=spit -p PrivateNetwork=yes -p IPAddressDeny=an
            "-p 'RestrictAddressFamilies=AF_UNIX AF_NETLINK' -p NoNewPrivileges=yes")
 GAME_SIDE = f"""
 import socket
-from appliance.linked.relay import RelaySocket
+from appliance.linked.relay_client import RelaySocket
 try:
     socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     print("inet allowed", flush=True)
