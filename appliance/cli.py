@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audits": ("appliance.operator.audits_cli:main", "the operator's books: earnings, games, switch health"),
     "settings": ("appliance.settings_cli:main", "the operator's settings: list, get KEY, set KEY VALUE"),
     "uplink": ("appliance.venue.uplink:main", "the cabinet's link to its venue's broker (its own unit)"),
+    "link-relay": ("appliance.linked.relay:main", "the linked game's datagrams to and from the network (its own unit)"),
     "venue": ("appliance.venue.view:main", "venue init/revoke: certificates; venue --broker: the operator's page"),
 }
 

@@ -75,6 +75,7 @@ def cabinet(args: Any) -> int:
     each change of its state on standard output (a JSON line), and when standard input closes it
     plays on (its seat pressing no more) until the other's word has passed that moment, then prints
     its figures and leaves."""
+    import socket
     import sys
     import threading
     import time
@@ -83,7 +84,12 @@ def cabinet(args: Any) -> int:
     from appliance.linked.peer import Peer, offer
 
     mine = offer(args.variant, {}, [args.seat], 2, f"seat {args.seat}")
-    if args.listen is not None:
+    if args.relay and args.listen is not None:  # through the link unit (relay.py), as on a cabinet
+        peer = Peer.through(args.relay, {"listen": args.listen}, mine)
+    elif args.relay:
+        host, _, port = args.connect.rpartition(":")
+        peer = Peer.through(args.relay, {"connect": [host, int(port)]}, mine)
+    elif args.listen is not None:
         peer = Peer.listen(args.listen, mine, host="127.0.0.1")
     else:
         host, _, port = args.connect.rpartition(":")
@@ -138,7 +144,8 @@ def cabinet(args: Any) -> int:
     path = getattr(match.journal, "path", None) if match is not None else None
     say(done=True, state=table.state, presses=match.presses if match else 0, journal=str(path),
         resumed_from=str(table.resumed_from) if table.resumed_from else None, repairs=table.repairs,
-        refusals=dict(table.refusals), late_local=table.late_local, pressed=len(player.pressed))
+        refusals=dict(table.refusals), late_local=table.late_local, pressed=len(player.pressed),
+        network=[name for _, name in socket.if_nameindex()])
     peer.close(say_bye=False)  # (the game stays unfinished in both journals: the test compares them)
     return 0
 
@@ -150,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--listen", type=int, metavar="PORT")
     where.add_argument("--connect", metavar="HOST:PORT")
+    parser.add_argument("--relay", metavar="SOCKET", help="through the link unit's socket (relay.py), as a cabinet")
     parser.add_argument("--seat", type=int, required=True)
     parser.add_argument("--journals", required=True)
     parser.add_argument("--touches", help="a JSON list of touch times (CLOCK_MONOTONIC ns)")

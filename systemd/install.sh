@@ -109,6 +109,11 @@ fi
 install -m 0644 "$here/systemd/spit-arcade-updater.socket" /etc/systemd/system/spit-arcade-updater.socket
 install -m 0644 "$here/systemd/spit-arcade-updater.service" /etc/systemd/system/spit-arcade-updater.service
 systemctl enable spit-arcade-updater.socket
+# The link unit: a linked game's datagrams between the network and the game, started by its socket
+# when the game opens a linked game (a [link] in its settings); a user of its own made at each start.
+install -m 0644 "$here/systemd/spit-arcade-link.socket" /etc/systemd/system/spit-arcade-link.socket
+install -m 0644 "$here/systemd/spit-arcade-link.service" /etc/systemd/system/spit-arcade-link.service
+systemctl enable spit-arcade-link.socket
 install -D -m 0755 "$here/systemd/fallback.sh" /usr/local/libexec/spit-arcade-fallback
 install -D -m 0755 "$here/systemd/backoff.sh" /usr/local/libexec/spit-arcade-backoff
 # The drivers of what may be plugged in later (a USB sound card, a pad's serial adapter), loaded at

@@ -191,7 +191,7 @@ def test_settings_written_by_a_newer_version_keep_every_other_setting_and_their_
     assert [str(w) for w in found.warnings] == [
         f"{config}: newer_setting: unknown setting (known: layout, volume, assist, four_colour, journal_dir, "
         "idle_timeout_s, kiosk, keys, game, house_rules, language, computer_level, attract, free_play, "
-        "credits_per_game, credits_kept_off_h, limit_rounds, limit_minutes); ignored"]
+        "credits_per_game, credits_kept_off_h, limit_rounds, limit_minutes, link); ignored"]
     office = Office.open(config)
     assert office.adjust({"credits_per_game": 3}) is None
     office.close()

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 LAB_COMMANDS = ("bench", "pad-emulator", "cabinet-test")
 GAME_COMMANDS = ("play", "script", "replay", "variants", "inputs", "simulate", "check-config", "audits", "settings",
-                 "uplink", "venue")
+                 "uplink", "link-relay", "venue")
 
 
 @pytest.fixture(scope="module")

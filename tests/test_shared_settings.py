@@ -141,3 +141,33 @@ def test_a_wrong_computer_level_is_named_and_left_at_3(tmp_path: Path, value: st
     assert [(p.key, p.message.split(",")[0]) for p in settings.warnings] == [
         ("computer_level", "must be a level from 1 to 5")
     ]
+
+
+@pytest.mark.parametrize(("text", "link"), [
+    ("", {}),
+    ("[link]\nlisten = 50070\n", {"listen": 50070}),
+    ('[link]\njoin = "10.0.0.12:50070"\nseats = [2]\n', {"join": "10.0.0.12:50070", "seats": [2]}),
+    ('[link]\njoin = "venue:table-2"\n', {"join": "venue:table-2"}),
+])
+def test_a_link_table_says_how_this_cabinet_links(tmp_path: Path, text: str, link: dict) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = load_settings(path)
+    assert settings.link == link and settings.warnings == []
+
+
+@pytest.mark.parametrize(("text", "key", "link"), [
+    ("[link]\nlisten = 0\n", "link.listen", {}),
+    ('[link]\njoin = "nowhere"\n', "link.join", {}),
+    ('[link]\nlisten = 50070\njoin = "venue"\n', "link", {}),
+    ("[link]\nseats = [1]\n", "link", {}),
+    ('[link]\nlisten = 50070\nseats = [1, 1]\n', "link.seats", {"listen": 50070}),
+    ('[link]\nlisten = 50070\nport = 3\n', "link.port", {"listen": 50070}),
+    ('link = 3\n', "link", {}),
+])
+def test_a_wrong_link_is_named_and_no_link_is_made_of_it(tmp_path: Path, text: str, key: str, link: dict) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = load_settings(path)
+    assert settings.link == link
+    assert [p.key for p in settings.warnings] == [key]

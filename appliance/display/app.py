@@ -87,6 +87,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "'venue:CABINET': one offered on the venue's broker; a listener offers there if there is one)")
     linked.add_argument("--link-seats", metavar="N,N", help="this cabinet's seats (default: the listener the "
                         "first half of the table, the other the rest)")
+    linked.add_argument("--link-relay", metavar="SOCKET", help="through the link unit's socket (a game with no "
+                        "network: the cabinet's unit names it in $SPIT_ARCADE_LINK_RELAY)")
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # stop after N frames (smoke runs)
     return parser.parse_args(argv)
 
@@ -337,14 +339,17 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
         return 2
     watchdog.progress("inputs open", watchdog.DRAW_STEP_S)  # the next opens the screen
     linked = None
-    if args.link or args.link_listen is not None:
+    if args.link or args.link_listen is not None or settings.link:  # (the settings' [link]: the cabinet's)
         try:
             linked = open_link(args, settings, None if args.no_journal else journal_dir(settings.journal_dir))
         except (OSError, ValueError) as error:
             print(f"spit-arcade play: cannot open the link: {error}", file=sys.stderr)
-            if merger is not None:
-                merger.stop()
-            return 2
+            if settings.link and not (args.link or args.link_listen is not None):  # the cabinet's [link]:
+                notices.append(f"the linked game cannot start ({error}); this cabinet plays alone")  # no restart loop
+            else:
+                if merger is not None:
+                    merger.stop()
+                return 2
     try:
         screen = open_screen(size, args.fullscreen)
     except DisplayError as error:
@@ -376,6 +381,7 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     the one the settings choose (both cabinets must choose the same: the hello checks)."""
     from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
+    from appliance.linked.relay_client import ENV as RELAY_ENV
     from appliance.linked.venue import find_on_venue, offer_while_waiting, venue_settings
     from appliance.rules import seats_of
 
@@ -384,27 +390,35 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     choice = game_choice(settings)
     table_seats = seats_of(choice.preset, choice.given)
     half = table_seats // 2
-    default = list(range(1, half + 1)) if args.link_listen is not None else list(range(half + 1, table_seats + 1))
-    seats = [int(s) for s in args.link_seats.split(",")] if args.link_seats else default
+    given = args.link or args.link_listen is not None  # the command line's, else the settings' [link]
+    listen = args.link_listen if given else settings.link.get("listen")
+    join = str(args.link) if args.link else None if given else settings.link.get("join")
+    default = list(range(1, half + 1)) if listen is not None else list(range(half + 1, table_seats + 1))
+    seats = [int(s) for s in args.link_seats.split(",")] if args.link_seats else None
+    seats = seats or (None if given else settings.link.get("seats")) or default
     if not seats or any(not 1 <= s <= table_seats for s in seats):
         raise ValueError(f"--link-seats must name seats 1 to {table_seats}")
     mine = offer(choice.preset, choice.given, seats, table_seats)
-    if args.link_listen is not None:
-        peer = Peer.listen(args.link_listen, mine)
-        where = f"port {args.link_listen}"
+    relay = args.link_relay or os.environ.get(RELAY_ENV)
+    if relay:  # no network here (the cabinet's unit): the link unit holds the socket and finds the venue
+        request: dict[str, Any] = ({"listen": listen} if listen is not None else {"find": join}
+                                   if str(join).partition(":")[0] == "venue" else {"connect": _host_port(str(join))})
+        peer = Peer.through(relay, request, mine)
+        where = getattr(peer.sock, "where", "") or str(join or listen)
+    elif listen is not None:
+        peer = Peer.listen(listen, mine)
+        where = f"port {listen}"
         venue = venue_settings()
         if venue is not None and offer_while_waiting(peer, venue):
             where += f", offered on the venue as {venue.cabinet}"
-    elif str(args.link).partition(":")[0] == "venue":
-        host, port_number, name = find_on_venue(str(args.link), mine, venue_settings())
+    elif str(join).partition(":")[0] == "venue":
+        host, port_number, name = find_on_venue(str(join), mine, venue_settings())
         peer = Peer.connect(host, port_number, mine)
         where = f"{name} ({host}:{port_number}, through the venue)"
     else:
-        host, _, port = str(args.link).rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"--link takes HOST:PORT, not {args.link!r}")
-        peer = Peer.connect(host, int(port), mine)
-        where = str(args.link)
+        host, port_number = _host_port(str(join))
+        peer = Peer.connect(host, port_number, mine)
+        where = str(join)
     table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
     cut = unfinished_linked(journals) if journals is not None else None
     if cut is not None:  # a power cut took this cabinet mid-game: that game goes on once the other is back
@@ -413,6 +427,13 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
         except ValueError as error:
             print(f"spit-arcade play: the linked game in {cut.name} cannot be resumed ({error})", file=sys.stderr)
     return table, where
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--link takes HOST:PORT, not {text!r}")
+    return host, int(port)
 
 
 def run(

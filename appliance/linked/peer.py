@@ -39,12 +39,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from appliance import __version__
 
 from . import wire
 from .clock import LinkClock
+
+if TYPE_CHECKING:
+    from .relay_client import RelaySocket
 
 PROTOCOL = 2  # the linked game's protocol (docs/linked.md; 2: resuming after a restart); another is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
@@ -95,7 +99,7 @@ def check_offer(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> str | Non
 class Peer:
     """One end of the link. Thread-safe where it says; everything else runs on the game loop's thread."""
 
-    def __init__(self, sock: socket.socket, my_offer: Mapping[str, Any], leader: bool,
+    def __init__(self, sock: socket.socket | RelaySocket, my_offer: Mapping[str, Any], leader: bool,
                  address: tuple[str, int] | None = None, clock: Callable[[], int] = time.monotonic_ns) -> None:
         self.sock = sock
         self.offer = dict(my_offer)
@@ -147,6 +151,18 @@ class Peer:
         sock.bind(("0.0.0.0", 0))
         sock.connect(address)  # the kernel drops datagrams from anyone else
         return cls(sock, my_offer, leader=False, address=(str(address[0]), int(address[1])), clock=clock)
+
+    @classmethod
+    def through(cls, relay: str | Path, request: Mapping[str, Any], my_offer: Mapping[str, Any],
+                clock: Callable[[], int] = time.monotonic_ns) -> Peer:
+        """The link through the cabinet's link unit (relay.py), for a game with no network of its own:
+        `request` is {"listen": PORT}, {"connect": [HOST, PORT]} or {"find": "venue[:CABINET]"}. The
+        unit carries the datagrams; everything else (the hello, the clock sync, resends) is this."""
+        from .relay_client import RelaySocket
+
+        sock = RelaySocket(relay, {**request, "offer": dict(my_offer)})
+        leader = "listen" in request
+        return cls(sock, my_offer, leader=leader, address=None if leader else sock.peer, clock=clock)
 
     @property
     def port(self) -> int:
@@ -377,6 +393,12 @@ class Peer:
         import ctypes
 
         self._reopened = True  # (once: should it fail, only the paired address is heard, as before)
+        unconnect = getattr(self.sock, "unconnect", None)
+        if unconnect is not None:  # through the link unit: it unconnects its own socket
+            with contextlib.suppress(OSError):
+                unconnect()
+            return
+        assert isinstance(self.sock, socket.socket)
         host, port = self.sock.getsockname()[:2]
         unspecified = (ctypes.c_ubyte * 16)()  # a sockaddr whose family is AF_UNSPEC (0)
         libc = ctypes.CDLL(None, use_errno=True)

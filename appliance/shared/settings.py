@@ -19,6 +19,11 @@ picks another. A missing file means the defaults.
     [keys]                    # changes to the default key map: key name (as pygame.key.name gives it) =
     z = "1 pile1"             #   "player control" (the control leaves the key it had), "" unbinds a key
 
+    [link]                    # a linked game with another cabinet (docs/linked.md); none without this table
+    listen = 50070            # wait for the other cabinet on this UDP port (this cabinet leads), or
+    join = "venue"            #   join one: "HOST:PORT", "venue" or "venue:CABINET" (offered on the venue's broker)
+    seats = [1]               # this cabinet's seats (default: the listener the first half of the table)
+
 A mistake never stops the game: `load_settings` keeps the built-in default for each setting that is
 wrong (for the whole file where it cannot be read as TOML: its last good copy's settings where the
 game kept one, config_file.py) and lists every problem, with its file and key, in `Settings.warnings`
@@ -72,6 +77,7 @@ class Settings:
     credits_kept_off_h: float = 0.0  # hours credits survive a power-off (0: for ever; MPF's persist_credits_while_off)
     limit_rounds: int = 0  # a game's length, ours (rules/game_length.py): 0 no limit, else 1..99 rounds
     limit_minutes: int = 0  # or 1..120 minutes, after which the round being played is the last
+    link: dict[str, Any] = field(default_factory=dict)  # [link]: listen (a port) or join, and seats; {}: no link
 
 
 SETTINGS = tuple(name for name in Settings.__dataclass_fields__ if name != "warnings")
@@ -144,6 +150,41 @@ def _check_house_rules(table: dict[str, Any], check: Checker) -> dict[str, Any]:
     return rules
 
 
+LINK_KEYS = ("listen", "join", "seats")
+
+
+def _check_link(table: dict[str, Any], check: Checker) -> dict[str, Any]:
+    """`[link]`: `listen` (a UDP port) or `join` ("HOST:PORT", "venue", "venue:CABINET"), and `seats`.
+    A wrong one is left out, and a table with neither `listen` nor `join` is no link at all."""
+    check.unknown(table, LINK_KEYS, prefix="link.", what="key of [link]")
+    link: dict[str, Any] = {}
+    port = check.integer(table, "listen", 0, 1, 65535, prefix="link.")
+    join = check.string(table, "join", "", prefix="link.")
+    host, _, number = join.rpartition(":")
+    if join and join.partition(":")[0] != "venue" and not (host and number.isdigit() and 0 < int(number) < 65536):
+        check.problem("link.join", f'must be "HOST:PORT", "venue" or "venue:CABINET", not {shown(join)}; ignored')
+        join = ""
+    if port and join:
+        check.problem("link", "has both listen and join: a cabinet either waits or joins; no link")
+        return {}
+    if port:
+        link["listen"] = port
+    elif join:
+        link["join"] = join
+    elif "seats" in table:
+        check.problem("link", "has seats but neither listen nor join; no link")
+        return {}
+    seats = table.get("seats")
+    if seats is not None:
+        if (isinstance(seats, list) and seats and len(set(seats)) == len(seats)
+                and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4 for n in seats)):
+            link["seats"] = list(seats)
+        else:
+            check.problem("link.seats", f"must be a list of seats from 1 to 4, e.g. [1], not {shown(seats)}; "
+                          "using the default")
+    return link
+
+
 def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
     """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
     def accept(value: Any) -> str | None:
@@ -179,6 +220,7 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         credits_kept_off_h=check.number(data, "credits_kept_off_h", d.credits_kept_off_h, *KEPT_OFF_H, unit="hours"),
         limit_rounds=check.integer(data, "limit_rounds", d.limit_rounds, 0, 99),
         limit_minutes=check.integer(data, "limit_minutes", d.limit_minutes, 0, 120),
+        link=_check_link(check.table(data, "link"), check),
         warnings=check.problems,
     )
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import re
 import socket
 import subprocess
@@ -35,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from appliance.shared import unix_listener
 from appliance.shared.usb_stick import stick_path
 
 from . import bundles, slots
@@ -45,7 +45,6 @@ NOT_ON_STICK = "that bundle is not on the stick (pulled, or renamed?): look agai
 CHECKING = "checking every block of the bundle"
 UNTOUCHED = " The running version is untouched."
 PROGRESS = re.compile(r"^\s*(\d{1,3})% (.*)$")
-LISTEN_FD = 3  # sd_listen_fds(3): the first socket systemd passes
 
 
 def reboot_now() -> None:
@@ -254,29 +253,13 @@ class Server:
                 self.connections -= 1
 
 
-def listener_from_systemd() -> socket.socket | None:
-    """The listening socket systemd passed (LISTEN_PID/LISTEN_FDS), if any."""
-    if os.environ.get("LISTEN_PID") != str(os.getpid()) or int(os.environ.get("LISTEN_FDS", "0") or 0) < 1:
-        return None
-    return socket.socket(fileno=LISTEN_FD)
-
-
-def bind(path: Path) -> socket.socket:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.bind(str(path))
-    sock.listen(4)
-    return sock
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="spit-arcade-updater", description=__doc__.split("\n\n")[0])
     parser.add_argument("--socket", type=Path, help=f"bind this socket (without systemd's; default {SOCKET})")
     parser.add_argument("--conf", type=Path, help="RAUC's system.conf (default /etc/rauc/system.conf)")
     parser.add_argument("--idle", type=float, default=IDLE_S, help="end after this many seconds idle")
     args = parser.parse_args(argv)
-    listener = listener_from_systemd() or bind(args.socket or SOCKET)
+    listener = unix_listener.from_systemd() or unix_listener.bind(args.socket or SOCKET)
     cabinet = bundles.Cabinet.read(args.conf)
     if cabinet.problem:
         print(f"spit-arcade-updater: {cabinet.problem}", file=sys.stderr)

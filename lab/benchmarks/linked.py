@@ -33,6 +33,12 @@ socket being connected), and the CPU the leader's process and its reader thread 
 seconds each): bench render's press -> frame latency, p50 and p99, in a game against the computer
 and in a linked game whose other cabinet is a thread of this process, over loopback (no relay: what
 a local press costs on its own screen does not wait for the network).
+
+`--link-unit`: the joiner as on a cabinet image: its game in a network namespace of its own with no
+network at all (`unshare --net`, what the game's unit's PrivateNetwork= gives it), its datagrams
+carried by the link unit's relay (`spit-arcade link-relay`, appliance/linked/relay.py) running in B
+over a Unix socket. The clock sync then measures through that hop; `hop_in_p50_us`/`hop_in_p99_us`:
+from the relay taking a datagram off the network to the game's reader having it.
 """
 
 from __future__ import annotations
@@ -119,7 +125,7 @@ def namespaces_possible() -> str:
 
 
 def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str, workdir: Path,
-            seed: int, flood_s: float) -> dict[str, Any]:
+            seed: int, flood_s: float, relay: str | None = None) -> dict[str, Any]:
     """Run one cabinet until `end_ns` (shared clock) and everything after it is settled."""
     from appliance.linked.game import LinkedTable
     from appliance.linked.peer import Peer, offer
@@ -134,6 +140,8 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     mine = offer(variant, {}, [seat], 2, role)
     if role == "leader":
         peer = Peer.listen(PORT, mine, host=ADDR_A, clock=clock)
+    elif relay:  # a game with no network: through the link unit (relay.py)
+        peer = Peer.through(relay, {"connect": [ADDR_RB, RELAY_PORT]}, mine, clock=clock)
     else:
         peer = Peer.connect(ADDR_RB, RELAY_PORT, mine, clock=clock)
     journals = workdir / role
@@ -176,6 +184,8 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
         if table.leader and table.state == "over":
             table.start_game(now)
         if table.state == "playing":
+            if not played_ns and hasattr(peer.sock, "hops_ns"):
+                peer.sock.hops_ns.clear()  # the hop measured in play (not while the process starts)
             played_ns += now_true - last
         last = now_true
         if role == "joiner" and table.state == "playing" and now_true >= next_sample:
@@ -215,6 +225,10 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     for m in matches:
         if not m.finished:
             m.abandon()
+    hops = sorted(getattr(peer.sock, "hops_ns", []))
+    if hops:
+        result["hop_in_us"] = [round(hops[len(hops) // 2] / 1e3, 1), round(hops[int(0.99 * (len(hops) - 1))] / 1e3, 1),
+                               round(hops[-1] / 1e3, 1), len(hops)]
     if cpu_flood0 is not None and reader_flood0 is not None:
         result["flood_cpu_s"] = round(time.process_time() - cpu_flood0, 3)
         result["calm_cpu_s"] = round(calm_cpu, 3)  # the same length of time just before the flood
@@ -376,9 +390,11 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
 # ---------------------------------------------------------------------- the whole bench
 
 
-def _launch(ns: str, args: list[str]) -> subprocess.Popen[str]:
+def _launch(ns: str | None, args: list[str]) -> subprocess.Popen[str]:
+    """In namespace `ns`, or (None) in a new one with no network at all (a cabinet's game)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "lab.benchmarks.linked", *args],
+    where = ["ip", "netns", "exec", ns] if ns is not None else ["unshare", "--net"]
+    return subprocess.Popen([*where, sys.executable, "-m", "lab.benchmarks.linked", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
 
 
@@ -430,7 +446,8 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]], want
 
 
 def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
-              variant: str, seed: int, ns: Namespaces, workdir: Path, flood_s: float) -> dict[str, Any]:
+              variant: str, seed: int, ns: Namespaces, workdir: Path, flood_s: float,
+              link_unit: bool = False) -> dict[str, Any]:
     rng = random.Random(f"bench linked {seed} {delay_ms}")
     t0 = time.monotonic_ns() + int(SETUP_S * 1e9)
     pairs: list[tuple[int, int]] = []
@@ -450,12 +467,25 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     assert relay.stdout is not None
     relay.stdout.readline()  # "relay ready": the joiner's hello will not be lost to a socket not yet bound
     touches = {"leader": [a for a, _ in pairs], "joiner": [b for _, b in pairs]}
+    unit = None
+    if link_unit:  # the joiner's link unit in B; its game in no network at all
+        sock = workdir / "link.sock"
+        unit = subprocess.Popen(["ip", "netns", "exec", ns.b, sys.executable, "-m", "appliance.linked.relay",
+                                 "--socket", str(sock), "--host", ADDR_B, "--idle", "3600"],
+                                stdout=subprocess.PIPE, text=True, cwd=REPO,
+                                env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert unit.stdout is not None
+        unit.stdout.readline()  # "link-relay ready"
     procs = {}
     for role, name, seat in (("leader", ns.a, 1), ("joiner", ns.b, 2)):
         path = workdir / f"{role}-touches.json"
         path.write_text(json.dumps(touches[role]))
-        procs[role] = _launch(name, ["--cabinet", role, "--touches", str(path), "--seat", str(seat),
-                                     "--flood-s", str(flood_s if role == "leader" else 0), *base])
+        args = ["--cabinet", role, "--touches", str(path), "--seat", str(seat),
+                "--flood-s", str(flood_s if role == "leader" else 0), *base]
+        if unit is not None and role == "joiner":
+            procs[role] = _launch(None, [*args, "--relay", str(workdir / "link.sock")])
+        else:
+            procs[role] = _launch(name, args)
     flood = None
     if flood_s:
         flood = _launch(ns.r, ["--flood", f"{ADDR_A}:{PORT}", "--flood-s", str(flood_s),
@@ -465,7 +495,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
         results = {role: _result(proc, timeout) for role, proc in procs.items()}
         flood_result = _result(flood, timeout) if flood is not None else None
     finally:
-        for proc in (*procs.values(), relay, *(p for p in [flood] if p is not None)):
+        for proc in (*procs.values(), relay, *(p for p in [flood, unit] if p is not None)):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
@@ -493,7 +523,10 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
         "said": {**leader["said"], **joiner["said"]},
         "resent": leader["link"]["resent"] + joiner["link"]["resent"],
         "cpu_s": {"leader": leader["cpu_s"], "joiner": joiner["cpu_s"]},
+        "link_unit": link_unit,
     }
+    if "hop_in_us" in joiner:  # the link unit's hop: network -> the game's reader (p50, p99, max, datagrams)
+        run["hop_in_p50_us"], run["hop_in_p99_us"], run["hop_in_max_us"], run["hop_datagrams"] = joiner["hop_in_us"]
     if flood_result is not None:
         run["flood"] = {"datagrams_per_s": round(flood_result["datagrams"] / flood_result["seconds"]),
                         "mbytes_per_s": round(flood_result["bytes"] / flood_result["seconds"] / 1e6, 2),
@@ -510,7 +543,7 @@ def _round(value: float | None) -> float | None:
 
 def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
           variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None,
-          screen_s: float = 0.0) -> dict[str, Any]:
+          screen_s: float = 0.0, link_unit: bool = False) -> dict[str, Any]:
     why = namespaces_possible()
     if why:
         raise RuntimeError(why)
@@ -524,7 +557,7 @@ def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacin
             try:
                 ns.make()
                 runs.append(run_delay(delay, jitter_ms, loss, races, spacing_ms, margin_ms, variant, seed, ns,
-                                      Path(tmp), flood_s if delay == delays[-1] else 0.0))
+                                      Path(tmp), flood_s if delay == delays[-1] else 0.0, link_unit))
             finally:
                 ns.remove()
     result: dict[str, Any] = {"runs": runs}
@@ -551,6 +584,9 @@ def main(argv: list[str]) -> int:
                         help="seconds of press -> own screen, unlinked then linked (0: none)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, help="keep the journals here (a directory for each delay)")
+    parser.add_argument("--link-unit", action="store_true", help="the joiner as a cabinet: its game with no network, "
+                        "its datagrams through the link unit's relay")
+    parser.add_argument("--relay", help=argparse.SUPPRESS)
     # one cabinet, the relay's flooder (run by the bench itself, in a namespace)
     parser.add_argument("--cabinet", choices=("leader", "joiner"), help=argparse.SUPPRESS)
     parser.add_argument("--flood", help=argparse.SUPPRESS)
@@ -563,7 +599,7 @@ def main(argv: list[str]) -> int:
     if args.cabinet:
         touches = json.loads(args.touches.read_text())
         print(json.dumps(cabinet(args.cabinet, touches, args.end_ns, args.seat, args.variant, args.workdir,
-                                 args.seed, args.flood_s)))
+                                 args.seed, args.flood_s, args.relay)))
         return 0
     if args.flood_as_peer:
         host, _, port = args.flood_as_peer.rpartition(":")
@@ -576,7 +612,7 @@ def main(argv: list[str]) -> int:
     try:
         result = bench([float(d) for d in args.delays.split(",")], args.jitter_ms, args.loss, args.races,
                        args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep,
-                       args.screen_s)
+                       args.screen_s, args.link_unit)
     except RuntimeError as error:
         print(f"spit-arcade bench linked: {error}", file=sys.stderr)
         return 2

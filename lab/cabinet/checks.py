@@ -133,6 +133,7 @@ class Report:
     venue_view_saw: dict[str, Any] = field(default_factory=dict)  # what the operator's view had of the cabinet
     venue_coins_sent: int = 0  # coins put in once the uplink was up, then a paid game started with them
     venue_earnings_s: float | None = None  # from the coins to them in the view's earnings, through the broker
+    link_unit: dict[str, Any] = field(default_factory=dict)  # the link unit, booted (lab/cabinet/link.py)
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     steps_s: dict[str, float] = field(default_factory=dict)  # each step run: its seconds (for CI's counts)
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong

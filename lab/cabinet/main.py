@@ -27,6 +27,7 @@ from pathlib import Path
 from .books import Books
 from .bundles import Bundles, make_bundles, stick_image
 from .checks import Cabinet, Report, image_mb, last_partition_mb
+from .link import link_unit_step
 from .update import DRIVEN, Updates
 from .vm import OVMF_CODE, Machine, VmError
 
@@ -206,6 +207,7 @@ def kvm_works() -> bool:
 
 STEPS: tuple[str, ...] = ("grown", "slots", "gpio", "keyboard", "pad", "sound", "kill", "watchdog", "escapes")
 STEPS += ("config", "power-cuts", "books", "ab", "venue", "old-cpu", "stick", "bad-bundles", "update", "update-cuts")
+STEPS += ("link",)
 UPDATE_STEPS = {"stick", "bad-bundles", "update", "update-cuts"}  # these need the bundles and the stick
 
 
@@ -339,6 +341,8 @@ def main(argv: list[str]) -> int:
             ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
             ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
+            ("link", "the link unit: a game with no network links through it",
+             lambda: setattr(report, "link_unit", link_unit_step(cabinet.vm, report.note))),
         ]
         skip = set(args.skip.split(",")) if args.skip else set()
         if updates is not None:
