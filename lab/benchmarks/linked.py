@@ -125,8 +125,13 @@ def namespaces_possible() -> str:
 
 
 def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str, workdir: Path,
-            seed: int, flood_s: float, relay: str | None = None) -> dict[str, Any]:
-    """Run one cabinet until `end_ns` (shared clock) and everything after it is settled."""
+            seed: int, flood_s: float, relay: str | None = None, t0_ns: int = 0) -> dict[str, Any]:
+    """Run one cabinet until `end_ns` (shared clock) and everything after it is settled.
+
+    With `t0_ns` (the first race's time as planned) the races wait for both tables: each says when
+    it first plays (a file in `workdir`), and once both have, the touches and the end move on by as
+    much as the later of the two, plus `GO_AFTER_NS`, is past `t0_ns` (both read the same two files,
+    so both move alike). A loaded machine starts a cabinet slowly; its races are not lost to that."""
     from appliance.linked.game import LinkedTable
     from appliance.linked.peer import Peer, offer
     from appliance.match import Match
@@ -148,7 +153,9 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     journals.mkdir(parents=True, exist_ok=True)
     table = LinkedTable(peer, [seat], variant, journal_dir=journals, start_delay_ns=500_000_000,
                         seed=lambda g: seed * 1000 + g)
-    player = ScriptedSeat(table, seat, [t + shift for t in touches], seed)
+    player = ScriptedSeat(table, seat, [] if t0_ns else [t + shift for t in touches], seed)
+    moved_ns = 0  # how far the races moved on, waiting for both tables (the same on both)
+    waiting = bool(t0_ns)
     true_offset = OFFSETS_NS["leader"] - OFFSETS_NS["joiner"]
     errors: list[float] = []
     bounds: list[float] = []
@@ -177,12 +184,18 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
         before, moved = len(player.pressed), table.late_local
         player.due(now)
         for touch, control, t_us in player.pressed[before:]:
-            pressed.append({"touch": touch - shift, "g": table.game_no, "t_us": t_us, "control": control,
+            pressed.append({"touch": touch - shift - moved_ns, "g": table.game_no, "t_us": t_us, "control": control,
                             "moved": table.late_local > moved})
         table.tick(now)
         seen(table.match)
         if table.leader and table.state == "over":
             table.start_game(now)
+        if waiting and table.state == "playing":
+            both = _both_playing(workdir, role, now_true, t0_ns)
+            if both is not None:
+                waiting, moved_ns = False, both
+                player.touches.extend(sorted(t + shift + moved_ns for t in touches))
+                end_ns += moved_ns
         if table.state == "playing":
             if not played_ns and hasattr(peer.sock, "hops_ns"):
                 peer.sock.hops_ns.clear()  # the hop measured in play (not while the process starts)
@@ -198,7 +211,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
             cpu_flood0, reader_flood0 = time.process_time(), peer.reader_cpu_ns
             calm_cpu = time.process_time() - (cpu_calm0 or cpu_flood0)
         # settled: every touch made, and the other cabinet's word past the end (all its presses are in)
-        settled = (not player.touches and now_true >= end_ns and peer.link.in_flight == 0
+        settled = (not waiting and not player.touches and now_true >= end_ns and peer.link.in_flight == 0
                    and (table.state == "over" or table.remote_w_us >= table.raw_us(end_ns + shift)))
         if settled or now_true > end_ns + 30_000_000_000 or table.state.startswith(("refused", "closed")):
             break
@@ -212,6 +225,7 @@ def cabinet(role: str, touches: list[int], end_ns: int, seat: int, variant: str,
     cpu = time.process_time() - cpu0
     result: dict[str, Any] = {
         "role": role, "state": table.state, "pressed": pressed, "refused_touches": player.refused,
+        "races_moved_s": round(moved_ns / 1e9, 3),
         "clock_errors_ms": errors, "clock_bounds_ms": bounds,
         "corrections": len(table.corrections),
         "correction_margins_ms": [c.margin_ms for c in table.corrections],
@@ -390,6 +404,23 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
 # ---------------------------------------------------------------------- the whole bench
 
 
+GO_AFTER_NS = 1_000_000_000  # the races begin this long after both tables play, at the earliest
+
+
+def _both_playing(workdir: Path, role: str, now_ns: int, t0_ns: int) -> int | None:
+    """Say (once) that this table plays; once the other has said so too, how far the races move on."""
+    mine = workdir / f"{role}.playing"
+    if not mine.exists():
+        part = mine.with_suffix(".part")
+        part.write_text(str(now_ns))
+        part.replace(mine)  # (whole or not at all, for the other's read)
+    said = [workdir / f"{r}.playing" for r in ("leader", "joiner")]
+    if not all(path.exists() for path in said):
+        return None
+    go = max(int(path.read_text()) for path in said) + GO_AFTER_NS
+    return max(0, go - t0_ns)
+
+
 def _launch(ns: str | None, args: list[str]) -> subprocess.Popen[str]:
     """In namespace `ns`, or (None) in a new one with no network at all (a cabinet's game)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -458,7 +489,10 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     end_ns = pairs[-1][0] + int(spacing_ms * 1e6) if pairs else t0
     end_ns = max(end_ns, max((b for _, b in pairs), default=t0)) + 200_000_000
     end_ns = max(end_ns, t0 + int(flood_s * 1e9) + 500_000_000)
-    base = ["--end-ns", str(end_ns), "--variant", variant, "--seed", str(seed), "--workdir", str(workdir)]
+    base = ["--end-ns", str(end_ns), "--t0-ns", str(t0), "--variant", variant, "--seed", str(seed),
+            "--workdir", str(workdir)]
+    for role in ("leader", "joiner"):
+        (workdir / f"{role}.playing").unlink(missing_ok=True)  # (a kept folder's, from a run before)
     relay = subprocess.Popen(["ip", "netns", "exec", ns.r, sys.executable, "-m", "lab.linked_relay",
                               "--listen", f"{ADDR_RB}:{RELAY_PORT}", "--to", f"{ADDR_A}:{PORT}",
                               "--delay-ms", str(delay_ms), "--jitter-ms", str(jitter_ms), "--loss", str(loss),
@@ -490,7 +524,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     if flood_s:
         flood = _launch(ns.r, ["--flood", f"{ADDR_A}:{PORT}", "--flood-s", str(flood_s),
                                "--end-ns", str(end_ns - int(flood_s * 1e9))])
-    timeout = (end_ns - time.monotonic_ns()) / 1e9 + 60
+    timeout = (end_ns - time.monotonic_ns()) / 1e9 + 60 + 120  # (+ as long as the races may wait for both tables)
     try:
         results = {role: _result(proc, timeout) for role, proc in procs.items()}
         flood_result = _result(flood, timeout) if flood is not None else None
@@ -514,7 +548,7 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
         "correction_margin_p50_ms": _round(_pct(margins, 0.5)),
         "rollback_depth_p99": _pct([float(d) for d in depths], 0.99),
         "rollbacks": len(depths),
-        "races_scheduled": races, "games": leader["games"], "minutes_played": round(minutes, 2),
+        "races_scheduled": races, "races_moved_s": leader["races_moved_s"], "games": leader["games"], "minutes_played": round(minutes, 2),
         "late_presses": leader["late_presses"] + joiner["late_presses"],
         "moved_local_presses": leader["late_local"] + joiner["late_local"],
         "pauses": leader["pauses"] + joiner["pauses"],
@@ -594,12 +628,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--touches", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--seat", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--end-ns", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--t0-ns", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cabinet:
         touches = json.loads(args.touches.read_text())
         print(json.dumps(cabinet(args.cabinet, touches, args.end_ns, args.seat, args.variant, args.workdir,
-                                 args.seed, args.flood_s, args.relay)))
+                                 args.seed, args.flood_s, args.relay, args.t0_ns)))
         return 0
     if args.flood_as_peer:
         host, _, port = args.flood_as_peer.rpartition(":")
