@@ -6,8 +6,10 @@ on loopback. Each wait is bounded and on a condition (the link's, or a process's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import random
 import select
 import signal
 import socket
@@ -32,9 +34,19 @@ WAIT = 60.0  # (a loaded machine starts a Python process slowly)
 
 
 def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free UDP port below the kernel's ephemeral range: the killed cabinet binds it again when it
+    comes back, and a port from that range could meanwhile be handed to any other socket."""
+    low = 32768
+    with contextlib.suppress(OSError, ValueError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for port in random.Random().sample(range(max(1024, low - 12000), low), 200):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free UDP port below the ephemeral range")
 
 
 class Cabinet:
