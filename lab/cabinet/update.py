@@ -49,8 +49,9 @@ SERVICE_LINE = 9  # the service button's line (appliance/inputs/default.toml: se
 STORE = "/var/lib/spit-arcade/store.sqlite"
 CONFIG = "/var/lib/spit-arcade/config.toml"
 DRIVEN = (
-    "the updater's socket, asked as the service menu asks it (look, install, reboot, status) through the test "
-    "agent; the power cuts' installs: rauc install as root"
+    "the service menu opened with its button (the game held), then the updater's socket asked as the service "
+    "menu asks it (look, install, reboot, status) through the test agent; the power cuts' installs: rauc install "
+    "as root"
 )
 # What the store holds that an update must keep, read as the game's user (read-only, while it runs).
 READ_STATE = (
