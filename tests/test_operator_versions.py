@@ -30,6 +30,11 @@ REBUILT = Migration(additive=False, sql="""
     DROP TABLE games;
     ALTER TABLE games_v2 RENAME TO games
 """)
+# Not additive, and a table more: the games rebuilt as above, and tokens, which the older version does not know.
+REBUILT_AND_TOKENS = Migration(additive=False, sql=REBUILT.sql + """;
+    CREATE TABLE tokens (id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, seq INTEGER NOT NULL, value INTEGER NOT NULL,
+                         UNIQUE (boot, seq))
+""")
 # Not additive, and breaking the rule for such migrations: coins renamed out of this version's sight.
 LAWLESS = Migration(additive=False, sql="ALTER TABLE coins RENAME TO coin_rows")
 
@@ -146,6 +151,48 @@ def test_a_power_cut_between_the_renamings_of_a_rollback_is_finished_at_the_next
     path.replace(tmp_path / f"{FILE}.newer-v{NEWER}")  # the newer set aside, and then the power went
     store = Store.open(path)
     assert store.count("coins") == 7 and store.credits()[0] == 4 and not built.exists()
+
+
+def test_the_newer_version_run_again_after_a_rollback_merges_back_what_the_older_could_not_keep(
+        tmp_path: Path, newer: object) -> None:
+    """Updated, rolled back, updated again: the tokens and the games' new column the newer version had
+    written before the rollback are back (from its store set aside), nothing counted twice, and the
+    older version's books since are kept; merged again after a power cut, it comes to the same."""
+    path = tmp_path / FILE
+    older_books_then_newer(path, newer, REBUILT_AND_TOKENS)
+    written = sqlite3.connect(path)  # what only the newer version knows, written at its boot 2
+    written.execute("INSERT INTO tokens (boot, seq, value) VALUES (2, 10, 5), (2, 11, 7)")
+    written.execute("INSERT INTO games (boot, seq, mono_ns, wall, variant, seats, length_s, winner, abandoned, margins,"
+                    " sprints, controls, seed, table_name) VALUES (2, 12, 0, 0, 'spit', 2, 60, 1, 0, '[]', '[]', '[]',"
+                    " 7, 'corner')")  # fmt: skip
+    written.commit()
+    written.close()
+    older = Store.open(path)  # the rollback: this version builds its own store, the newer one set aside
+    assert older.rows("SELECT name FROM sqlite_master WHERE name = 'tokens'") == [] and older.count("games") == 1
+    older.add_coin(stamp(1, older.new_boot()), "gpio", True)
+    older.close()
+    patch = newer(REBUILT_AND_TOKENS)  # type: ignore[operator]
+    try:
+        again = Store.open(path)  # the update installed once more
+        assert again.problems == []
+        assert again.merged == {f"{FILE}.newer-v{NEWER}": {
+            "adjustments": 0, "audit_resets": 0, "coins": 0, "games": 1, "high_scores": 0, "rollbacks": 0,
+            "spends": 0, "tokens": 2, "updates": 0}}  # fmt: skip
+        assert again.rows("SELECT boot, seq, value FROM tokens ORDER BY seq") == [(2, 10, 5), (2, 11, 7)]
+        assert again.rows("SELECT table_name FROM games WHERE boot = 2 AND seq = 12") == [("corner",)]
+        assert again.count("coins") == 8 and again.count("spends") == 2 and again.credits()[0] == 5
+        again.close()
+        assert not (tmp_path / f"{FILE}.newer-v{NEWER}").exists()
+        merged = tmp_path / f"{FILE}.newer-v{NEWER}.merged"
+        (tmp_path / f"{FILE}.newer-v{NEWER}").write_bytes(merged.read_bytes())  # as if the power went before the rename
+        once_more = Store.open(path)
+        assert once_more.problems == [] and set(once_more.merged[f"{FILE}.newer-v{NEWER}"].values()) == {0}
+        assert once_more.rows("SELECT COUNT(*) FROM tokens") == [(2,)] and once_more.count("games") == 1
+        assert once_more.rows("SELECT table_name FROM games WHERE seq = 12") == [("corner",)]
+        assert once_more.count("coins") == 8 and once_more.credits()[0] == 5
+        once_more.close()
+    finally:
+        patch.undo()
 
 
 def test_a_newer_store_whose_coins_this_version_cannot_read_is_read_and_coins_held_said(tmp_path: Path,

@@ -6,6 +6,7 @@ it. `.ci/run` installs rauc, squashfs-tools and dbus where they are missing."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -475,6 +476,37 @@ def test_the_last_updates_outcome_from_the_slots(tmp_path: Path) -> None:
         "starts": 3,
         "why": "0.2.0 did not come up (tried on 1 boot): its game did not show the title within 300 s of power-on, "
                "or failed 3 starts; the cabinet went back to 0.1.0 by itself"}  # fmt: skip
+
+
+def test_a_restart_into_the_installed_slot_is_answered_before_the_cabinet_goes_down(tmp_path: Path) -> None:
+    """The reply first, then the restart: a restart begun first takes the updater and the line to it
+    down before the service menu hears that it goes ahead (the virtual cabinet: "no reply")."""
+    waiting = rauc_status({"boot_status": "good", "slot_status": {"bundle": {"compatible": None}}},
+                          {"boot_status": "good", "slot_status": installed("0.2.0", AT)}, primary="rootfs.1")
+    answered, restarted = threading.Event(), []
+
+    def status(args: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(args, 0, json.dumps(waiting), "")
+
+    updater = Updater(cabinet(tmp_path), stick=lambda: None, run=status, entries=tmp_path / "entries",
+                      reboot=lambda: restarted.append(answered.wait(30)))
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / "updater.sock"))
+    listener.listen(1)
+    server = Server(updater, listener, idle_s=600)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        with Client(tmp_path / "updater.sock") as client:
+            reply = client.ask("reboot")
+            answered.set()
+            assert client.ask("status")["primary"] == "B"  # (the restart has been asked for by now)
+    finally:
+        server.stop()
+        thread.join(10)
+        listener.close()
+    assert reply == {"v": 1, "req": "reboot", "ok": True, "slot": "B"}
+    assert restarted == [True]  # asked once, after the reply had reached the service menu
 
 
 # ---------------------------------------------------------------------- the protocol

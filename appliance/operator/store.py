@@ -43,6 +43,12 @@ schema version (`user_version`) and the oldest version that may still write it (
   takes the name; a power cut between the renamings is finished at the next start. If the money
   cannot be carried, the newer store is read only and this run's coins are held in memory, said on
   the screen and in the service menu.
+- When the newer version runs again (the update installed once more), it migrates the older version's
+  store and then merges back what it had kept in `store.sqlite.newer-vV` (V up to its own schema): every
+  row of a table with a boot and sequence number, the columns both files know, added where missing and
+  taking the newer values where the row is there (a row is made once: what differs is what the older
+  version could not hold — a table it does not know, a column it does not know). Then the file is
+  renamed `….merged` (a power cut before that merges it again, to the same result).
 The rule for a migration that is not additive, so that rule keeps working: the tables coins, spends,
 credits and boots stay readable by the column names this file uses (a view of the same name will do),
 and no column keeps its name with a new meaning.
@@ -58,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -125,6 +132,7 @@ WRITABLE_FROM = "writable_from"  # meta: the oldest schema version that may stil
 BEFORE = ".before-v"  # store.sqlite.before-v2: the store as it was before the (not additive) migration to 2
 NEWER = ".newer-v"  # store.sqlite.newer-v3: a newer version's store, set aside after a rollback, never changed
 ROLLED_BACK = ".rolled-back"  # this version's store made from a newer one's, before it takes the name
+MERGED = ".merged"  # store.sqlite.newer-v3.merged: a set-aside newer store whose rows came back
 TABLES = ("meta", "boots", "credits", "coins", "spends", "games", "high_scores", "adjustments", "audit_resets",
           "carried", "updates", "rollbacks")  # fmt: skip
 
@@ -195,6 +203,7 @@ class Store:
     connection: sqlite3.Connection
     read_only: bool = False
     problems: list[str] = field(default_factory=list)
+    merged: dict[str, dict[str, int]] = field(default_factory=dict)  # newer stores merged back at the start: rows
     lock: threading.Lock = field(default_factory=threading.Lock)  # one user of the connection at a time
 
     # ------------------------------------------------------------------ opening
@@ -229,6 +238,7 @@ class Store:
         try:
             store._migrate(version)
             store._check()
+            store._merge_back()
         except sqlite3.DatabaseError as error:
             connection.close()
             return cls._damaged(path, error, problems)
@@ -361,6 +371,61 @@ class Store:
                         db.execute(statement)
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (WRITABLE_FROM, writable_from(number + 1)))
                 db.execute(f"PRAGMA user_version = {number + 1}")
+
+    def _merge_back(self) -> None:
+        """The stores this version set aside as newer after a rollback (`store.sqlite.newer-vV`, V up
+        to this version's schema: its own, from before the rollback), merged back into this one
+        (module docstring, "Across versions"), then renamed `….merged`. One that cannot be read or
+        merged is said and left as it is."""
+        if self.path is None or self.read_only:
+            return
+        for version, aside in _asides(self.path):
+            if version > SCHEMA_VERSION:  # (a version newer than this one's: not this one's to take)
+                continue
+            try:
+                merged = self.merge_from(aside)
+                _rename_with_logs(aside, _free_name(aside, MERGED))
+            except (OSError, sqlite3.Error) as error:
+                self.problems.append(f"{aside.name}: what this version kept there before a rollback could not be "
+                                     f"merged back ({error}); it is kept as it is")
+                continue
+            self.merged[aside.name] = merged  # (not a problem: nothing for the screen to say)
+
+    def merge_from(self, aside: Path) -> dict[str, int]:
+        """Every row of the store at `aside` (read only) in the tables both have with a boot and a
+        sequence number: added when missing, its values taken when the row is there (the columns
+        both know; never `id`). How many rows of each table were added or changed. In one
+        transaction: merged again, it comes to the same."""
+        changed: dict[str, int] = {}
+        source = _connect(f"file:{aside}?mode=ro", True)
+        try:
+            theirs = {str(row[0]) for row in
+                      source.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+            with self.transaction() as db:
+                mine = {str(row[0]) for row in
+                        db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+                for table in sorted(theirs & mine):
+                    if table.startswith("sqlite_"):
+                        continue
+                    known = {str(c[1]) for c in db.execute(f'PRAGMA table_info("{table}")').fetchall()}
+                    names = [str(c[1]) for c in source.execute(f'PRAGMA table_info("{table}")').fetchall()
+                             if c[1] != "id" and c[1] in known]
+                    if not {"boot", "seq"} <= set(names) or not _unique_by_boot_and_seq(db, table):
+                        continue  # (meta, boots, credits, carried: not rows made once by a boot and a sequence)
+                    columns = ", ".join(f'"{n}"' for n in names)
+                    marks = ", ".join("?" * len(names))
+                    others = [n for n in names if n not in ("boot", "seq")]
+                    update = ", ".join(f'"{n}" = excluded."{n}"' for n in others)
+                    differs = " OR ".join(f'"{n}" IS NOT excluded."{n}"' for n in others) or "0"
+                    sql = (f'INSERT INTO "{table}" ({columns}) VALUES ({marks}) ON CONFLICT (boot, seq) DO UPDATE '
+                           f"SET {update or 'boot = excluded.boot'} WHERE {differs}")
+                    count = 0
+                    for row in source.execute(f'SELECT {columns} FROM "{table}" ORDER BY boot, seq'):
+                        count += db.execute(sql, tuple(row)).rowcount
+                    changed[table] = count
+        finally:
+            source.close()
+        return changed
 
     def _keep_copy(self, target: int) -> None:
         """Before a migration to `target` that is not additive: the store as it is, copied whole to
@@ -618,6 +683,25 @@ def _copies(path: Path) -> list[tuple[int, Path]]:
         if number.isdigit():
             found.append((int(number), copy))
     return sorted(found, reverse=True)
+
+
+def _asides(path: Path) -> list[tuple[int, Path]]:
+    """The newer stores set aside after rollbacks (`store.sqlite.newer-vV`, `…-vV-2`), by V."""
+    found = []
+    for aside in path.parent.glob(f"{path.name}{NEWER}*"):
+        named = re.fullmatch(r"(\d+)(?:-\d+)?", aside.name[len(path.name) + len(NEWER):])
+        if named:  # (not its -wal or -shm, not one merged already)
+            found.append((int(named.group(1)), aside))
+    return sorted(found)
+
+
+def _unique_by_boot_and_seq(db: sqlite3.Connection, table: str) -> bool:
+    """Whether `table` holds each (boot, seq) once (a UNIQUE constraint on just those two)."""
+    for index in db.execute(f'PRAGMA index_list("{table}")').fetchall():
+        columns = [str(c[2]) for c in db.execute(f'PRAGMA index_info("{index[1]}")').fetchall()]
+        if index[2] and columns == ["boot", "seq"]:
+            return True
+    return False
 
 
 def _usable_copy(path: Path) -> Path | None:

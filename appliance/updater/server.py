@@ -15,7 +15,8 @@ connection and no install: the socket starts it again at the next request.
                                   progress as RAUC reports it, then done (ok, or refused and why)
     status                        the booted slot and version, the last update's outcome (slots.py),
                                   an install running and its progress
-    reboot                        restart into the slot installed: only when one waits to boot
+    reboot                        restart into the slot installed: only when one waits to boot (the
+                                  reply first, then the restart)
 
 Not refused while a game is on: the service menu holds the game (its clock stopped) while the
 operator updates, and the game resumes from its journal after the restart.
@@ -92,8 +93,14 @@ class Updater:
         booted, primary = (state.get("booted") or {}).get("slot"), state.get("primary")
         if not state.get("ok") or not primary or primary == booted:
             return {"ok": False, "refused": "no installed update waits for a restart"}
-        self.reboot_now()
-        return {"ok": True, "slot": primary}
+        return {"ok": True, "slot": primary}  # (the restart follows the reply: `after`)
+
+    def after(self, req: str, reply: dict[str, Any]) -> None:
+        """What a request does once its reply is sent: a reboot granted restarts the cabinet (after
+        the reply, so the service menu hears that the restart goes ahead, not a connection cut by the
+        shutdown)."""
+        if req == "reboot" and reply.get("ok") is True:
+            self.reboot_now()
 
     def install(self, name: Any, confirm_downgrade: Any, tell: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
         """Check NAME again as look does, then `rauc install` it, telling progress as it goes."""
@@ -246,6 +253,7 @@ class Server:
                     current = str(message.get("req", ""))
                     reply = self.updater.answer(message, tell)
                     tell(reply)
+                    self.updater.after(current, reply)
         except OSError:
             return
         finally:

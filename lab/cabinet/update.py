@@ -45,11 +45,13 @@ with Client(timeout_s=None) as client:
 """
 BOUND_FILE = "/var/lib/spit-arcade/vm-boot-ok-bound"  # the test image's boot-ok reads it (inside.sh)
 COIN_LINE = 11  # the coin mech's line (appliance/inputs/default.toml: coin = 11)
+SERVICE_LINE = 9  # the service button's line (appliance/inputs/default.toml: service = 9)
 STORE = "/var/lib/spit-arcade/store.sqlite"
 CONFIG = "/var/lib/spit-arcade/config.toml"
 DRIVEN = (
-    "the updater's socket, asked as the service menu asks it (look, install, reboot, status) through the test "
-    "agent; the power cuts' installs: rauc install as root"
+    "the service menu opened with its button (the game held), then the updater's socket asked as the service "
+    "menu asks it (look, install, reboot, status) through the test agent; the power cuts' installs: rauc install "
+    "as root"
 )
 # What the store holds that an update must keep, read as the game's user (read-only, while it runs).
 READ_STATE = (
@@ -210,6 +212,17 @@ class Updates:
 
     # --- installing
 
+    def open_service_menu(self) -> None:
+        """The service menu opened with its button, as the operator does to update: the game
+        underneath is held (its clock stands still), so a game in progress waits out the install and
+        resumes after the restart. (Asked while a game was played, the install took 704 s on the
+        emulated, loaded cabinet, and the game's 90 s idle timeout ended the game meanwhile.)"""
+        if not self.cab.status().startswith("service menu"):
+            self.vm.request({"press": SERVICE_LINE, "hold_ms": 100}, timeout=10)
+        wait_for("the service menu", lambda: self.cab.status().startswith("service menu"),
+                 max(60.0, 4 * self.frame_s()), 1)  # fmt: skip
+
+
     def install(self, bundle: Path, timeout: float = 2400) -> tuple[int, str, float]:
         """`rauc install` of a bundle on the stick (rc, its last words, seconds)."""
         started = time.monotonic()
@@ -339,6 +352,11 @@ class Updates:
             return
         old, new = self.booted(), self.other()
         bound = self.set_bound()
+        try:
+            self.open_service_menu()
+        except VmError as error:
+            self.report.note("an update from the stick", False, f"{error}; on the screen: {self.cab.status()!r}")
+            return
         installed, said, took = self.install_asked(self.bundles.good)
         self.report.update_install_s = took
         if not installed:
@@ -376,6 +394,8 @@ class Updates:
         broken = self.other()
         bound = self.set_bound()
         self.report.update_rollback_tried += 1
+        with contextlib.suppress(VmError):  # (the game held meanwhile, as for the update)
+            self.open_service_menu()
         installed, said, _ = self.install_asked(self.bundles.broken)
         if not installed:
             self.report.note("a bundle whose game never comes up: rolled back", False, f"the updater: {said[-400:]}")
