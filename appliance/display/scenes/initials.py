@@ -16,13 +16,17 @@ after the last one, and keeps the entry where it belongs.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import pygame
 
 from appliance import high_scores
 
 from ..captions import Caption, Line, caption
+from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
-from .base import BACK, Input, is_press
+from .base import BACK, Context, Input, Transition, draw_scene, is_press
 
 ENTRY_S = 30.0
 LETTERS = high_scores.LETTERS
@@ -98,6 +102,46 @@ class InitialsEntry:
         out = [Caption("panel", team, lines, 210)]
         out.append(caption("panel", None, Line(_("a new high score"), 0.2, GOLD), shade=200))
         return out
+
+
+
+class InitialsScene:
+    """What both high-score scenes share: an `InitialsEntry` over their view, drawn as a scene. A
+    scene says what the record is (`headline`), where it is kept (`keep`) and where it goes once all
+    have entered (`update`)."""
+
+    def __init__(self, ctx: Context, qualifiers: list[Qualifier], view: Any) -> None:
+        self.ctx = ctx
+        self.view = view
+        self.entry = InitialsEntry(qualifiers, ctx.clock(), self.keep, self.headline)
+
+    @property
+    def current(self) -> Qualifier | None:
+        return self.entry.current
+
+    @property
+    def waiting(self) -> list[Qualifier]:
+        return self.entry.waiting
+
+    def keep(self, initials: str, team: int, runner: int, ms: float) -> None:
+        raise NotImplementedError
+
+    def headline(self, team: int, runner: int, ms: float) -> str:
+        raise NotImplementedError
+
+    def background(self) -> pygame.Surface:
+        surface: pygame.Surface = self.view.background()
+        return surface
+
+    def on_event(self, press: Input) -> Transition | None:
+        self.entry.on_event(press)
+        return None
+
+    def captions(self) -> list[Caption]:
+        return self.entry.captions()
+
+    def draw(self, canvas: Canvas) -> None:
+        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)
 
 
 def reaction_qualifiers(fastest: Mapping[int, float | None], table: Iterable[float],

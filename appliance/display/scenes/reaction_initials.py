@@ -15,41 +15,16 @@ rules' least human reaction is 150 ms), and no record.
 from __future__ import annotations
 
 import time
-from typing import Any
-
-import pygame
 
 from appliance import high_scores
 from appliance.operator.store import Score
 
-from ..captions import Caption
-from ..compositor import Canvas
 from ..i18n import _
-from .base import Context, Input, Pop, Transition, draw_scene
-from .initials import InitialsEntry, Qualifier
+from .base import Pop, Transition
+from .initials import InitialsScene
 
 
-class ReactionInitialsScene:
-    def __init__(self, ctx: Context, qualifiers: list[Qualifier], view: Any) -> None:
-        self.ctx = ctx
-        self.view = view
-        self.entry = InitialsEntry(qualifiers, ctx.clock(), self.keep, self.headline)
-
-    @property
-    def current(self) -> Qualifier | None:
-        return self.entry.current
-
-    @property
-    def waiting(self) -> list[Qualifier]:
-        return self.entry.waiting
-
-    def background(self) -> pygame.Surface:
-        return self.view.background()
-
-    def on_event(self, press: Input) -> Transition | None:
-        self.entry.on_event(press)
-        return None
-
+class ReactionInitialsScene(InitialsScene):
     def keep(self, initials: str, seat: int, runner: int, ms: float) -> None:
         from ..coins import office
 
@@ -62,9 +37,3 @@ class ReactionInitialsScene:
 
     def headline(self, seat: int, runner: int, ms: float) -> str:
         return _("Player {n}: a reaction of {ms} ms!").format(n=seat, ms=f"{ms:.0f}")
-
-    def captions(self) -> list[Caption]:
-        return self.entry.captions()
-
-    def draw(self, canvas: Canvas) -> None:
-        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)

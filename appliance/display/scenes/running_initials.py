@@ -11,41 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import pygame
-
 from appliance import high_scores
 from appliance.operator.store import Score
 from appliance.running_stats import runner_name
 
-from ..captions import Caption
-from ..compositor import Canvas
 from ..i18n import _
 from ..running_view import split_words
-from .base import Context, Input, Replace, Transition, draw_scene, make
-from .initials import InitialsEntry, Qualifier
+from .base import Context, Replace, Transition, make
+from .initials import InitialsScene, Qualifier
 
 
-class RunningInitialsScene:
+class RunningInitialsScene(InitialsScene):
     def __init__(self, ctx: Context, qualifiers: list[Qualifier], view: Any) -> None:
-        self.ctx = ctx
-        self.view = view
         self.places: list[int] = []  # the places taken, for the table to light them
-        self.entry = InitialsEntry(qualifiers, ctx.clock(), self.keep, self.headline)
-
-    @property
-    def current(self) -> Qualifier | None:
-        return self.entry.current
-
-    @property
-    def waiting(self) -> list[Qualifier]:
-        return self.entry.waiting
-
-    def background(self) -> pygame.Surface:
-        return self.view.background()
-
-    def on_event(self, press: Input) -> Transition | None:
-        self.entry.on_event(press)
-        return None
+        super().__init__(ctx, qualifiers, view)
 
     def keep(self, initials: str, team: int, runner: int, ms: float) -> None:
         """The entry into its table, kept by the operator layer (a failure to write it is its notice)."""
@@ -67,9 +46,3 @@ class RunningInitialsScene:
     def headline(self, team: int, runner: int, ms: float) -> str:
         return _("Team {n}, runner {runner}: a sprint of {split}!").format(
             n=team, runner=runner_name(runner), split=split_words(ms))
-
-    def captions(self) -> list[Caption]:
-        return self.entry.captions()
-
-    def draw(self, canvas: Canvas) -> None:
-        draw_scene(canvas, self.ctx, self.captions(), self.view.layout)
