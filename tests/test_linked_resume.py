@@ -77,17 +77,25 @@ class Cabinet:
 
 def _pump(table: LinkedTable, done: Callable[[], bool], each: Callable[[int], None] | None = None,
           cabinet: Cabinet | None = None, timeout: float = WAIT) -> bool:
+    return _pump_tables(done, (table,), each, cabinet, timeout)
+
+
+def _pump_tables(done: Callable[[], bool], tables: tuple[LinkedTable, ...], each: Callable[[int], None] | None = None,
+                 cabinet: Cabinet | None = None, timeout: float = WAIT) -> bool:
+    """Tick `tables` (the first one's seat pressing by `each`, if given; the other cabinet's output read)
+    until `done`, bounded by `timeout`, waiting a frame at a time on the first table's link."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        now = time.monotonic_ns()
-        if each is not None:
-            each(now)
-        table.tick(now)
+        for n, table in enumerate(tables):
+            now = time.monotonic_ns()
+            if each is not None and n == 0:
+                each(now)
+            table.tick(now)
         if cabinet is not None:
             cabinet.read()
         if done():
             return True
-        table.peer.wait_for(lambda _: False, 0.004)  # a frame's wait, on the link
+        tables[0].peer.wait_for(lambda _: False, 0.004)  # a frame's wait, on the link
     return done()
 
 
@@ -167,34 +175,33 @@ def test_a_cabinet_killed_mid_game_comes_back_and_both_journals_replay_alike(tmp
     assert sum(1 for line in lines if '"press"' in line) == table.match.presses  # before and after the cut
 
 
+def _joiner(tmp_path: Path, port: int) -> LinkedTable:
+    """Seat 2's table, calling the leader's port on loopback, its journals in `tmp_path / "b"`."""
+    return LinkedTable(Peer.connect("127.0.0.1", port, offer("classic", {}, [2], 2, "b")), [2], "classic",
+                       journal_dir=tmp_path / "b")
+
+
+def _two_tables(tmp_path: Path) -> tuple[LinkedTable, LinkedTable]:
+    """Two tables in this process: the leader (seat 1, listening) and the joiner (seat 2)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    leader = LinkedTable(Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1"), [1], "classic",
+                         journal_dir=tmp_path / "a", start_delay_ns=100 * MS, seed=lambda g: 90 + g)
+    return leader, _joiner(tmp_path, leader.peer.port)
+
+
 def test_a_press_sent_but_lost_from_its_own_journal_comes_back_from_the_other_table(tmp_path: Path) -> None:
     """A power cut can take the last half second of a journal that the other table has already got:
     the cabinet that comes back gets its own lost presses back from the other's journal."""
-    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    leader = LinkedTable(leader_peer, [1], "classic", journal_dir=tmp_path / "a", start_delay_ns=100 * MS,
-                         seed=lambda g: 90 + g)
-    joiner = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
-                         "classic", journal_dir=tmp_path / "b")
+    leader, joiner = _two_tables(tmp_path)
     back = None
     try:
         both = (leader, joiner)
 
-        def pump(done: Callable[[], bool], tables: tuple[LinkedTable, ...]) -> bool:
-            deadline = time.monotonic() + WAIT
-            while time.monotonic() < deadline:
-                for table in tables:
-                    table.tick(time.monotonic_ns())
-                if done():
-                    return True
-                leader_peer.wait_for(lambda _: False, 0.004)
-            return done()
-
-        assert pump(lambda: all(t.state == "playing" for t in both), both)
+        assert _pump_tables(lambda: all(t.state == "playing" for t in both), both)
         for n, control in enumerate(("spit", "pile1", "left", "spit")):
             joiner.press(time.monotonic_ns() + n * MS, 2, control)
-        assert pump(lambda: len(leader.remote_seen) == 4, both)
+        assert _pump_tables(lambda: len(leader.remote_seen) == 4, both)
         assert joiner.match is not None and joiner.match.journal is not None
         path = joiner.match.journal.path  # type: ignore[attr-defined]
         joiner.peer.close(say_bye=False)  # the power cut: nothing said, nothing closed
@@ -202,12 +209,11 @@ def test_a_press_sent_but_lost_from_its_own_journal_comes_back_from_the_other_ta
         last = max(n for n, line in enumerate(lines) if '"player": 2' in line)
         lost = json.loads(lines[last])
         path.write_text("\n".join(lines[:last] + lines[last + 1:]) + "\n")  # its last press never reached the card
-        assert pump(lambda: leader.state == "paused", (leader,))
-        back = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
-                           "classic", journal_dir=tmp_path / "b")
+        assert _pump_tables(lambda: leader.state == "paused", (leader,))
+        back = _joiner(tmp_path, leader.peer.port)  # the cabinet that came back
         back.resume_from(path)
         assert back.match is not None and back.match.presses == leader.match.presses - 1  # type: ignore[union-attr]
-        assert pump(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
+        assert _pump_tables(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
         assert back.match.presses == leader.match.presses  # type: ignore[union-attr]
         assert (round(lost["t"] * 1e6), 2, lost["press"]) in back.own_presses
         assert back.refusals == {} and leader.refusals == {}
@@ -224,40 +230,19 @@ def test_presses_sent_again_that_overtake_the_others_sync_are_judged_once_it_com
     are up to ~650 ms past the journal the other comes back with. Should they overtake the leader's
     SYNC (a SYNC lost once and sent again; here, held back by the test) before the clock sync, the
     cabinet that came back has nothing to judge them by: it holds them until the SYNC, and refuses none."""
-    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    leader = LinkedTable(leader_peer, [1], "classic", journal_dir=tmp_path / "a", start_delay_ns=100 * MS,
-                         seed=lambda g: 90 + g)
-    joiner = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
-                         "classic", journal_dir=tmp_path / "b")
+    leader, joiner = _two_tables(tmp_path)
     back = None
     try:
-        def pump(done: Callable[[], bool], tables: tuple[LinkedTable, ...], each: Callable[[int], None] | None = None
-                 ) -> bool:
-            deadline = time.monotonic() + WAIT
-            while time.monotonic() < deadline:
-                for table in tables:
-                    now = time.monotonic_ns()
-                    if each is not None and table is leader:
-                        each(now)
-                    table.tick(now)
-                if done():
-                    return True
-                leader_peer.wait_for(lambda _: False, 0.004)
-            return done()
-
-        assert pump(lambda: all(t.state == "playing" for t in (leader, joiner)), (leader, joiner))
+        assert _pump_tables(lambda: all(t.state == "playing" for t in (leader, joiner)), (leader, joiner))
         seat = ScriptedSeat(leader, 1, [time.monotonic_ns() + n * 20 * MS for n in range(400)], 5)
-        assert pump(lambda: len(seat.pressed) >= 10, (leader, joiner), seat.due)
+        assert _pump_tables(lambda: len(seat.pressed) >= 10, (leader, joiner), seat.due)
         assert joiner.match is not None and joiner.match.journal is not None
         path = joiner.match.journal.path  # type: ignore[attr-defined]
         joiner.peer.close(say_bye=False)  # the power cut
-        assert pump(lambda: leader.state == "paused", (leader,), seat.due)  # it pressed on up to its horizon
+        assert _pump_tables(lambda: leader.state == "paused", (leader,), seat.due)  # it pressed on up to its horizon
         seat.touches.clear()
         monkeypatch.setattr(clock, "MIN_SAMPLES", 10**9)  # the clock sync takes its time
-        back = LinkedTable(Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "b")), [2],
-                           "classic", journal_dir=tmp_path / "b")
+        back = _joiner(tmp_path, leader.peer.port)  # the cabinet that came back
         back.resume_from(path)
         assert back.frozen_us is not None and max(leader.own_presses)[0] > back.frozen_us + 500_000
         held: list[Any] = []
@@ -278,10 +263,10 @@ def test_presses_sent_again_that_overtake_the_others_sync_are_judged_once_it_com
             return out
 
         back.peer.messages = overtaken  # type: ignore[method-assign]
-        assert pump(lambda: pressed and not held and back.peer_frozen_us is not None, (leader, back)), \
+        assert _pump_tables(lambda: pressed and not held and back.peer_frozen_us is not None, (leader, back)), \
             (back.state, back.refusals)
         monkeypatch.undo()  # (the clock sync goes on: the leader resumes both tables once it is done)
-        assert pump(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
+        assert _pump_tables(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
         assert back.refusals == {} and leader.refusals == {}
         assert back.match is not None and leader.match is not None and back.match.presses == leader.match.presses
     finally:
