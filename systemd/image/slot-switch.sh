@@ -133,6 +133,8 @@ set_state() {
 }
 
 
+# (Each slot is checked in an assignment first: `set -e` stops at a failed assignment, but not at a
+# failed $(...) inside another command's arguments. tryboot-switch.sh, the Pi's, does the same.)
 case "${1:-}" in
   get-primary) get_primary ;;
   set-primary) s=$(lower "${2:-}"); set_primary "$s" ;;
