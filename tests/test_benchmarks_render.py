@@ -28,6 +28,8 @@ def test_json_report_has_the_figures(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert {"frame_p99_ms", "press_to_frame_p99_ms", "first_frame_s", "band_median_share"} <= set(report)
     assert report["frame_cpu_p99_ms"] > 0 and len(report["load"]) == 3  # (a frame's thread time, and the load)
     assert all(s["frame_cpu_p99_ms"] > 0 for s in report["scenarios"].values())
+    assert report["frames_new_text_size"] >= 0
+    assert all("frames_new_text_size" in s for s in report["scenarios"].values())
     assert 0 < report["band_median_share"] <= 1
     assert report["press_to_frame_p99_ms"] == 9.0 and report["first_frame_s"] == 0.4
 

@@ -66,6 +66,11 @@ def font(size: int) -> pygame.font.Font:
     return found
 
 
+def sizes_made() -> int:
+    """How many sizes have a font so far (the benchmark counts the frames that first make one)."""
+    return len(_fonts)
+
+
 def text(
     words: str, size: int, colour: tuple[int, ...] = (255, 255, 255), turned: bool = False, angle: int = 0
 ) -> pygame.Surface:

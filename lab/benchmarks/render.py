@@ -17,6 +17,9 @@
   rectangle, full width, every frame, then presents the whole frame: the median of that band over
   the frames of the live game that change anything, as a share of the screen (band_median_bytes
   in bytes at 4 bytes a pixel; band_p90_share, frames_changed beside it).
+- frames_new_text_size: the frames of the live game (but its first, which paints the table as the
+  countdown does in the game) that made a text size's font for the first time (its letters drawn
+  then, in the frame), and the most CPU time one of them took (frames_new_text_size_cpu_max_ms).
 - first_frame_s: from starting `spit-arcade play --frames 1` in a fresh process to its exit after
   the first frame (an upper bound: it includes the interpreter's start and exit).
 
@@ -83,16 +86,19 @@ def band_bytes(dirty: list[Any], size: tuple[int, int], depth: int = 4) -> int:
 def frame_times(
     size: tuple[int, int], layout: str, seconds: float, full: bool, bands: list[int] | None = None,
     variant: str = "classic", options: dict[str, Any] | None = None, books: Path | None = None,
-    frame_syncs: list[int] | None = None, cpu: list[float] | None = None,
+    frame_syncs: list[int] | None = None, cpu: list[float] | None = None, sizing: list[float] | None = None,
 ) -> tuple[list[float], int]:
     """Frames of a computer-vs-computer game of `variant` in virtual time (16.7 ms a frame), timed
     for real; `bands` (if given) gets each frame's uploaded band in bytes (`band_bytes`). With
     `books` (a folder): the operator's store there, a coin every second (inside the frame it comes
     in, as the runner takes it) and every game's end counted, as on a paid cabinet; `frame_syncs`
     (if given) gets the syncs the frame thread made during the frames (its start's not counted);
-    `cpu` (if given) each frame's CPU time on this thread, in ms."""
+    `cpu` (if given) each frame's CPU time on this thread, in ms; `sizing` (if given) the CPU time of each
+    frame that made a text size's font for the first time (a new size's first text: its letters drawn),
+    but the first (it paints the table's background: the game does that in the countdown)."""
     import pygame
 
+    from appliance.display import fonts
     from appliance.display.runner import Runner
     from appliance.display.scenes.base import make
     from appliance.match import Match, make_bot
@@ -136,11 +142,14 @@ def frame_times(
         now[0] += 16_666_667
         if full:
             runner.compositor.invalidate()
+        sizes = fonts.sizes_made()
         start, start_cpu = time.perf_counter(), time.thread_time()
         if books is not None and number % 60 == 59:
             insert_coin(ctx, "gpio")
         dirty = runner.frame(pygame.event.get(), now[0])
         times.append((time.perf_counter() - start) * 1000)
+        if sizing is not None and fonts.sizes_made() > sizes and number:  # (the first frame: the countdown's, in play)
+            sizing.append((time.thread_time() - start_cpu) * 1000)
         if cpu is not None:
             cpu.append((time.thread_time() - start_cpu) * 1000)
         if bands is not None:
@@ -205,16 +214,23 @@ def scenario_figures(size: tuple[int, int], layout: str, seconds: float) -> dict
     for name, (variant, options) in SCENARIOS.items():
         bands: list[int] = []
         cpu: list[float] = []
+        sizing: list[float] = []
         frames, _ = frame_times(size, layout, seconds, full=False, bands=bands, variant=variant, options=options,
-                                cpu=cpu)
+                                cpu=cpu, sizing=sizing)
         changed = [float(b) for b in bands if b] or [0.0]
         out[name] = {
             "frame_p99_ms": round(_percentile(frames, 0.99), 3),
             "frame_cpu_p99_ms": round(_percentile(cpu, 0.99), 3),
+            **new_sizes(sizing),
             "band_median_share": round(_percentile(changed, 0.5) / screen_bytes, 3),
             "band_p90_share": round(_percentile(changed, 0.9) / screen_bytes, 3),
         }
     return out
+
+
+def new_sizes(sizing: list[float]) -> dict[str, Any]:
+    """The frames that first made a text size (its font, its letters drawn), and the most CPU time one took."""
+    return {"frames_new_text_size": len(sizing), "frames_new_text_size_cpu_max_ms": round(max(sizing, default=0.0), 3)}
 
 
 def ready_for_play(ctx: Any) -> None:
@@ -513,7 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         bands: list[int] = []
         cpu: list[float] = []
         load = [round(v, 2) for v in os.getloadavg()]
-        frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands, cpu=cpu)
+        sizing: list[float] = []
+        frames, games = frame_times((w, h), args.layout, args.seconds, full=False, bands=bands, cpu=cpu, sizing=sizing)
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
         latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
         scenarios = scenario_figures((w, h), args.layout, min(args.seconds, 5.0))
@@ -537,6 +554,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": load,
         "frame_max_ms": round(max(frames), 3),
         "frame_full_p99_ms": round(_percentile(full, 0.99), 3),
+        **new_sizes(sizing),  # frames that first drew text at a size (0: every size ready before play)
         # the band SDL's KMSDRM path uploads, over the frames that upload anything (a still frame
         # uploads nothing; counting those would flatter the median)
         "band_median_bytes": int(_percentile(changed, 0.5)),
