@@ -319,6 +319,51 @@ def test_the_assist_asks_the_game_what_fits_only_when_the_game_or_a_card_on_its_
     assert asked == [1, 2] * 3
 
 
+def test_the_pick_up_prompt_asks_the_game_only_when_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """V9: the prompt to pick up your last cards is drawn every frame for every seat, but
+    `legal_actions` is asked only when the game changed (`Match.version`), and the prompt follows it:
+    offered with three cards left, all face up; gone once one of them is played."""
+    from headless import Harness
+    from positions import position
+
+    from appliance.display.captions import shown_to
+    from appliance.display.scenes.base import make
+    from appliance.match import Match
+    from appliance.rules import game_from_state
+    from appliance.shared.settings import Settings
+
+    state = position(["5H", "9C", "2S", "", ""], ["6D", "3S 8C |", "KC", "QC", ""], spit=("4C", "JD"),
+                     p1_spit="7H 8H", p2_spit="7S 8S", options={"hidden_last": True})  # fmt: skip
+    h = Harness(SIZE, settings=Settings(layout="tabletop", assist=False))
+    match = Match(7, h.now_ns, None, {}, game=game_from_state(state))
+    h.runner.apply_scene(make("play", h.ctx, match))
+    asked: list[int] = []
+    real = Game.legal_actions
+
+    def counting(game: Game, player: int, tops: Any = None) -> Any:
+        asked.append(player)
+        return real(game, player, tops)
+
+    monkeypatch.setattr(Game, "legal_actions", counting)
+    offer = "press SPIT! to pick up your last cards"
+
+    def offered(player: int) -> bool:
+        return offer in shown_to(h.scene.captions(), player)  # type: ignore[attr-defined]
+
+    h.frame()
+    assert offered(1) and not offered(2)  # 5H 9C 2S, all face up: player 1 may; player 2 has a card face down
+    first = len(asked)
+    assert first <= 2  # once a seat
+    h.advance(1.0)  # sixty frames, nobody presses
+    assert len(asked) == first
+    h.press(1, "pile1")
+    h.press(1, side_for(1, 0))  # 5H onto 4C: two cards left, too few to pick up
+    h.frame()
+    assert len(asked) <= 2 * first and not offered(1)
+    h.advance(1.0)
+    assert len(asked) <= 2 * first
+
+
 @pytest.mark.parametrize("mode", ["desktop", "tabletop"])
 @pytest.mark.parametrize("seats", [3, 4])
 def test_at_a_round_table_every_pile_says_whose_keys_play_it(mode: str, seats: int) -> None:

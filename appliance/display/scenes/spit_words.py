@@ -141,6 +141,7 @@ class SpitWords:
 
     def __init__(self) -> None:
         self._in_force: tuple[str, str] | None = None  # (language, the line of the rules in force)
+        self._pick_ups: tuple[object, object, dict[int, bool]] = (None, None, {})  # (game, Match.version, answers)
         self.figures: dict[int, Figures] = {}
 
     # ------------------------------------------------------------------ playing
@@ -216,9 +217,18 @@ class SpitWords:
         return scene.watch.stuck(game, player, scene.now_ns, keymap, (len(scene.match.events), id(game)))
 
     def _may_pick_up(self, match: Match, player: int) -> bool:
-        if match.spit.rules.moves.pick_up is None:  # (a game without V9's picking up: the rules never offer it)
+        """Whether the rules offer the seat its pick-up (V9), asked of the game again only when it has
+        changed (`Match.version`), as the assist asks: the prompt is drawn every frame for every seat."""
+        game = match.spit
+        if game.rules.moves.pick_up is None:  # (a game without V9's picking up: the rules never offer it)
             return False  # (asked every frame for every seat: legal_actions was a third of a four-seat frame's prompts)
-        return any(action.kind == "pick_up" for action in match.spit.legal_actions(player))
+        known, version, answers = self._pick_ups
+        if known is not game or version != match.version:
+            answers = {}
+            self._pick_ups = (game, match.version, answers)
+        if player not in answers:
+            answers[player] = any(action.kind == "pick_up" for action in game.legal_actions(player))
+        return answers[player]
 
     def rules_in_force(self, match: Match) -> str:
         """The line of the rules in force (worked out once a game, in the language of the moment)."""
