@@ -570,10 +570,11 @@ def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:
             match.journal = None
         return [make("title", ctx)]
     try:
-        ready_for_play(ctx)
         # the cabinet plays every interrupted game on; a desktop asks once (no: it is left for good)
         asked = "resumed" if ctx.settings.kiosk else "resume_ask"
-        return [make("play", ctx, match), make(asked, ctx, match, path.name)]  # (every game's table)
+        scenes = [make("play", ctx, match), make(asked, ctx, match, path.name)]  # (every game's table)
+        ready_for_play(ctx)  # (after the table is made: its text sizes too)
+        return scenes
     except Exception as error:  # never a crash at start (systemd would make it a restart loop)
         if match.journal is not None:
             with contextlib.suppress(OSError, ValueError):

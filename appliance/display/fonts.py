@@ -12,10 +12,14 @@ see that nothing changed and redraw nothing.
 from __future__ import annotations
 
 import os
+import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from pathlib import Path
 
 import pygame
+
+from .i18n import language
 
 FONT_FILES = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -26,6 +30,14 @@ _fonts: dict[int, pygame.font.Font] = {}
 _texts: OrderedDict[tuple[str, int, tuple[int, ...], int], pygame.Surface] = OrderedDict()
 TEXT_CACHE_SIZE = 1024
 _watching = False
+# Sizes made ready ahead (`want`, `warm`): each one's font made and its letters drawn once, so the
+# first text at a new size does not pay for them in a frame of play (up to about 2 ms for a block
+# shrunk through several sizes to fit its box).
+_warm: set[int] = set()
+_wanted: set[int] = set()
+WARM_SAMPLE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 .,:;!?()·-–×=/%'\"+"
+WARM_LETTERS = {"de": "ÄÖÜäöüß", "eo": "ĈĜĤĴŜŬĉĝĥĵŝŭ"}  # the players' language's own (only theirs: each
+# letter drawn costs at every size)
 
 
 def font_file() -> str | None:
@@ -47,6 +59,8 @@ def font_name() -> str:
 def _forget() -> None:
     global _watching
     _fonts.clear()
+    _warm.clear()
+    _wanted.clear()
     _watching = False
 
 
@@ -64,6 +78,27 @@ def font(size: int) -> pygame.font.Font:
         found = pygame.font.Font(font_file(), size)
         _fonts[size] = found
     return found
+
+
+def want(sizes: Iterable[int]) -> None:
+    """Sizes a scene will draw text at, to be made ready (`warm`) before its first frame needs them."""
+    _wanted.update(max(6, int(size)) for size in sizes)
+    _wanted.difference_update(_warm)
+
+
+def warm(budget_s: float | None = None) -> bool:
+    """Make the wanted sizes ready until `budget_s` is spent (None: all): each size's font made and
+    the game's letters drawn once at it (the font keeps their glyphs; the image is dropped). True
+    when none is left. Called in each frame's spare time and finished before play starts."""
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    while _wanted:
+        size = min(_wanted)
+        font(size).render(WARM_SAMPLE + WARM_LETTERS.get(language(), ""), True, (255, 255, 255))
+        _wanted.discard(size)
+        _warm.add(size)
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return not _wanted
 
 
 def sizes_made() -> int:

@@ -32,6 +32,7 @@ import pygame
 from appliance import watchdog
 from appliance.inputs.touch import TouchSource
 
+from . import fonts
 from .coins import insert_coin
 from .compositor import Canvas, Compositor
 from .keys import Keyboard, Press, at_table, seat_key
@@ -210,7 +211,8 @@ class Runner:
         self.frames += 1
         self.notifier.ping()  # at most every half watchdog period: cheap
         self.ctx.sound.check_device(now_ns)  # a sound card plugged in late (free once sound is on)
-        self.ctx.art.warm(WARM_BUDGET_S)
+        if self.ctx.art.warm(WARM_BUDGET_S):
+            fonts.warm(WARM_BUDGET_S)  # the text sizes the tables will use (fonts.want), once the cards are drawn
         return dirty
 
     def draw(self) -> Canvas:

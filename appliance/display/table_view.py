@@ -146,6 +146,17 @@ TOLD_IN_THE_TAKERS_COLOUR = frozenset({"ghost_taken", "ghost_home"})  # (a race 
 LATE_S = 1.5  # a slap this long after a verdict's moment is told as late; later ones are presses again
 
 
+VERDICT_SIZE = 0.22  # a verdict's first line, as a share of the text height: the largest text of play
+LEAST_TEXT_PX = 8  # a block is shrunk to fit its box no smaller than this (captions.fit_block)
+
+
+def play_text_sizes(layout: TableLayout) -> range:
+    """Every size a table's texts may take while the cards are played: its labels, prompts, races,
+    rejects and verdicts, from a verdict's first line down to the least a block is shrunk to (made
+    ready before play: fonts.want)."""
+    return range(LEAST_TEXT_PX, int(max(layout.text_h, layout.card_h) * VERDICT_SIZE) + 1)
+
+
 def verdict_lines(said: RulesVerdict, late: tuple[int, float] | None = None,
                   computer: Collection[int] = ()) -> list[str]:
     """A house rule's verdict in the language chosen (`late`: a slower slap, by so many ms)."""
@@ -304,7 +315,7 @@ class TableView:
         table slap's verdict, big in the middle, instead of them while it lasts."""
         if self.verdict is not None and self.verdict.until_ns > now_ns:
             verdict = self.verdict.lines()
-            lines = [Line(verdict[0], 0.22, self.verdict.colour)] + [Line(w, 0.14, WHITE) for w in verdict[1:]]
+            lines = [Line(verdict[0], VERDICT_SIZE, self.verdict.colour)] + [Line(w, 0.14, WHITE) for w in verdict[1:]]
             return [Caption("centre", None, tuple(lines), 210)]
         return seat_feedback(self.layout, self.messages, self.race, now_ns, self.computer)
 

@@ -23,13 +23,14 @@ from appliance.operator.office import Office
 from appliance.rules import Game
 from appliance.shared.settings import Settings
 
+from .. import fonts
 from ..captions import Caption, Drawn, draw_captions
 from ..card_art import CardArt
 from ..compositor import Canvas
 from ..keys import Keymap, Press, table_keymap
 from ..layout import TableLayout, board_room, table_layout
 from ..sound import Sound
-from ..table_view import TableView
+from ..table_view import TableView, play_text_sizes
 
 BACK = "back"  # the Escape key: leave this screen
 MENU_CONTROLS = ("up", "down", "left", "right")  # the arrow keys, in menus
@@ -156,6 +157,7 @@ class Context:
     def __post_init__(self) -> None:
         self.layout = table_layout(self.size, self.settings.layout)
         self.art = CardArt(self.layout.card_w, self.layout.card_h, self.settings.four_colour)
+        fonts.want(play_text_sizes(self.layout))  # made ready in spare time, finished before play
 
     def table_for(self, game: Any = None) -> tuple[TableLayout, CardArt]:
         """The layout and card art for a game's table: its seats and stock piles, and the room for a
@@ -171,6 +173,7 @@ class Context:
             layout = table_layout(self.size, self.settings.layout, piles, seats, room)
             quarters = tuple(sorted({s.cards_angle for s in layout.seats.values()} - {0, 180}))  # the sides'
             art = self.art.sized(layout.card_w, layout.card_h, quarters)  # drawn ahead with the screen's (warm)
+            fonts.want(play_text_sizes(layout))
             found = self.tables[(piles, seats, room)] = (layout, art)
         return found
 
@@ -200,10 +203,12 @@ class Context:
 
 
 def ready_for_play(ctx: Context) -> None:
-    """Before a game's first press can come: every card image drawn, and (in the app) the heap
+    """Before a game's first press can come: every card image drawn, every text size of the tables
+    ready (fonts.want), and (in the app) the heap
     collected once and frozen, so neither a first drawing nor a full collection through everything
     made so far lands on a press."""
     ctx.art.warm(None)
+    fonts.warm(None)  # every text size the tables made so far will use (Context.table_for)
     if ctx.tidy_memory:
         gc.collect()
         gc.freeze()
