@@ -126,6 +126,25 @@ def test_each_players_keys_read_the_same_at_every_table_size(mode: str) -> None:
     assert _named(seat_legend(table_keymap(keymap, mode, 3), 2, mode, 5, 3))["left pile"] == "J"
 
 
+@pytest.mark.parametrize("mode", ["desktop", "tabletop"])
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_same_keys_at_every_table_size_clash_with_nothing(mode: str, seats: int) -> None:
+    """The keyboard holds every seat's keys at once at every table size, each key doing one thing:
+    players 3 and 4's number row and keypad share no key with players 1 and 2's map, and every
+    control a seat has there (its piles, left, SPIT!, right, the far piles) has exactly one key."""
+    from appliance.display.keys import SEAT_KEYS, table_keymap
+
+    keymap = for_desktop(default_keymap()) if mode == "desktop" else default_keymap()
+    table = table_keymap(keymap, mode, seats)
+    assert not set(SEAT_KEYS) & set(table)
+    every = {**table, **{key: target for key, target in SEAT_KEYS.items() if target[0] <= seats}}
+    controls = ["pile1", "pile2", "pile3", "left", "spit", "right"] + (["far_left", "far_right"] if seats > 2 else [])
+    for player in range(1, seats + 1):
+        for control in controls:
+            keys = [key for key, target in every.items() if target == (player, control)]
+            assert len(keys) == 1, (player, control, keys)
+
+
 @pytest.mark.parametrize(("seats", "control"), [(2, "right"), (3, "left"), (4, "left")])
 def test_player_2s_j_key_plays_onto_their_left_pile_at_three_and_four_seats(seats: int, control: str) -> None:
     """On the desktop J is the key on the screen's left at a table of two (player 2's own right: they

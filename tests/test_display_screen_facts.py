@@ -377,7 +377,30 @@ def test_no_text_covers_another_or_a_card(name: str, layout: str, size: tuple[in
             set_language(language)
             found = problems(h.canvas())
             assert found == [], (overlay, language, found)
+            if name == "play" and overlay == "none":
+                assert keys_as_at_fewer_seats(h, layout) == [], language
         set_language("en")
+
+
+def keys_as_at_fewer_seats(h: Harness, layout: str) -> list[str]:
+    """Each person's legend, as drawn, names the keys it names at the smallest table the seat sits
+    at (players 1 and 2: two; 3: three): the same keys at every table size (player 2's left pile is
+    J at two seats and at three), only the far piles added. What differs, in words."""
+    from appliance.display.keys import table_keymap
+    from appliance.display.legend import seat_legend
+
+    view: Any = h.scene.view  # type: ignore[attr-defined]
+    lay = view.layout
+    wrong = []
+    for player, seat in lay.seats.items():
+        if player in view.computer:
+            continue
+        first = max(2, player)
+        fewer = seat_legend(table_keymap(h.ctx.keymap, layout, first), player, layout, len(seat.stock), first)
+        drawn = [" ".join(d.words) for d in h.canvas().texts if d.place == "legend" and d.seat == player]
+        if len(drawn) != 1 or not drawn[0].startswith(" ".join(fewer)):
+            wrong.append(f"player {player}: {drawn} where {len(lay.seats)} sit, {fewer} at {first}")
+    return wrong
 
 
 def test_the_matrix_covers_every_scene_layout_table_language_and_size() -> None:
