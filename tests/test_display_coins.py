@@ -20,12 +20,11 @@ from appliance.display.coins import office
 from appliance.display.i18n import set_language
 from appliance.display.keys import Press
 from appliance.display.runner import Runner
-from appliance.display.scenes.base import MenuKey, make
+from appliance.display.scenes.base import MenuKey, make, startup_notices
 from appliance.display.scenes.choose import ChooseScene
 from appliance.display.scenes.countdown import CountdownScene
 from appliance.display.scenes.play import PlayScene
 from appliance.display.scenes.service_menu import ServiceMenuScene
-from appliance.display.scenes.service_notices import startup_notices
 from appliance.display.scenes.title import TitleScene
 from appliance.inputs.config import load_config
 from appliance.inputs.gpio import EdgeClock, GpioSource

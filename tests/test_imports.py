@@ -173,3 +173,26 @@ def test_one_rewriter_of_the_settings_file() -> None:
     # adjustments, kept in the books too) and the settings command; the screen never writes it
     settings_writers = sorted(name for name in MODULES if "appliance.shared.config_file" in imports(name))
     assert settings_writers == ["appliance.operator.office", "appliance.settings_cli", "appliance.shared.settings"]
+
+
+def scene_modules() -> set[str]:
+    """The modules of the registered scenes (scenes/base.py's SCENES, read from its source: "title":
+    "title:TitleScene"); the other modules under scenes/ are pieces they share (initials.py, ending.py)."""
+    source = (PACKAGE / "display" / "scenes" / "base.py").read_text(encoding="utf-8")
+    registry = source[source.index("SCENES: dict") :]
+    registry = registry[: registry.index("}")]
+    return {f"appliance.display.scenes.{m}" for m in re.findall(r'": "(\w+):\w+"', registry)}
+
+
+# A scene that is another scene with more to it: the guided first game is the play scene with a guide.
+SCENE_ON_SCENE = {("appliance.display.scenes.learn", "appliance.display.scenes.play")}
+
+
+def test_no_module_imports_a_scene_but_to_be_one_more_of_it() -> None:
+    # a scene is made by its name (`make("title", ctx)`); a piece two scenes share lives in a module
+    # of its own (initials.py: the sprints' table; base.py: the start's notices), not in either scene
+    scenes = scene_modules()
+    assert {"appliance.display.scenes.title", "appliance.display.scenes.running_scores"} <= scenes
+    assert "appliance.display.scenes.initials" not in scenes
+    found = {(name, target) for name in MODULES for target in imports(name) & scenes if target != name}
+    assert found == SCENE_ON_SCENE

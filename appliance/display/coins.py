@@ -30,7 +30,7 @@ def office(ctx: Context) -> Office:
     if found is None or found.config_path != ctx.config_path:  # (a test gives the context a settings file late)
         found = ctx.office = Office.open(ctx.config_path, keep_credits_s=ctx.settings.credits_kept_off_h * 3600)
         if found.notices:
-            from .scenes.service_notices import startup_notices
+            from .scenes.base import startup_notices
 
             startup_notices(ctx).extend(found.notices)
     return found

@@ -202,6 +202,15 @@ class Context:
         return view
 
 
+def startup_notices(ctx: Context) -> list[str]:
+    """The notices of this start, kept on the context for the service menu's diagnostics."""
+    found: list[str] | None = getattr(ctx, "_startup_notices", None)
+    if found is None:
+        found = []
+        ctx._startup_notices = found  # type: ignore[attr-defined]
+    return found
+
+
 def ready_for_play(ctx: Context) -> None:
     """Before a game's first press can come: every card image drawn, every text size of the tables
     ready (fonts.want), and (in the app) the heap

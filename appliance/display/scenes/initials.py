@@ -144,6 +144,15 @@ class InitialsScene:
         draw_scene(canvas, self.ctx, self.captions(), self.view.layout)
 
 
+def sprint_table(ctx: Context) -> high_scores.HighScores:
+    """Running Spit's fastest sprints, as the operator layer holds them (the sprints' initials, their
+    game's end and their table read it)."""
+    from ..coins import office
+
+    return high_scores.HighScores([high_scores.Entry(s.initials, s.ms, s.team, s.runner, s.date)
+                                   for s in office(ctx).high_scores("sprint")])
+
+
 def reaction_qualifiers(fastest: Mapping[int, float | None], table: Iterable[float],
                         computer: Iterable[int] = ()) -> list[Qualifier]:
     """The seats whose fastest reaction makes the table (its times: `table`) (people only), fastest

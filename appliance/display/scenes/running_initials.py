@@ -18,7 +18,7 @@ from appliance.running_stats import runner_name
 from ..i18n import _
 from ..running_view import split_words
 from .base import Context, Replace, Transition, make
-from .initials import InitialsScene, Qualifier
+from .initials import InitialsScene, Qualifier, sprint_table
 
 
 class RunningInitialsScene(InitialsScene):
@@ -29,7 +29,6 @@ class RunningInitialsScene(InitialsScene):
     def keep(self, initials: str, team: int, runner: int, ms: float) -> None:
         """The entry into its table, kept by the operator layer (a failure to write it is its notice)."""
         from ..coins import office
-        from .running_scores import sprint_table
 
         entry = high_scores.Entry(initials, ms, team, runner)
         place = sprint_table(self.ctx).add(entry)

@@ -23,8 +23,7 @@ from ..running_view import split_words
 from ..table_view import GOLD, PLAYER_COLOURS, SOFT, WHITE
 from .base import Context, draw_scene, make
 from .ending import Ending
-
-Qualifier = tuple[int, int, float]  # (team, runner, fastest sprint ms)
+from .initials import Qualifier, sprint_table  # (a qualifier: team, runner, fastest sprint ms)
 
 
 def runner_line(f: RunnerFigures) -> str:
@@ -69,8 +68,6 @@ class RunningOverScene(Ending):
 
 
     def next_scene(self) -> Any:
-        from .running_scores import sprint_table
-
         if self.ctx.config_path is not None:  # a table kept beside the settings (none on a bare desktop)
             found = qualifiers(self.figures, sprint_table(self.ctx), frozenset(self.match.bots))
             if found:

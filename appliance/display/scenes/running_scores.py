@@ -21,20 +21,13 @@ from ..i18n import _
 from ..running_view import split_words
 from ..table_view import GOLD, PLAYER_COLOURS, WHITE
 from .base import BACK, Context, Input, Replace, Transition, draw_scene, is_press, make
+from .initials import sprint_table
 
 SHOW_S = 12.0
 MIN_S = 0.5
 VENUE_PLACES = 5  # the venue's best, under the cabinet's own ten
 VENUE_REACTIONS = 3  # and its fastest reactions under those
 OWN_WITH_VENUE = 5  # with the venue's board under it, the cabinet's own best five (and a new place lit)
-
-
-def sprint_table(ctx: Context) -> high_scores.HighScores:
-    """Running Spit's fastest sprints, as the operator layer holds them."""
-    from ..coins import office
-
-    return high_scores.HighScores([high_scores.Entry(s.initials, s.ms, s.team, s.runner, s.date)
-                                   for s in office(ctx).high_scores("sprint")])
 
 
 def table_lines(table: high_scores.HighScores, lit: tuple[int, ...] = (), places: int | None = None) -> list[Line]:

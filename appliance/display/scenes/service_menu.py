@@ -52,8 +52,19 @@ from ..keys import key_label
 from ..menu_taps import row_tap, tapped_row
 from ..rules_words import preset_name
 from ..table_view import GOLD, RED, SOFT, WHITE
-from .base import BACK, Context, Input, Pop, Push, Replace, Transition, draw_overlay, draw_scene, make
-from .service_notices import startup_notices
+from .base import (
+    BACK,
+    Context,
+    Input,
+    Pop,
+    Push,
+    Replace,
+    Transition,
+    draw_overlay,
+    draw_scene,
+    make,
+    startup_notices,
+)
 
 IDLE_CHOICES = (30.0, 60.0, 90.0, 120.0, 180.0, 300.0, 600.0, 1800.0)
 VOLUMES = tuple(round(v / 10, 1) for v in range(11))

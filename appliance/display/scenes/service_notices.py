@@ -14,7 +14,7 @@ from ..captions import Caption, Line
 from ..compositor import Canvas
 from ..i18n import _
 from ..table_view import GOLD, SOFT, WHITE
-from .base import Context, Input, Pop, Transition, draw_overlay
+from .base import Context, Input, Pop, Transition, draw_overlay, startup_notices
 
 NOTICE_S = 60.0
 SHOWN = 6  # lines at most; the rest are counted ("and 3 more")
@@ -51,12 +51,3 @@ class NoticesScene:
 
     def draw(self, canvas: Canvas) -> None:
         draw_overlay(canvas, self.ctx, self.captions())
-
-
-def startup_notices(ctx: Context) -> list[str]:
-    """The notices of this start, kept on the context for the service menu's diagnostics."""
-    found: list[str] | None = getattr(ctx, "_startup_notices", None)
-    if found is None:
-        found = []
-        ctx._startup_notices = found  # type: ignore[attr-defined]
-    return found
