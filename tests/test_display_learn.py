@@ -159,7 +159,10 @@ def test_the_title_invites_to_it_with_the_keys() -> None:
     assert "Q" in invitation(h.ctx.keymap) and invitation(h.ctx.keymap) != said
 
 
-def test_play_learn_is_an_option() -> None:
+def test_play_learn_is_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    assert "--learn [{spit,speed,chosen}]" in capsys.readouterr().out  # listed in play's --help
     assert parse_args(["--learn"]).learn == "chosen"
     assert parse_args(["--learn", "speed"]).learn == "speed"
     assert parse_args([]).learn is None

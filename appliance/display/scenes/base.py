@@ -1,7 +1,10 @@
 """What every scene shares: the services of the app (`Context`), inputs, transitions, the registry.
 
 Scenes never import each other: they name the scene to go to (`make("title", ctx)`), and the
-registry (`SCENES`) imports its module when it is first made. Transitions are returned values,
+registry (`SCENES`) imports its module when it is first made; a piece two scenes share lives in a
+module that is not a scene (initials.py, ending.py, this one). The one exception is a scene that is
+another with more to it: the guided first game (learn.py) is the play scene with a guide
+(tests/test_imports.py holds it). Transitions are returned values,
 applied in one place (`runner.Runner`): `Replace` the top scene, `Push` one over it (the settings
 or the pause over a game, which goes on where it was when it is popped), `Pop` back, `Reset` to one
 scene (leaving a game), `Quit`.
