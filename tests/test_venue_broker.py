@@ -20,6 +20,7 @@ from appliance.operator.office import Office
 from appliance.operator.store import GameRow, Score
 from appliance.venue import init as venue_init
 from appliance.venue.board import board_path, read_board, read_reactions
+from appliance.venue.outbox import Outbox
 from appliance.venue.uplink import Uplink, VenueSettings
 from appliance.venue.view import Feed, Venue, watch
 
@@ -341,3 +342,22 @@ def test_a_flood_of_boards_from_one_cabinet_is_refused_past_its_rate(tmp_path, b
     assert f"boards refused as a flood (more than 20 at once): {300 - len(taken)} from table-2" \
         in health["body"]["faults"]
     one.close()
+
+
+def test_what_the_outbox_dropped_while_the_broker_was_away_is_named_in_the_heartbeat(tmp_path, broker):
+    """The broker gone for long: the outbox is bounded and drops heartbeats first, never money, and
+    the next heartbeat names what went (the operator's view shows it among the faults)."""
+    table = cabinet(tmp_path, broker, "table-1", coins=2)  # never stepped: the broker is away
+    table.outbox.close()
+    table.outbox = Outbox(tmp_path / "table-1" / "venue" / "small.sqlite", "table-1", limit=3)
+    for n in range(3):
+        table.outbox.put("health", {"n": n})
+    table.read_figures(0.0)  # audits, the board and a heartbeat go in: three heartbeats make way
+    kinds = [json.loads(p.payload)["kind"] for p in table.outbox.pending(0, 100)]
+    assert kinds == ["audits", "board", "health"] and table.outbox.dropped() == {"health": 3}
+    table.read_figures(table.next_heartbeat)
+    health = json.loads(table.outbox.pending(0, 100)[-1].payload)
+    assert "outbox full while the broker was away: dropped 3 health" in health["body"]["faults"]
+    kinds = [json.loads(p.payload)["kind"] for p in table.outbox.pending(0, 100)]
+    assert kinds == ["audits", "board", "health"]  # the money kept, the older heartbeat gone
+    table.close()
