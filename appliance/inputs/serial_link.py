@@ -18,9 +18,10 @@ sync start over (with a burst of pings, as at a connection); edges wait until th
 link whose frames keep failing their checks (more than 5% of them, and at least 3, in the last second)
 is reported "degraded" while presses still flow.
 
-A press stamped before this source started (the host's current run) or more than `stale_ns` before it
-could be handed on (default 1 s: a pad that buffered presses while the host was down or the cable out)
-is reported (`stale dropped`) and dropped, never applied to a game it was not made in.
+A press stamped before this source started (the host's current run; by more than the clock sync's error
+bound) or more than `stale_ns` before it could be handed on (default 1 s: a pad that buffered presses
+while the host was down or the cable out) is reported (`stale dropped`) and dropped, never applied to a
+game it was not made in.
 
 Garbage on the line is counted (FrameDecoder counters) and skipped, never raised. A flood (bytes at
 many times any pad's rate: a babbling device, a runaway pty) is bounded (receiver.FloodGuard): what
@@ -473,7 +474,11 @@ class SerialSource:
                 if code >= len(p.CONTROL_CODES):
                     continue
                 t_ns = self._edge_host_ns(pad_us)
-                if t_ns < self.run_start_ns or now - t_ns > self.stale_ns:
+                # Before this run only if certainly so: a press made just after the run's start, taken
+                # on the clock sync's first sample (its error bound: half that exchange's delay, ms
+                # under load), may be stamped a few ms before it.
+                before_run = t_ns + (self.clock_sync.error_bound_ns or 0) < self.run_start_ns
+                if before_run or now - t_ns > self.stale_ns:
                     self.stale += 1  # made before this run, or held too long to be fair now
                     self.last_stale_age_ns = now - t_ns
                     continue
