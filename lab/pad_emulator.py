@@ -267,22 +267,30 @@ class PadEmulator:
 
     def _uart(self) -> None:
         """The uart transport: bytes leave at the baud rate (10 bits each, 8N1), a few at a time, so the
-        host reads frames in pieces as it does from a UART adapter."""
+        host reads frames in pieces as it does from a UART adapter. Paced against the clock, not by
+        summing sleeps: a thread woken late (a loaded machine) sends what the wire would have sent by
+        then in one piece, as a real UART's FIFO hands it over, instead of falling ever further behind."""
+        byte_ns = 10 * 1_000_000_000 // self.baudrate
+        free_ns = time.monotonic_ns()  # when the wire has sent everything handed to it so far
         while not self._closing.is_set():
             with self._wire_ready:
                 while not self._wire and not self._closing.is_set():
                     self._wire_ready.wait(0.1)
                 if self._closing.is_set():
                     return
+                now = time.monotonic_ns()
+                free_ns = max(free_ns, now - byte_ns * UART_CHUNK)  # (an idle wire saves up no bytes)
+                budget = max(UART_CHUNK, (now - free_ns) // byte_ns)
                 chunk = self._wire.popleft()
-                piece, rest = chunk[:UART_CHUNK], chunk[UART_CHUNK:]
+                piece, rest = chunk[:budget], chunk[budget:]
                 if rest:
                     self._wire.appendleft(rest)
                 master = self._master
             if master is not None:
                 with contextlib.suppress(OSError):
                     os.write(master, piece)
-            time.sleep(len(piece) * 10 / self.baudrate)  # the wire's own pace, not a wait for a thread
+            free_ns += len(piece) * byte_ns
+            time.sleep(max(0, free_ns - time.monotonic_ns()) / 1e9)  # the wire's own pace, not a wait for a thread
 
     def _run(self) -> None:
         next_beat = self._clock()

@@ -50,6 +50,18 @@ def test_a_stuck_control_is_flagged_and_ignored_until_released():
     assert d.edge(KEY, True, 7_000 * MS) == [(KEY, True, 7_000 * MS)]
 
 
+def test_a_release_still_on_its_way_is_no_stuck_switch():
+    # A link's edges come late (a corrupted frame asked for again, a cable out and back): held too
+    # long is judged up to the time every edge is known, not the host's clock.
+    d = make(stuck_s=5)
+    d.edge(KEY, True, 0)
+    assert not d.tick(9_000 * MS, known_ns=300 * MS) and not d.is_stuck(KEY)
+    assert d.edge(KEY, False, 400 * MS) == [(KEY, False, 400 * MS)]  # the release, reported
+    d.edge(KEY, True, 1_000 * MS)
+    d.tick(9_000 * MS, known_ns=6_000 * MS)  # the pad's word: still held at 6 s
+    assert d.is_stuck(KEY)
+
+
 @given(st.lists(st.tuples(st.integers(0, 30 * MS), st.booleans()), max_size=60))
 def test_reported_edges_alternate_and_respect_the_lockout(steps):
     d = make()

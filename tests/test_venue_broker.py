@@ -20,6 +20,7 @@ from appliance.operator.office import Office
 from appliance.operator.store import GameRow, Score
 from appliance.venue import init as venue_init
 from appliance.venue.board import board_path, read_board, read_reactions
+from appliance.venue.outbox import Outbox
 from appliance.venue.uplink import Uplink, VenueSettings
 from appliance.venue.view import Feed, Venue, watch
 
@@ -316,18 +317,47 @@ def test_two_cabinets_with_one_name_are_told(tmp_path, broker, capsys):
 
 
 def test_a_flood_of_boards_from_one_cabinet_is_refused_past_its_rate(tmp_path, broker, capsys):
+    """What a flood costs: table-2's boards past its allowance (20 at once, then one a second) are
+    refused, counted and said, and table-1's operator is told in its heartbeat's faults. Only boards
+    are rate-limited (each replaces the last, and the board message carries no money): table-2's
+    audits reach the view by another way, untouched by this."""
     one, flooder = table_1_and_table_2s_own_client(tmp_path, broker, window=0)  # no window: all at once
     for seq in range(1, 301):
         board = {"v": 1, "id": f"table-2:1:{seq}", "cabinet": "table-2", "boot": 1, "seq": seq, "kind": "board",
                  "sent": "2026-11-25T20:00:00Z", "body": {"fastest_sprints": [{"initials": "FLD", "sprint_ms": seq}]}}
         flooder.publish("spit/venue/table-2/board", json.dumps(board).encode(), qos=1)
     taken: list[int] = []
-    one.on_board = lambda message: taken.append(message.seq)
+    one.on_board = lambda message: taken.extend([message.seq] if message.cabinet == "table-2" else [])  # (not its own)
     deadline = time.monotonic() + BOUND_S
     while len(taken) + one.board.refused().get("flood", 0) < 300 and time.monotonic() < deadline:
         flooder.loop(timeout=0.01)
         one.step(0.01)
     flooder.disconnect()
     assert 20 <= len(taken) < 300 and one.board.refused()["flood"] == 300 - len(taken)
+    assert taken == sorted(taken) and taken[:20] == list(range(1, 21))  # the first 20 taken, in order
     assert "table-2 sent more than 20 boards at once" in capsys.readouterr().out
+    one.read_figures(one.next_heartbeat)  # the next heartbeat: the operator is told
+    health = json.loads(one.outbox.pending(0, 1000)[-1].payload)
+    assert health["kind"] == "health" and health["body"]["refused"] == {"flood": 300 - len(taken)}
+    assert f"boards refused as a flood (more than 20 at once): {300 - len(taken)} from table-2" \
+        in health["body"]["faults"]
     one.close()
+
+
+def test_what_the_outbox_dropped_while_the_broker_was_away_is_named_in_the_heartbeat(tmp_path, broker):
+    """The broker gone for long: the outbox is bounded and drops heartbeats first, never money, and
+    the next heartbeat names what went (the operator's view shows it among the faults)."""
+    table = cabinet(tmp_path, broker, "table-1", coins=2)  # never stepped: the broker is away
+    table.outbox.close()
+    table.outbox = Outbox(tmp_path / "table-1" / "venue" / "small.sqlite", "table-1", limit=3)
+    for n in range(3):
+        table.outbox.put("health", {"n": n})
+    table.read_figures(0.0)  # audits, the board and a heartbeat go in: three heartbeats make way
+    kinds = [json.loads(p.payload)["kind"] for p in table.outbox.pending(0, 100)]
+    assert kinds == ["audits", "board", "health"] and table.outbox.dropped() == {"health": 3}
+    table.read_figures(table.next_heartbeat)
+    health = json.loads(table.outbox.pending(0, 100)[-1].payload)
+    assert "outbox full while the broker was away: dropped 3 health" in health["body"]["faults"]
+    kinds = [json.loads(p.payload)["kind"] for p in table.outbox.pending(0, 100)]
+    assert kinds == ["audits", "board", "health"]  # the money kept, the older heartbeat gone
+    table.close()

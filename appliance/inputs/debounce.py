@@ -117,12 +117,15 @@ class Debouncer:
         out.append(self._accept(key, contact, down, t_ns))
         return out
 
-    def tick(self, now_ns: int) -> list[Edge]:
-        """Report levels that settled during a lockout now over, and flag controls held too long."""
+    def tick(self, now_ns: int, known_ns: int | None = None) -> list[Edge]:
+        """Report levels that settled during a lockout now over, and flag controls held too long.
+        `known_ns`: the time up to which every edge is known (a link's edges come late, and a release
+        still on its way is no stuck switch); held too long is judged there. Default: `now_ns`."""
         out: list[Edge] = []
+        judged_ns = now_ns if known_ns is None else min(now_ns, known_ns)
         for key, contact in self._contacts.items():
             out += self._catch_up(key, contact, now_ns)
-            held_ns = now_ns - contact.down_since
+            held_ns = judged_ns - contact.down_since
             if contact.reported and not contact.stuck and held_ns >= contact.timing.stuck_ns:
                 contact.stuck = True
         return out

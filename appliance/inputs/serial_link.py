@@ -14,13 +14,14 @@ sends a HEARTBEAT every 100 ms) -- silence, or bytes that are all garbage -- mar
 thread closes the port and tries the same stable name (e.g. /dev/serial/by-id/...) every `reopen_ns`
 until the pad is back, then says HOST_HELLO again: the pad answers HELLO and resends every edge the host
 has not ACKed. If HELLO (or a HEARTBEAT) brings a new boot id (the pad restarted), numbering and clock
-sync start over; edges wait until the clock is synced. A link whose frames keep failing their checks
-(more than 5% of them, and at least 3, in the last second) is reported "degraded" while presses still
-flow.
+sync start over (with a burst of pings, as at a connection); edges wait until the clock is synced. A
+link whose frames keep failing their checks (more than 5% of them, and at least 3, in the last second)
+is reported "degraded" while presses still flow.
 
-A press stamped before this source started (the host's current run) or more than `stale_ns` before it
-could be handed on (default 1 s: a pad that buffered presses while the host was down or the cable out)
-is reported (`stale dropped`) and dropped, never applied to a game it was not made in.
+A press stamped before this source started (the host's current run; by more than the clock sync's error
+bound) or more than `stale_ns` before it could be handed on (default 1 s: a pad that buffered presses
+while the host was down or the cable out) is reported (`stale dropped`) and dropped, never applied to a
+game it was not made in.
 
 Garbage on the line is counted (FrameDecoder counters) and skipped, never raised. A flood (bytes at
 many times any pad's rate: a babbling device, a runaway pty) is bounded (receiver.FloodGuard): what
@@ -182,6 +183,9 @@ class SerialSource:
         self._tx_seq = 0
         self._ping_id = 0
         self._pings: dict[int, int] = {}
+        self._known_ns: int | None = None  # every edge made up to here (host clock) has been taken
+        self._pings_left = BURST  # pings still to send BURST_GAP_NS apart (after a (re)connection or a pad's reboot)
+        self._next_ping_ns = 0
         self.last_rx_ns = 0  # the last valid frame
         self.last_byte_ns = 0  # the last byte of any kind
         self.last_heartbeat_ns = 0
@@ -326,8 +330,8 @@ class SerialSource:
             self._set_link("syncing")
         now = self._clock()
         self.last_rx_ns = self.last_byte_ns = now
-        pings_left = BURST
-        next_ping = now
+        self._pings_left = BURST
+        self._next_ping_ns = now
         bad_version = self.decoder.bad_version
         try:
             handle.reset_input_buffer()
@@ -362,10 +366,10 @@ class SerialSource:
                     return
                 if not self._confirmed and now - self._hello_sent_ns >= HELLO_RETRY_NS:
                     self._host_hello(handle, now)
-                if now >= next_ping:
+                if now >= self._next_ping_ns:
                     self._ping(handle)
-                    pings_left -= 1
-                    next_ping = now + (BURST_GAP_NS if pings_left > 0 else self.ping_interval_ns)
+                    self._pings_left -= 1
+                    self._next_ping_ns = now + (BURST_GAP_NS if self._pings_left > 0 else self.ping_interval_ns)
                 if self._confirmed:
                     gap = self.receiver.nack_due(now)
                     if gap is not None and self.boot_id is not None:
@@ -407,6 +411,12 @@ class SerialSource:
                     self._acked = None
                     self.clock_sync.reset()
                     self._last_stamp = None
+                    self._known_ns = None
+                    # a burst of pings now, as after a (re)connection: its edges wait for the clock sync,
+                    # and the next regular ping could be 250 ms off (a press older than the bound is
+                    # dropped). Pings sent before it are forgotten: the old boot's clock is gone.
+                    self._pings.clear()
+                    self._pings_left, self._next_ping_ns = BURST, now
                     # a restarted pad starts with every input up, whatever we last heard
                     self._debouncer = self._new_debouncer()
                     if self.link in UP:
@@ -443,9 +453,10 @@ class SerialSource:
                         self._acked = None  # the pad still holds edges we took: our ACK was lost
                 self._release(now)
                 if self.clock_sync.synced and not self._ready and self.receiver.gap() is None:
+                    known = self._known_ns = self.clock_sync.to_host_ns(pad_us)
                     sink = self._sink
                     if sink is not None:
-                        sink.advance(self.name, self.clock_sync.to_host_ns(pad_us))
+                        sink.advance(self.name, known)
             with self.changed:
                 self.last_heartbeat_ns = now
                 self.changed.notify_all()
@@ -463,7 +474,11 @@ class SerialSource:
                 if code >= len(p.CONTROL_CODES):
                     continue
                 t_ns = self._edge_host_ns(pad_us)
-                if t_ns < self.run_start_ns or now - t_ns > self.stale_ns:
+                # Before this run only if certainly so: a press made just after the run's start, taken
+                # on the clock sync's first sample (its error bound: half that exchange's delay, ms
+                # under load), may be stamped a few ms before it.
+                before_run = t_ns + (self.clock_sync.error_bound_ns or 0) < self.run_start_ns
+                if before_run or now - t_ns > self.stale_ns:
                     self.stale += 1  # made before this run, or held too long to be fair now
                     self.last_stale_age_ns = now - t_ns
                     continue
@@ -500,8 +515,12 @@ class SerialSource:
         self._send(handle, p.ACK, self.boot_id, acked)
 
     def _tick(self, now: int) -> None:
+        # A control is judged held too long (stuck) only up to the pad's last word with nothing
+        # missing before it: its release may still be on the way (a gap asked for again, a
+        # link lost and back), and a release taken for a stuck switch's is never reported.
+        known = -(2**63) if self._known_ns is None else self._known_ns
         with self._lock:
-            edges = self._debouncer.tick(now)
+            edges = self._debouncer.tick(now, known)
         self._deliver([Press(pl, c, down, t, self.name) for (pl, c), down, t in edges])
 
     def _deliver(self, presses: list[Press]) -> None:

@@ -85,6 +85,31 @@ class BoardFile:
 
     def take(self, cabinet: str, boot: int, seq: int, body: dict[str, Any]) -> int:
         """A cabinet's board (its whole table, replacing the last one); the entries kept."""
+        return self.write([(cabinet, boot, seq, body)], {})[0]
+
+    def refuse(self, reason: str) -> None:
+        self.write([], {reason: 1})
+
+    def write(self, boards: list[tuple[str, int, int, dict[str, Any]]], refusals: dict[str, int]) -> list[int]:
+        """Boards (cabinet, boot, seq, body; each replacing that cabinet's last) and refusals (reason ->
+        how many more), in one transaction: a reader sees each cabinet's old table or its new one,
+        never none, and a burst of messages costs one commit (each is a sync to the card), not one
+        each. The entries kept of each board."""
+        kept: list[int] = []
+        self.db.execute("BEGIN IMMEDIATE")  # (isolation_level None: without it, each statement commits)
+        try:
+            for cabinet, boot, seq, body in boards:
+                kept.append(self._replace(cabinet, boot, seq, body))
+            for reason, count in refusals.items():
+                self.db.execute("INSERT INTO refused VALUES (?, ?) "
+                                "ON CONFLICT (reason) DO UPDATE SET count = count + excluded.count", (reason, count))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return kept
+
+    def _replace(self, cabinet: str, boot: int, seq: int, body: dict[str, Any]) -> int:
         rows = body.get("fastest_sprints")
         entries = [e for e in (high_scores.Entry.from_json(r) for r in rows) if e is not None] \
             if isinstance(rows, list) else []
@@ -92,20 +117,14 @@ class BoardFile:
         found = body.get("fastest_reactions")  # (a board from a version before reactions: none)
         reactions = sorted((r for r in (_reaction(x) for x in found) if r is not None),
                            key=lambda r: r[1])[:SIZE] if isinstance(found, list) else []
-        with self.db:
-            self.db.execute("DELETE FROM sprints WHERE cabinet = ?", (cabinet,))
-            self.db.executemany("INSERT INTO sprints VALUES (?, ?, ?, ?, ?)",
-                                [(cabinet, n, e.initials, e.sprint_ms, e.date) for n, e in enumerate(entries)])
-            self.db.execute("DELETE FROM reactions WHERE cabinet = ?", (cabinet,))
-            self.db.executemany("INSERT INTO reactions VALUES (?, ?, ?, ?, ?)",
-                                [(cabinet, n, i, ms, d) for n, (i, ms, d) in enumerate(reactions)])
-            self.db.execute("INSERT OR REPLACE INTO cabinets VALUES (?, ?, ?, ?)", (cabinet, boot, seq, time.time()))
+        self.db.execute("DELETE FROM sprints WHERE cabinet = ?", (cabinet,))
+        self.db.executemany("INSERT INTO sprints VALUES (?, ?, ?, ?, ?)",
+                            [(cabinet, n, e.initials, e.sprint_ms, e.date) for n, e in enumerate(entries)])
+        self.db.execute("DELETE FROM reactions WHERE cabinet = ?", (cabinet,))
+        self.db.executemany("INSERT INTO reactions VALUES (?, ?, ?, ?, ?)",
+                            [(cabinet, n, i, ms, d) for n, (i, ms, d) in enumerate(reactions)])
+        self.db.execute("INSERT OR REPLACE INTO cabinets VALUES (?, ?, ?, ?)", (cabinet, boot, seq, time.time()))
         return len(entries)
-
-    def refuse(self, reason: str) -> None:
-        with self.db:
-            self.db.execute("INSERT INTO refused VALUES (?, 1) ON CONFLICT (reason) DO UPDATE SET count = count + 1",
-                            (reason,))
 
     def refused(self) -> dict[str, int]:
         return {str(r): int(n) for r, n in self.db.execute("SELECT reason, count FROM refused ORDER BY reason")}

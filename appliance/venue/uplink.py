@@ -16,7 +16,9 @@ here, so its callbacks run here too):
   and the message is not sent again;
 - subscribes to the venue's board (every cabinet's `board`) and writes what it gets into its board
   file, which the game reads. A malformed, oversized or foreign message is refused with a log line
-  and counted.
+  and counted. What a turn received is written in one transaction at the turn's end (one sync to the
+  card for a burst of boards, not one each), and a turn reads every packet already there (paho's
+  loop() reads one a call).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # the waits between tries to reach the br
 FLAP_S, FLAPS = 10.0, 3  # three connections in a row lost within 10 s: someone else has our name
 CONNACK_S = 15.0  # a connection whose CONNACK has not come by then is tried again
 BOARD_BURST, BOARD_RATE = 20, 1.0  # boards taken from one cabinet: 20 at once, then one a second
+DRAIN = 200  # at most this many more packets read in one turn, when they are already there
 
 
 def say(text: str) -> None:
@@ -159,6 +162,10 @@ class Uplink:
         self.started = clock()
         self.on_board: Callable[[messages.Message], None] | None = None  # told of each board taken
         self.buckets: dict[str, tuple[float, float]] = {}  # cabinet -> (boards it may still send, when)
+        self.flooded: dict[str, int] = {}  # cabinet -> its boards refused past the rate (said in health)
+        self.packets = 0  # packets paho handed us (messages and acknowledgements): a turn reads on while they come
+        self._boards: list[messages.Message] = []  # taken this turn, written at its end
+        self._refusals: dict[str, int] = {}  # refused this turn, by reason, written at its end
 
     # -- what goes out -------------------------------------------------------------------------
 
@@ -190,6 +197,9 @@ class Uplink:
                               "two cabinets with one name?")
             if self.refused_by_broker:
                 faults.append(f"the broker refused {self.refused_by_broker} message(s): not authorized")
+            if self.flooded:
+                faults.append("boards refused as a flood (more than " + str(BOARD_BURST) + " at once): " +
+                              ", ".join(f"{n} from {cabinet}" for cabinet, n in sorted(self.flooded.items())))
             self.outbox.put("health", {"version": __version__, "uptime_s": round(uptime_s(), 1),
                                        "uplink_s": round(now - self.started, 1), "faults": faults,
                                        "last_update": figures.last_update,
@@ -218,6 +228,7 @@ class Uplink:
                 break
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+        self.packets += 1
         row = self.in_flight.pop(mid, None)
         if row is None:
             return
@@ -257,21 +268,32 @@ class Uplink:
         self.connected = self.linked = False
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        self.packets += 1
         try:
             got = messages.decode(message.topic, message.payload)
             if got.kind != "board":
                 raise messages.Refused("foreign", f"{got.kind} on the board's subscription")
             if not self._within_rate(got.cabinet):
+                self.flooded[got.cabinet] = self.flooded.get(got.cabinet, 0) + 1
                 raise messages.Refused("flood", f"{got.cabinet} sent more than {BOARD_BURST} boards at once")
         except messages.Refused as refused:
-            self.board.refuse(refused.reason)
-            count = sum(self.board.refused().values())
+            self._refusals[refused.reason] = self._refusals.get(refused.reason, 0) + 1
+            count = sum(self.board.refused().values()) + sum(self._refusals.values())
             if count <= 10 or count % 100 == 0:  # a flood is said now and then, and counted always
                 say(f"refused a message ({refused}); {count} refused so far")
             return
-        self.board.take(got.cabinet, got.boot, got.seq, got.body)
+        self._boards.append(got)
+
+    def _write_board(self) -> None:
+        """What this turn received, into the board file in one transaction; then told (on_board)."""
+        if not self._boards and not self._refusals:
+            return
+        boards, self._boards = self._boards, []
+        refusals, self._refusals = self._refusals, {}
+        self.board.write([(b.cabinet, b.boot, b.seq, b.body) for b in boards], refusals)
         if self.on_board is not None:
-            self.on_board(got)
+            for got in boards:
+                self.on_board(got)
 
     def _within_rate(self, cabinet: str) -> bool:
         """A cabinet's boards, at most BOARD_BURST at once and BOARD_RATE a second after that (a token
@@ -311,11 +333,17 @@ class Uplink:
         self.connect_when_due(now)
         if self.linked:
             self.client.loop(timeout=timeout)
+            for _ in range(DRAIN):  # paho reads one packet a call: read on while they are there
+                before = self.packets
+                if self.client.loop(timeout=0) != 0 or self.packets == before:
+                    break
         else:
             time.sleep(timeout)  # no connection: nothing of paho's to wait on before the next try
+        self._write_board()
         self.feed()
 
     def close(self) -> None:
+        self._write_board()
         if self.connected:
             self.client.disconnect()
         self.outbox.close()

@@ -137,6 +137,7 @@ class Report:
     steps_skipped: list[str] = field(default_factory=list)  # steps left out by --only or --skip
     steps_s: dict[str, float] = field(default_factory=dict)  # each step run: its seconds (for CI's counts)
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or what went wrong
+    stopped: str = ""  # "SIGTERM during <step>": the run was stopped, this report is what it had
     run_s: float = 0.0
 
     def note(self, name: str, ok: bool, detail: str = "") -> None:

@@ -4,6 +4,9 @@
     ./spit cabinet-test --json           # ... and print the figures as one JSON object, last
     ./spit cabinet-test --if-available   # CI: say plainly why it was skipped where QEMU can't be had
 
+SIGTERM (or Ctrl-C) stops a run: its QEMU is stopped, and it prints what it has (a partial report
+whose `stopped` says where) and exits 143 (130 for Ctrl-C).
+
 Needs root (mmdebstrap, mkfs) and Debian's qemu-system-x86, qemu-utils, ovmf, mmdebstrap, e2fsprogs,
 dosfstools, mtools and fdisk: installed with apt-get when missing and run as root. The image is
 systemd/image/build-image.sh --test; the checks are lab/cabinet/checks.py.
@@ -18,6 +21,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -40,6 +44,29 @@ TOOLS = {  # command -> Debian package
     "mcopy": "mtools",
     "sfdisk": "fdisk",
 }
+
+
+class Stopped(Exception):
+    """A signal to stop came (SIGTERM, Ctrl-C): the run ends, stopping its QEMU, with what it has."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(signal.Signals(number).name)
+        self.number = number
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGINT raise Stopped in the main thread, wherever it waits (a boot, the agent, a
+    subprocess). Installed first: SDL (pygame, which draws the title's reference) puts its own
+    handlers only where the default is, and its own turns SIGTERM into an event nobody reads."""
+
+    def stop(number: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the stopping itself is not cut short
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise Stopped(number)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")  # (and SDL is asked not to)
 
 
 def repo_root() -> Path | None:
@@ -264,7 +291,30 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (the title's reference is drawn with pygame)
+    stop_on_signals()
     started = time.monotonic()
+    report = Report()
+    try:
+        return _main(args, report, started)
+    except Stopped as stopped:  # before the machine was made (the build, the bundles): nothing to stop
+        return _stopped(args, report, started, stopped, "the image's build")
+
+
+def _stopped(args: argparse.Namespace, report: Report, started: float, stopped: Stopped, where: str) -> int:
+    """What a stopped run had: noted as a failure, the report printed, 128 + the signal."""
+    if not report.stopped:
+        report.stopped = f"{stopped} during {where}"
+        report.note("the run", False, f"stopped by {stopped} during {where}: the report is partial")
+    report.run_s = round(time.monotonic() - started, 1)
+    passed = sum(verdict == "ok" for verdict in report.checks.values())
+    print(f"cabinet-test: stopped ({report.stopped}); {passed} passed, {len(report.checks) - passed} failed",
+          file=sys.stderr)
+    if args.json:
+        print(report.json())
+    return 128 + stopped.number
+
+
+def _main(args: argparse.Namespace, report: Report, started: float) -> int:
     repo = repo_root()
     if repo is None and args.image is None:
         print("cabinet-test: run it from a clone of the project (it builds the image from the clone)", file=sys.stderr)
@@ -281,7 +331,6 @@ def main(argv: list[str]) -> int:
             return 0 if args.if_available else 2
     if args.arm64:
         return arm64(args, repo, out)
-    report = Report()
     try:
         image = args.image or build_image(repo, out, args.rebuild)  # type: ignore[arg-type]
     except subprocess.CalledProcessError as error:
@@ -306,6 +355,8 @@ def main(argv: list[str]) -> int:
     def folded() -> bool:  # the books checked at the power cuts (the steps left out are known before any runs)
         return not {"power-cuts", "books"} & set(report.steps_skipped)
     failed = False
+    where = "the first boot"
+    caught: Stopped | None = None
     try:
         cabinet.first_boot()
         cabinet.exposure()
@@ -361,6 +412,7 @@ def main(argv: list[str]) -> int:
         assert only is None or updates is None or only <= {key for key, _, _ in steps}, "STEPS and the steps differ"
         steps_run = [(key, name, step) for key, name, step in steps if key not in report.steps_skipped]
         for key, name, step in steps_run:
+            where = f"the step {key!r}"
             step_started = time.monotonic()
             try:
                 step()
@@ -370,9 +422,16 @@ def main(argv: list[str]) -> int:
     except VmError as error:
         report.note("the machine", False, str(error))
         print(machine.console()[-3000:], file=sys.stderr)
+    except Stopped as stopped:
+        caught = stopped
     finally:
         cabinet.close()
-        machine.shutdown()
+        if caught is not None:
+            machine.power_cut()  # at once: whoever stopped the run is waiting
+        else:
+            machine.shutdown()
+    if caught is not None:
+        return _stopped(args, report, started, caught, where)
     failed = any(verdict != "ok" for verdict in report.checks.values())
     report.run_s = round(time.monotonic() - started, 1)
     passed = sum(verdict == "ok" for verdict in report.checks.values())
