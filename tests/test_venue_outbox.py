@@ -1,3 +1,7 @@
+import sqlite3
+
+import pytest
+
 from appliance.venue.messages import decode
 from appliance.venue.outbox import Outbox
 
@@ -37,3 +41,23 @@ def test_a_full_outbox_drops_heartbeats_first_and_never_money(tmp_path, capsys):
     said = capsys.readouterr().out
     assert "dropped the 1 oldest health message(s)" in said
     assert "all of it money" in said
+
+
+def test_a_message_its_drop_and_the_drops_count_are_kept_together_or_not_at_all(tmp_path):
+    path = tmp_path / "outbox.sqlite"
+    box = Outbox(path, "table-1", limit=2)
+    box.put("health", {"n": 1})
+    box.put("audits", {"coins": 1})
+    other = sqlite3.connect(path)  # the count's write fails (as a full card would refuse it)
+    other.execute("CREATE TRIGGER refused BEFORE INSERT ON dropped BEGIN SELECT RAISE(ABORT, 'card full'); END")
+    other.commit()
+    with pytest.raises(sqlite3.Error, match="card full"):
+        box.put("audits", {"coins": 2})
+    kept = [decode(p.topic, p.payload).body for p in box.pending(0, 10)]
+    assert kept == [{"n": 1}, {"coins": 1}]  # the heartbeat not dropped uncounted, the message not half kept
+    assert box.dropped() == {}
+    other.execute("DROP TRIGGER refused")
+    other.commit()
+    assert box.put("audits", {"coins": 2}).id == "table-1:1:3"  # no gap in the order for the put that failed
+    assert [decode(p.topic, p.payload).body for p in box.pending(0, 10)] == [{"coins": 1}, {"coins": 2}]
+    assert box.dropped() == {"health": 1}

@@ -14,9 +14,11 @@ audits grows past its bound, and says so.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,7 +61,7 @@ class Outbox:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a message put in survives a power cut
         self.db.executescript(SCHEMA)
-        with self.db:
+        with self.transaction():
             self.boot = int(self.get("boot", "0")) + 1
             self.set("boot", str(self.boot))
         self.seq = 0
@@ -67,6 +69,20 @@ class Outbox:
 
     def close(self) -> None:
         self.db.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction, committed whole or rolled back whole. (With `isolation_level=None`, `with
+        self.db:` begins none, so each statement would commit, and sync, on its own: a message put in
+        without its bound applied, or a drop without its count, after a power cut between them.)"""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def get(self, key: str, default: str) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -78,12 +94,12 @@ class Outbox:
 
     def put(self, kind: str, body: dict[str, Any], retain: bool = False) -> Message:
         """Keep a new message (in the cabinet's order); drop what DROP_ORDER says when full."""
-        self.seq += 1
-        message = Message(self.cabinet, self.boot, self.seq, kind, utc_now(), body)
-        with self.db:
+        message = Message(self.cabinet, self.boot, self.seq + 1, kind, utc_now(), body)
+        with self.transaction():  # the message and what its bound drops (with the count), or neither
             self.db.execute("INSERT INTO messages (id, kind, topic, payload, retain) VALUES (?, ?, ?, ?, ?)",
                             (message.id, kind, message.topic, message.encode(), int(retain)))
             self._bound()
+        self.seq += 1  # (a put that failed leaves no gap in the cabinet's order)
         return message
 
     def _bound(self) -> None:
@@ -116,14 +132,14 @@ class Outbox:
 
     def done(self, row: int) -> None:
         """The broker has it: out of the outbox."""
-        with self.db:
+        with self.transaction():
             self.db.execute("DELETE FROM messages WHERE row = ?", (row,))
 
     def dropped(self) -> dict[str, int]:
         return {str(k): int(n) for k, n in self.db.execute("SELECT kind, count FROM dropped ORDER BY kind")}
 
     def remember(self, key: str, value: Any) -> None:
-        with self.db:
+        with self.transaction():
             self.set(key, json.dumps(value, sort_keys=True))
 
     def recall(self, key: str) -> Any:
