@@ -185,6 +185,24 @@ def _check_link(table: dict[str, Any], check: Checker) -> dict[str, Any]:
     return link
 
 
+def link_with(have: Any, key: str, value: Any) -> dict[str, Any]:
+    """The `[link]` table `have` (as the file holds it) with one entry set, as the service menu and
+    `settings set link.KEY VALUE` set it: `listen` and `join` are one choice (setting one takes the
+    other out); `key` "" with "off" (or None) is no link at all. Checked afterwards, as any file is."""
+    table = dict(have) if isinstance(have, dict) else {}
+    if key == "":
+        if value in ("off", None):
+            return {}
+        raise ValueError('[link] is set one key at a time (link.listen, link.join, link.seats), or "off"')
+    if key in ("listen", "join"):
+        table.pop("join" if key == "listen" else "listen", None)
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+    return table
+
+
 def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
     """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
     def accept(value: Any) -> str | None:
