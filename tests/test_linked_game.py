@@ -302,3 +302,54 @@ def test_any_preset_at_a_table_of_two_to_four_plays_in_edge_order_across_the_lin
         lines = [json.loads(x) for x in path.read_text().splitlines()[1:-1]]
         applied = [line["player"] for line in sorted((x for x in lines if "press" in x), key=lambda x: x["t"])]
         assert applied == [seat for _, seat in touched][: len(applied)]
+
+
+def test_a_clock_that_jumps_mid_game_pauses_its_table_until_the_clocks_are_set_again(tmp_path: Path) -> None:
+    """Bad input, "a clock that jumps": the joining cabinet's clock leaps 2 s ahead mid-game (a clock
+    set by hand, a suspended machine). Its sync sees three samples in a row outside the bound, starts
+    again, and its table pauses with the notice meanwhile ("setting the clocks again"); then both
+    play on, a press made after it lands on both tables, and nothing applied is lost."""
+    jump = [0]
+
+    def jumpy() -> int:
+        return time.monotonic_ns() + jump[0]
+
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
+    relay = Relay(("127.0.0.1", 0), ("127.0.0.1", leader_peer.port), Impairment(delay_ms=2, jitter_ms=1),
+                  seed=3).start()
+    joiner_peer = Peer.connect("127.0.0.1", relay.port, offer("classic", {}, [2], 2, "b"), clock=jumpy)
+    leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=200 * MS, seed=lambda g: 80 + g)
+    joiner = LinkedTable(joiner_peer, [2], "classic")
+    tables = (leader, joiner)
+    notices: set[str] = set()
+
+    def until(done: Callable[[], bool]) -> bool:
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline:
+            for t in tables:
+                t.tick(t.peer.clock())
+            notices.add(str(joiner.notice))
+            if done():
+                return True
+            leader_peer.wait_for(lambda _: False, 0.002)  # a frame's wait: on the link, bounded
+        return done()
+
+    try:
+        assert until(lambda: all(t.state == "playing" for t in tables))
+        leader.press(leader_peer.clock(), 1, "pile1")
+        joiner.press(jumpy(), 2, "pile1")
+        assert until(lambda: all(t.match is not None and t.match.presses == 2 for t in tables))
+        jump[0] = 2_000_000_000  # the joiner's clock: 2 s ahead, at once
+        assert until(lambda: joiner_peer.sync.jumps >= 1 and joiner.state == "paused")
+        assert until(lambda: all(t.state == "playing" for t in tables)), [(t.state, t.notice) for t in tables]
+        assert any("clock jumped" in n for n in notices), notices
+        joiner.press(jumpy(), 2, "pile2")  # a press after the jump: applied on both tables
+        assert until(lambda: all(t.match is not None and t.match.presses == 3 for t in tables))
+        assert leader.match is not None and joiner.match is not None
+        assert json.dumps(leader.match.game.state(), sort_keys=True) == json.dumps(joiner.match.game.state(),
+                                                                                    sort_keys=True)
+        assert sum(leader.refusals.values()) == 0 and leader.match.late_presses == joiner.match.late_presses == 0
+    finally:
+        joiner.close()
+        leader.close()
+        relay.stop()
