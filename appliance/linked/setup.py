@@ -38,8 +38,8 @@ from pathlib import Path
 
 from appliance.check_config import CABINET_CONFIG
 from appliance.shared.checks import Checker
-from appliance.shared.config_file import adjust
-from appliance.shared.settings import check_settings, load_settings
+from appliance.shared.config_file import adjust, read_settings_text
+from appliance.shared.link_setting import check_link
 from appliance.shared.usb_stick import CABINET_MOUNT
 
 FILE = "spit-link.toml"
@@ -73,7 +73,7 @@ def take(source: Path, config: Path, taken: Path) -> list[str]:
     table = given.get("link", {})
     if not isinstance(table, dict):
         raise ValueError(f"{source}: link: must be a table, [link]")
-    link = check_settings({"link": table}, check).link
+    link = check_link(table, check)
     if check.problems:
         raise ValueError("; ".join(str(problem) for problem in check.problems))
     done = adjust(config, {}, tables={"link": link})
@@ -90,8 +90,10 @@ def take(source: Path, config: Path, taken: Path) -> list[str]:
 
 
 def network(config: Path, flag: Path) -> list[str]:
-    """The link's network flag from the settings: written where they have a `[link]`, else removed."""
-    link = load_settings(config).link if config.exists() else {}
+    """The link's network flag from the settings (read as the game reads them, its last good copy
+    where the file is damaged): written where they have a `[link]`, else removed."""
+    table = read_settings_text(config).data.get("link")
+    link = check_link(table, Checker(str(config))) if isinstance(table, dict) else {}
     if not link:
         flag.unlink(missing_ok=True)
         return []
