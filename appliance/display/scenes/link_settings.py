@@ -13,8 +13,9 @@ A name (`cabinet-a.local:50070`) is set in the file or with `spit-arcade setting
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from appliance.shared.checks import Checker
 from appliance.shared.settings import check_settings, link_with
@@ -22,10 +23,21 @@ from appliance.shared.settings import check_settings, link_with
 from ..captions import Line
 from ..i18n import _
 from ..table_view import GOLD, RED, WHITE
+from .base import Input
 
-if TYPE_CHECKING:
-    from .base import Input
-    from .service_menu import Item, ServiceMenuScene
+Row = tuple[Callable[[], str], Callable[[int], None] | None]  # the words, and what START (or a step) does
+
+
+class Menu(Protocol):
+    """What the page needs of the service menu (service_menu.py) that shows it."""
+
+    message: str
+
+    @property
+    def settings(self) -> Any: ...
+    def open(self, page: str) -> None: ...
+    def back(self) -> Any: ...
+    def write_link(self, link: dict[str, Any]) -> None: ...
 
 MODES = ("off", "listen", "join", "venue")
 PORTS = tuple(range(50070, 50080))  # the ports the page offers to listen on (the file may hold any)
@@ -92,7 +104,7 @@ def digits_address(digits: str) -> str:
 class LinkPage:
     """The `[link]` page and its address editor, for the service menu (which draws and routes them)."""
 
-    def __init__(self, menu: ServiceMenuScene) -> None:
+    def __init__(self, menu: Menu) -> None:
         self.menu = menu
         self.digits = address_digits(FIRST_ADDRESS)
         self.at = 0  # the editor's cursor: a digit, or SAVE
@@ -110,19 +122,19 @@ class LinkPage:
         return seats_of(choice.preset, choice.given)
 
     # ------------------------------------------------------------------ the page
-    def items(self) -> list[Item]:
-        from .service_menu import Item
-
+    def rows(self) -> list[Row]:
+        """The page's rows (the menu makes them its items)."""
         mode = link_mode(self.link)
-        rows = [Item(lambda: _("linked game: {mode}").format(mode=mode_words(link_mode(self.link))), self.step_mode)]
+        rows: list[Row] = [(lambda: _("linked game: {mode}").format(mode=mode_words(link_mode(self.link))),
+                            self.step_mode)]
         if mode == "listen":
-            rows.append(Item(lambda: _("port: {port}").format(port=self.link.get("listen")), self.step_port))
+            rows.append((lambda: _("port: {port}").format(port=self.link.get("listen")), self.step_port))
         elif mode == "join":
-            rows.append(Item(lambda: _("address: {address}").format(address=self.link.get("join")), self.edit))
+            rows.append((lambda: _("address: {address}").format(address=self.link.get("join")), self.edit))
         elif mode == "venue":
-            rows.append(Item(lambda: self.venue_words()))
+            rows.append((self.venue_words, None))
         if mode != "off":
-            rows.append(Item(lambda: self.seats_row(), self.step_seats))
+            rows.append((self.seats_row, self.step_seats))
         return rows
 
     def venue_words(self) -> str:

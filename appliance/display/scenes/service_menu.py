@@ -168,7 +168,7 @@ class ServiceMenuScene:
         if page == "adjustments":
             return self.adjustments()
         if page == "link":
-            return self.link_page.items()
+            return [Item(words, act) for words, act in self.link_page.rows()]
         if page == "update":
             return self.update_items()
         if page == "installing":
