@@ -6,6 +6,8 @@
     spit-arcade settings set volume 0.4             # change it in the file, the rest of the file kept
     spit-arcade settings set house_rules.refill true
     spit-arcade settings set --cabinet free_play false   # the kiosk service's file (check-config's --cabinet)
+    spit-arcade settings set link.join 192.168.1.20:50070  # a linked game (docs/linked.md): listen or join
+    spit-arcade settings set link off                   #   replace each other; `link off`: no link
 
 VALUE is read as a TOML value (`0.4`, `true`, `[1, 2, 3]`, `"de"`), and as a string where it is not
 one (`tabletop`, `de`). A value is checked as `check-config` checks the file, and a wrong one gets
@@ -29,9 +31,17 @@ import tomlkit
 from appliance.check_config import CABINET_CONFIG
 from appliance.shared.checks import Checker, Problem, key_name
 from appliance.shared.config_file import HOUSE_RULES, adjust, read_settings_text
-from appliance.shared.settings import SETTINGS, Settings, check_settings, default_config_path, load_settings
+from appliance.shared.settings import (
+    SETTINGS,
+    Settings,
+    check_settings,
+    default_config_path,
+    link_with,
+    load_settings,
+)
 
-TABLES = ("keys", HOUSE_RULES)
+LINK = "link"
+TABLES = ("keys", HOUSE_RULES, LINK)
 
 
 def toml(value: Any) -> str:
@@ -56,7 +66,12 @@ def problems_with(path: Path, key: str, value: Any) -> list[Problem]:
     """What check-config would say of `key = value` in the file at `path` (none: it is right)."""
     check = Checker(str(path))
     table, _, name = key.partition(".")
-    if name and table in TABLES:
+    if table == LINK and key in (LINK, f"{LINK}.{name}"):  # the table as it would be: listen and join together
+        try:
+            check_settings({LINK: link_with(read_settings_text(path).data.get(LINK), name, value)}, check)
+        except ValueError as error:
+            check.problem(LINK, str(error))
+    elif name and table in TABLES:
         check_settings({table: {name: value}}, check)
     elif name:  # `volume.x`: check-config names the setting
         check.problem(key_name(table) + "." + key_name(name), "no setting has parts")
@@ -68,7 +83,7 @@ def problems_with(path: Path, key: str, value: Any) -> list[Problem]:
 def refused(problem: Problem) -> str:
     """A check-config problem as `set` says it: the same words, then that nothing was written."""
     head, _, tail = problem.message.rpartition("; ")
-    said = head if head and (tail.startswith("using") or tail == "ignored") else problem.message
+    said = head if head and (tail.startswith("using") or tail in ("ignored", "no link")) else problem.message
     return str(Problem(problem.file, problem.key, f"{said}; not changed"))
 
 
@@ -77,6 +92,7 @@ def settings_in_effect(settings: Settings) -> list[tuple[str, Any]]:
     rows: list[tuple[str, Any]] = [(name, getattr(settings, name)) for name in SETTINGS if name not in TABLES]
     rows += [(f"{HOUSE_RULES}.{key_name(name)}", value) for name, value in settings.house_rules.items()]
     rows += [(f"keys.{key_name(name)}", value) for name, value in settings.keys.items()]
+    rows += [(f"{LINK}.{name}", value) for name, value in settings.link.items()]
     return rows
 
 
@@ -108,7 +124,9 @@ def get_main(path: Path, key: str) -> int:
         return 0
     table, _, name = key.partition(".")
     if table in TABLES and name:
-        print(f"{key} is not set ({'the game' if table == HOUSE_RULES else 'the key map'}'s own)", file=sys.stderr)
+        own = {HOUSE_RULES: "the game's own", "keys": "the key map's own",
+               LINK: "not given" if settings.link else "no linked game"}[table]
+        print(f"{key} is not set ({own})", file=sys.stderr)
         return 1
     for problem in problems_with(path, key, None):
         print(refused(problem).removesuffix("; not changed"), file=sys.stderr)
@@ -131,6 +149,8 @@ def set_main(path: Path, key: str, text: str) -> int:
         have = read_settings_text(path).data.get(HOUSE_RULES, {})
         rules = {**have, name: None if value == "off" else value} if isinstance(have, dict) else {name: value}
         done = adjust(path, {}, rules)
+    elif table == LINK:  # (checked above: the table as it will be)
+        done = adjust(path, {}, tables={LINK: link_with(read_settings_text(path).data.get(LINK), name, value)})
     else:
         done = adjust(path, {key: value})
     if done.aside is not None:
@@ -172,7 +192,8 @@ def main(argv: list[str]) -> int:
     get = action.add_parser("get", parents=[where], help="one setting's value in effect")
     get.add_argument("key", help="a setting (volume), a house rule (house_rules.refill) or a key (keys.z)")
     put = action.add_parser("set", parents=[where], help="change one setting in the file, the rest kept as written")
-    put.add_argument("key", help="a setting (volume) or a house rule (house_rules.refill)")
+    put.add_argument("key", help="a setting (volume), a house rule (house_rules.refill) or the link (link.listen, "
+                     "link.join, link.seats; link off)")
     put.add_argument("value", help='a TOML value (0.4, true, [1, 2], "de") or words (tabletop)')
     args = parser.parse_args(argv)
     config, cabinet = getattr(args, "config", None), getattr(args, "cabinet", False)

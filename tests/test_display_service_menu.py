@@ -607,3 +607,139 @@ def test_the_audits_go_to_the_usb_stick_from_utilities_off_the_frame(tmp_path: P
     (written,) = (stick / "spit-arcade").iterdir()
     assert f"written to the USB stick: spit-arcade/{written.name}" in seen(h)
     assert written.read_text().startswith("section,name,lifetime,since cleared")
+
+
+# --- the linked game's page ([link]: link_settings.py)
+
+def link_page(h: Harness) -> None:
+    """From the first page to Adjustments, down to the linked game's row, and into its page."""
+    go(h, 2)
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))  # (the last row but one: free play shows no price)
+    assert cursor_line(h) == "▶  linked game: off  ◀"
+    h.press(0, "start")
+    h.frame()
+
+
+def test_the_linked_game_page_sets_each_way_and_the_seats_through_the_operator_layer(tmp_path: Path) -> None:
+    h = menu(tmp_path, '# the cabinet\nvolume = 0.6\n')
+    link_page(h)
+    assert seen(h)[:3] == ["Linked game", "▶  linked game: off  ◀",
+                           "no linked game: this cabinet plays alone and opens no port"]
+    h.press(0, "start")  # off -> wait for the other cabinet
+    saved(h)
+    config = tmp_path / "config.toml"
+    assert seen(h)[:5] == ["Linked game", "▶  linked game: wait for the other cabinet  ◀", "port: 50070",
+                           "this cabinet's seats: 1 (the default)",
+                           "the link opens at the cabinet's next start (docs/linked.md)"]
+    assert seen(h)[-2] == "saved: it holds from the next start"
+    assert tomllib.loads(config.read_text())["link"] == {"listen": 50070}
+    go(h, 1)  # the port: 50070 -> 50071
+    go(h, 1)  # the seats: default -> 1 -> 2
+    h.press(0, "start")
+    saved(h)
+    assert seen(h)[2:4] == ["port: 50071", "▶  this cabinet's seats: 2  ◀"]
+    assert config.read_text().startswith("# the cabinet\nvolume = 0.6\n")  # the rest of the file kept
+    assert load_settings(config).link == {"listen": 50071, "seats": [2]} == h.ctx.settings.link
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.press(0, "start")  # -> find one on the venue (the seats kept)
+    h.press(0, "start")
+    saved(h)
+    assert seen(h)[1:4] == ["▶  linked game: find one on the venue  ◀",
+                            "the first cabinet on the venue whose game fits", "this cabinet's seats: 2"]
+    assert load_settings(config).link == {"join": "venue", "seats": [2]}
+    h.press(0, "start")  # -> off: the table taken out
+    saved(h)
+    assert "link" not in tomllib.loads(config.read_text())
+    h.press(0, "service")
+    assert cursor_line(h) == "▶  linked game: off  ◀"
+    office = h.ctx.office
+    assert office is not None and office.drain(10)
+    rows = office.store.rows("SELECT key, old, new FROM adjustments ORDER BY boot, seq")
+    assert rows[:2] == [("link.listen", "null", "50070"), ("link.listen", "50070", "50071")]
+    assert ("link.join", '"192.168.1.2:50070"', '"venue"') in rows
+    assert sorted(rows[-2:]) == [("link.join", '"venue"', "null"), ("link.seats", "[2]", "null")]  # off: all out
+
+
+def test_the_address_is_set_a_digit_at_a_time_and_checked_as_check_config_checks_it(tmp_path: Path) -> None:
+    h = menu(tmp_path, '[link]\njoin = "10.0.0.7:50070"\n')
+    h.ctx.settings.link = load_settings(tmp_path / "config.toml").link  # (as play read it at its start)
+    go(h, 2)
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    assert cursor_line(h) == "▶  linked game: joins 10.0.0.7:50070  ◀"
+    h.press(0, "start")
+    h.frame()
+    assert seen(h)[1:4] == ["▶  linked game: join an address  ◀", "address: 10.0.0.7:50070",
+                            "this cabinet's seats: 2 (the default)"]
+    go(h, 1)  # the address editor
+    assert seen(h)[:4] == ["Linked game", "the other cabinet's address and port:",
+                           "[0]10.000.000.007 : 50070   SAVE", "now: 10.0.0.7:50070"]
+    assert seen(h)[-1] == "LEFT/RIGHT: move; START: next digit, or save; SERVICE (F2): back without saving"
+    for _ in range(11):
+        h.press(1, "right")  # a player's RIGHT: the next digit
+    h.press(1, "start")  # 10.0.0.7 -> 10.0.0.8
+    assert seen(h)[2] == "010.000.000.00[8] : 50070   SAVE"
+    h.runner.send(MenuKey(0, "left", True, h.now_ns))  # the keyboard's arrows: left and down
+    h.runner.send(MenuKey(0, "down", True, h.now_ns))  # 10.0.0.8 -> 10.0.0.98
+    assert seen(h)[3] == "now: 10.0.0.98:50070"
+    for _ in range(7):
+        h.press(1, "right")  # onto SAVE
+    assert seen(h)[2] == "010.000.000.098 : 50070   ▶ SAVE ◀"
+    h.press(1, "start")
+    saved(h)
+    assert seen(h)[:3] == ["Linked game", "linked game: join an address", "▶  address: 10.0.0.98:50070  ◀"]
+    assert load_settings(tmp_path / "config.toml").link == {"join": "10.0.0.98:50070"}
+    # a number past 255, and a port of 0 (check-config's own words): refused, nothing changed
+    go(h, 0)
+    h.press(1, "start")  # 010 -> 110 ... -> 310
+    h.press(1, "start")
+    h.press(1, "start")
+    h.press(1, "left")  # onto SAVE (from the first digit, leftwards)
+    h.press(1, "start")
+    assert seen(h)[-2] == "not changed: each number of an address is 0 to 255"
+    h.press(0, "service")  # back without saving
+    assert seen(h)[2] == "▶  address: 10.0.0.98:50070  ◀"
+    go(h, 0)
+    for _ in range(12):
+        h.press(1, "right")
+    for _ in range(5):  # the port's first digit: 5 -> 0, so 00070 -> ... each digit to 0
+        h.press(1, "start")
+    for _ in range(3):
+        h.press(1, "right")
+    for _ in range(3):  # 7 -> 0
+        h.press(1, "start")
+    for _ in range(2):
+        h.press(1, "right")  # onto SAVE: the port 0
+    h.press(1, "start")
+    said = seen(h)[-2]
+    assert said == ('not changed: link.join: must be "HOST:PORT", "venue" or "venue:CABINET", '
+                    "not '10.0.0.98:0'; ignored")
+    assert load_settings(tmp_path / "config.toml").link == {"join": "10.0.0.98:50070"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "eo"])
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_the_linked_game_pages_fit_and_face_their_readers(tmp_path: Path, layout: str, lang: str) -> None:
+    h = Harness((1280, 720), layout)
+    h.ctx.config_path = tmp_path / "config.toml"
+    h.ctx.config_path.write_text('[link]\njoin = "192.168.100.200:50070"\nseats = [1, 2]\n')
+    h.ctx.settings = load_settings(h.ctx.config_path)
+    h.runner.service_menu = True
+    set_language(lang)
+    h.press(0, "service")
+    go(h, 2)
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.press(0, "start")
+    h.frame()
+    for page in ("link", "link_address"):
+        if page == "link_address":
+            go(h, 1)
+        assert shown_to(h.scene.captions(), 1) == shown_to(h.scene.captions(), 2)  # one panel for all
+        texts = overlay_texts(h)
+        assert texts
+        for d in texts:
+            assert d.box.contains(d.rect), (page, d.words)  # type: ignore[attr-defined]
+            assert d.scale >= 0.5 and d.px >= 14, (page, d.words, d.scale, d.px)  # type: ignore[attr-defined]
+            if layout == "tabletop":
+                assert d.angle == (180 if d.seat == 2 else 0), d.words  # type: ignore[attr-defined]
+    assert seen(h)[2].startswith("[1]92.168.100.200 : 50070   ")

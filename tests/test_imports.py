@@ -170,9 +170,11 @@ def test_one_rewriter_of_the_settings_file() -> None:
     assert writers == ["appliance.credits", "appliance.high_scores",
                        "appliance.shared.config_file"]  # fmt: skip
     # config_file.py reads the file for the settings and changes it for the operator layer (the menus'
-    # adjustments, kept in the books too) and the settings command; the screen never writes it
+    # adjustments, kept in the books too), the settings command and the image's boot-time link setup (a
+    # spit-link.toml's [link], kept in the books as the command's are); the screen never writes it
     settings_writers = sorted(name for name in MODULES if "appliance.shared.config_file" in imports(name))
-    assert settings_writers == ["appliance.operator.office", "appliance.settings_cli", "appliance.shared.settings"]
+    assert settings_writers == ["appliance.linked.setup", "appliance.operator.office", "appliance.settings_cli",
+                                "appliance.shared.settings"]
 
 
 def scene_modules() -> set[str]:

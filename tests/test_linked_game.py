@@ -230,3 +230,126 @@ def test_a_rematch_starts_when_both_tables_want_it(pair: Pair) -> None:
     leader, joiner = (t.match for t in pair.tables)
     assert leader is not None and joiner is not None and leader not in first and joiner not in first
     assert leader.seed == joiner.seed == 42  # the leader's deal, on both tables
+
+
+@pytest.mark.parametrize(("variant", "options", "mine", "theirs"), [
+    ("speed", {}, [1], [2]),  # Speed's own game type (its hands and side stacks) across the link
+    ("classic", {"seats": 3}, [1], [2, 3]),  # a table of three: one cabinet two seats
+    ("classic", {"seats": 4}, [1, 2], [3, 4]),  # a table of four, two a cabinet
+    ("refill", {"seats": 4}, [1, 3], [2, 4]),  # seats across the table from each other
+])
+def test_any_preset_at_a_table_of_two_to_four_plays_in_edge_order_across_the_link(
+        tmp_path: Path, variant: str, options: dict, mine: list[int], theirs: list[int]) -> None:
+    """Issue 27's first point: any preset of the family at a table of two to four, each cabinet its
+    own seats, every seat's touches applied in edge order on both tables, both journals alike."""
+    table = len(mine) + len(theirs)
+    leader_peer = Peer.listen(0, offer(variant, options, mine, table, "a"), host="127.0.0.1")
+    relay = Relay(("127.0.0.1", 0), ("127.0.0.1", leader_peer.port), Impairment(delay_ms=2, jitter_ms=2, loss=0.05),
+                  seed=7).start()
+    joiner_peer = Peer.connect("127.0.0.1", relay.port, offer(variant, options, theirs, table, "b"))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    leader = LinkedTable(leader_peer, mine, variant, options, journal_dir=tmp_path / "a", start_delay_ns=200 * MS,
+                         seed=lambda g: 60 + g)
+    joiner = LinkedTable(joiner_peer, theirs, variant, options, journal_dir=tmp_path / "b")
+    tables = (leader, joiner)
+
+    def until(done: Callable[[], bool], each: Callable[[int], None] | None = None) -> bool:
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline:
+            now = time.monotonic_ns()
+            if each is not None:
+                each(now)
+            for t in tables:
+                t.tick(now)
+            if done():
+                return True
+            leader_peer.wait_for(lambda _: False, 0.002)  # a frame's wait: on the link, bounded
+        return done()
+
+    try:
+        assert until(lambda: all(t.state == "playing" for t in tables)), [t.state for t in tables]
+        now = time.monotonic_ns()
+        rng = random.Random(table)
+        touches: dict[int, list[int]] = {n: [] for n in range(1, table + 1)}
+        for k in range(12 * table):  # a touch every 4 ms, each by a seat drawn at random: more apart
+            touches[rng.randint(1, table)].append(now + 50 * MS + k * 4 * MS)  # than the clock sync's error
+        seats = [ScriptedSeat(leader if n in mine else joiner, n, touches[n], n) for n in range(1, table + 1)]
+
+        def press(at: int) -> None:  # a cabinet's touches in the order they were made, whichever seat (edge order)
+            for moment in sorted(t for seat in seats for t in seat.touches if t <= at):
+                for seat in seats:
+                    seat.due(moment)
+
+        total = sum(len(s.touches) for s in seats)
+        assert until(lambda: not any(s.touches for s in seats) and all(
+            t.match is not None and (t.match.presses == total - sum(s.refused for s in seats) or t.match.finished)
+            for t in tables), press), [(t.state, t.match and t.match.presses, t.refusals) for t in tables]
+        assert until(lambda: leader.match is not None and joiner.match is not None
+                     and leader.match.presses == joiner.match.presses)
+        assert leader.late_local == joiner.late_local == 0 and sum(leader.refusals.values()) == 0
+        paths = [t.match.journal.path for t in tables]  # type: ignore[union-attr]
+    finally:
+        joiner.close()
+        leader.close()
+        relay.stop()
+    states = [replayed_state(p) for p in paths]
+    assert states[0] == states[1]
+    assert json.loads(states[0])["variant"] == variant and len(json.loads(states[0])["players"]) == table
+    # edge order: every seat's touches, sorted, are the order both journals applied them in
+    touched = sorted((t, s.seat) for s in seats for t, _, _ in s.pressed)
+    for path in paths:
+        lines = [json.loads(x) for x in path.read_text().splitlines()[1:-1]]
+        applied = [line["player"] for line in sorted((x for x in lines if "press" in x), key=lambda x: x["t"])]
+        assert applied == [seat for _, seat in touched][: len(applied)]
+
+
+def test_a_clock_that_jumps_mid_game_pauses_its_table_until_the_clocks_are_set_again(tmp_path: Path) -> None:
+    """Bad input, "a clock that jumps": the joining cabinet's clock leaps 2 s ahead mid-game (a clock
+    set by hand, a suspended machine). Its sync sees three samples in a row outside the bound, starts
+    again, and its table pauses with the notice meanwhile ("setting the clocks again"); then both
+    play on, a press made after it lands on both tables, and nothing applied is lost."""
+    jump = [0]
+
+    def jumpy() -> int:
+        return time.monotonic_ns() + jump[0]
+
+    leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "a"), host="127.0.0.1")
+    relay = Relay(("127.0.0.1", 0), ("127.0.0.1", leader_peer.port), Impairment(delay_ms=2, jitter_ms=1),
+                  seed=3).start()
+    joiner_peer = Peer.connect("127.0.0.1", relay.port, offer("classic", {}, [2], 2, "b"), clock=jumpy)
+    leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=200 * MS, seed=lambda g: 80 + g)
+    joiner = LinkedTable(joiner_peer, [2], "classic")
+    tables = (leader, joiner)
+    notices: set[str] = set()
+
+    def until(done: Callable[[], bool]) -> bool:
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline:
+            for t in tables:
+                t.tick(t.peer.clock())
+            notices.add(str(joiner.notice))
+            if done():
+                return True
+            leader_peer.wait_for(lambda _: False, 0.002)  # a frame's wait: on the link, bounded
+        return done()
+
+    try:
+        assert until(lambda: all(t.state == "playing" for t in tables))
+        leader.press(leader_peer.clock(), 1, "pile1")
+        joiner.press(jumpy(), 2, "pile1")
+        assert until(lambda: all(t.match is not None and t.match.presses == 2 for t in tables))
+        jump[0] = 2_000_000_000  # the joiner's clock: 2 s ahead, at once
+        assert until(lambda: joiner_peer.sync.jumps >= 1 and joiner.state == "paused")
+        assert until(lambda: all(t.state == "playing" for t in tables)), [(t.state, t.notice) for t in tables]
+        assert any("clock jumped" in n for n in notices), notices
+        joiner.press(jumpy(), 2, "pile2")  # a press after the jump: applied on both tables
+        assert until(lambda: all(t.match is not None and t.match.presses == 3 for t in tables))
+        assert leader.match is not None and joiner.match is not None
+        assert json.dumps(leader.match.game.state(), sort_keys=True) == json.dumps(joiner.match.game.state(),
+                                                                                    sort_keys=True)
+        assert sum(leader.refusals.values()) == 0 and leader.match.late_presses == joiner.match.late_presses == 0
+    finally:
+        joiner.close()
+        leader.close()
+        relay.stop()

@@ -38,10 +38,10 @@ WAIT = 60.0  # (a loaded machine starts a Python process slowly)
 class RelayProcess:
     """`spit-arcade link-relay` as the unit runs it, on a socket of the test's."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *more: str) -> None:
         self.path = path
         self.proc = subprocess.Popen([sys.executable, "-m", "appliance.linked.relay", "--socket", str(path),
-                                      "--host", "127.0.0.1", "--idle", "600"], cwd=REPO,
+                                      "--host", "127.0.0.1", "--idle", "600", *more], cwd=REPO,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env={**os.environ, "PYTHONPATH": str(REPO)})
         assert self.proc.stdout is not None

@@ -1,17 +1,22 @@
 """Two linked cabinets paired through the venue's broker (a real Mosquitto: TLS, client certificates,
 the venue's ACLs from `venue init`): one offers its game on its own topic, the other finds it and
 calls the address given, and the link pairs; the offer is taken down. A cabinet cannot offer on
-another's topic (the ACL), and an offer naming another cabinet is refused. Each wait is bounded and
-on a condition."""
+another's topic (the ACL), and an offer naming another cabinet is refused. And the same through the
+link unit (relay.py, a process of its own, as on a cabinet): a find pairs, a find under way holds up
+none of the unit's other links, and a broker that is gone (before or during a find) is said at once.
+Each wait is bounded and on a condition."""
 
 from __future__ import annotations
 
 import json
+import select
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_linked_relay import RelayProcess
 from venue_broker import Broker, make_venue
 
 from appliance.linked.peer import Peer, offer
@@ -122,3 +127,73 @@ def test_play_s_helpers_offer_until_paired_and_find_by_name(broker: Broker) -> N
         for peer in (leader, joiner):
             if peer is not None:
                 peer.close()
+
+
+# --- through the link unit (relay.py), as a cabinet finds a game: its game has no network
+
+def _relay(broker: Broker, tmp_path: Path, name: str) -> RelayProcess:
+    """The link unit of cabinet `name`, reading its venue.toml from `venue init` (as the unit reads
+    /etc/spit-arcade/venue/venue.toml)."""
+    return RelayProcess(tmp_path / f"{name}.sock", "--venue", str(broker.credential(name) / "venue.toml"),
+                        "--find-s", str(BOUND_S))
+
+
+def _finding(relay: RelayProcess, spec: str) -> socket.socket:
+    """A game's open asking the unit to find `spec` on the venue, sent and not yet answered."""
+    from appliance.linked.relay_client import VERSION
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sock.connect(str(relay.path))
+    sock.sendall(b"O" + json.dumps({"v": VERSION, "find": spec, "offer": offer("classic", {}, [2], 2)}).encode())
+    return sock
+
+
+def test_a_find_through_the_link_unit_pairs_and_the_offer_comes_down(broker: Broker, tmp_path: Path) -> None:
+    relay = _relay(broker, tmp_path, "table-2")
+    one = _link(broker, "table-1")
+    leader = Peer.listen(0, offer("classic", {}, [1], 2, "table-1"), host="127.0.0.1")
+    joiner = None
+    try:
+        one.offer(leader.offer, leader.port, timeout=BOUND_S)
+        joiner = Peer.through(relay.path, {"find": "venue"}, offer("classic", {}, [2], 2, "table-2"))
+        assert joiner.sock.where == f"table-1 (127.0.0.1:{leader.port}, through the venue)"  # type: ignore[attr-defined]
+        assert leader.wait_for(lambda p: p.up, BOUND_S) and joiner.wait_for(lambda p: p.up, BOUND_S)
+        assert broker.wait_for_log("as table-2-linked")  # its own client id, beside the uplink's
+    finally:
+        for peer in (leader, joiner):
+            if peer is not None:
+                peer.close()
+        one.close()
+        relay.stop()
+
+
+def test_a_find_under_way_holds_up_none_of_the_units_other_links_and_a_broker_gone_is_said(
+        broker: Broker, tmp_path: Path) -> None:
+    from appliance.linked import wire
+    from appliance.linked.relay_client import MAX_PACKET, RelayError, RelaySocket
+
+    relay = _relay(broker, tmp_path, "table-2")
+    try:
+        waiting = _finding(relay, "venue:table-3")  # never offered: it looks until told otherwise
+        assert broker.wait_for_log("as table-2-linked")  # the unit's client is on the broker: looking
+        other = RelaySocket(relay.path, {"listen": 0})  # another link through the same unit, meanwhile
+        other.settimeout(BOUND_S)
+        ours = wire.Link(7).message(wire.PING, {"t1": 1}, 0)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as peer:
+            peer.sendto(ours, ("127.0.0.1", other.port))
+            assert other.recvfrom(wire.MAX_DATAGRAM + 1)[0] == ours
+        assert select.select([waiting], [], [], 0)[0] == []  # the find: still under way, unanswered
+        broker.stop()  # the broker goes while the unit looks: the find ends at once, saying so
+        assert select.select([waiting], [], [], BOUND_S)[0] == [waiting]
+        reply = json.loads(waiting.recv(MAX_PACKET)[1:])
+        assert "venue's broker at localhost:" in reply["error"] and "went away" in reply["error"]
+        waiting.close()
+        with pytest.raises(RelayError, match=r"the venue.s broker at localhost:.*(refused|Errno)"):  # gone before
+            RelaySocket(relay.path, {"find": "venue", "offer": offer("classic", {}, [2], 2)}, timeout=BOUND_S)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as peer:  # and the other link carried on
+            peer.sendto(ours, ("127.0.0.1", other.port))
+            assert other.recvfrom(wire.MAX_DATAGRAM + 1)[0] == ours
+        other.close()
+    finally:
+        err = relay.stop()
+    assert "went away" in err, err

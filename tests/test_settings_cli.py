@@ -57,7 +57,7 @@ def test_get_and_list_say_what_is_in_effect(config: Path, capsys: pytest.Capture
     lines = out.splitlines()
     assert "volume = 0.3" in lines and "free_play = false" in lines and 'keys.z = "1 pile1"' in lines
     assert 'layout = "desktop"  # default' in lines and "credits_per_game = 1  # default" in lines
-    assert len(lines) == len(settings_cli.SETTINGS) - 2 + 1  # the settings less the two tables, and keys.z
+    assert len(lines) == len(settings_cli.SETTINGS) - 3 + 1  # the settings less the three tables, and keys.z
     # a wrong value in the file: the default, marked so, and the problem said
     config.write_text('volume = "loud"\n')
     status, out, err = run(["list", "--config", str(config)], capsys)
@@ -77,6 +77,10 @@ def test_get_and_list_say_what_is_in_effect(config: Path, capsys: pytest.Capture
         ("house_rules.choose", "shap", '[house_rules]\nchoose = "shap"'),
         ("house_rules.bogus", "1", "[house_rules]\nbogus = 1"),
         ("keys.retrun", '"0 start"', '[keys]\nretrun = "0 start"'),
+        ("link.listen", "70000", "[link]\nlisten = 70000"),  # the linked game's (docs/linked.md)
+        ("link.join", "nowhere", '[link]\njoin = "nowhere"'),
+        ("link.seats", "[1]", "[link]\nseats = [1]"),  # seats, and neither listen nor join
+        ("link.lisen", "50070", "[link]\nlisen = 50070"),
     ],
 )
 def test_a_wrong_key_or_value_gets_check_configs_words(
@@ -182,3 +186,29 @@ def test_root_setting_a_value_leaves_the_books_the_games(config: Path, capsys: p
     os.chown(config.parent, 4244, 4245)
     assert run(["--config", str(config), "set", "volume", "0.4"], capsys)[0] == 0
     assert {p.name: p.stat().st_uid for p in config.parent.glob("store.sqlite*")} == {"store.sqlite": 4244}
+
+
+def test_the_link_is_set_one_key_at_a_time_and_listen_and_join_replace_each_other(
+        config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def link() -> object:
+        return tomllib.loads(config.read_text()).get("link")
+
+    status, out, err = run(["set", "--config", str(config), "link.listen", "50070"], capsys)
+    assert (status, err) == (0, "") and link() == {"listen": 50070}
+    assert out == f"{config}: link.listen = 50070 (not in the file); a game running takes it at its next start\n"
+    assert run(["set", "--config", str(config), "link.seats", "[2]"], capsys)[0] == 0
+    assert run(["set", "--config", str(config), "link.join", "venue:table-2"], capsys)[0] == 0
+    assert link() == {"seats": [2], "join": "venue:table-2"}  # joining is instead of listening
+    assert run(["get", "--config", str(config), "link"], capsys) == (
+        0, 'link.join = "venue:table-2"\nlink.seats = [2]\n', "")
+    status, out, _ = run(["list", "--config", str(config)], capsys)
+    assert 'link.join = "venue:table-2"' in out.splitlines()
+    status, _, err = run(["set", "--config", str(config), "link.seats", "[1, 1]"], capsys)
+    assert (status, err) == (2, f"{config}: link.seats: must be a list of seats from 1 to 4, e.g. [1], not [1, 1]; "
+                                "not changed\n")
+    status, _, err = run(["set", "--config", str(config), "link", "on"], capsys)
+    assert status == 2 and "link.listen, link.join, link.seats" in err
+    assert run(["set", "--config", str(config), "link", "off"], capsys)[0] == 0
+    assert link() is None and config.read_text().startswith(MINE)
+    status, _, err = run(["get", "--config", str(config), "link.join"], capsys)
+    assert (status, err) == (1, "link.join is not set (no linked game)\n")

@@ -1,7 +1,9 @@
 """The image's venue settings (appliance/venue/setup.py): taken at boot from the operator's folder on
 the boot partition or a stick, checked, copied to the state partition; the Wi-Fi's configuration made
-from wifi.conf; a bad folder leaves the cabinet as it was. And the image's units: the network only
-when the venue is on (the booted check is the virtual cabinet's "venue" step)."""
+from wifi.conf; a bad folder leaves the cabinet as it was. The linked game's too (appliance/linked/setup.py): a
+spit-link.toml sets [link], once, refused in check-config's words where it is wrong; the link's
+network flag follows the settings. And the image's units: the network only when the venue or a
+linked game is on (the booted check is the virtual cabinet's "venue" step)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from pathlib import Path
 import pytest
 from test_systemd_service import one, parse
 
+from appliance.linked import setup as link_setup
+from appliance.shared.settings import load_settings as load_settings_file
 from appliance.venue import init as venue_init
 from appliance.venue import setup
 from appliance.venue.uplink import SETTINGS, load_settings
@@ -25,8 +29,13 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path / "venue" / "cabinets" / "table-1"
 
 
-def run(source: Path, target: Path, run: Path) -> int:
-    return setup.main(["--source", str(source), "--target", str(target), "--run", str(run)])
+def run(source: Path, target: Path, run: Path, link: Path | None = None) -> int:
+    """The unit's run, every path the test's: the venue's folder, and for the link `link` (a folder
+    with the boot partition's spit-link.toml, the settings, what was taken, the flag)."""
+    link = link or run / "link"
+    return setup.main(["--source", str(source), "--target", str(target), "--run", str(run),
+                       "--config", str(link / "config.toml"), "--link-source", str(link / "boot" / link_setup.FILE),
+                       "--link-taken", str(link / "taken"), "--link-flag", str(link / "run" / "on")])
 
 
 def test_the_operators_folder_is_taken_and_the_uplink_reads_it(tmp_path, folder, capsys):
@@ -83,14 +92,90 @@ def test_a_venue_toml_without_venue_turns_it_off_and_no_folder_changes_nothing(t
     (folder / "venue.toml").write_text("# the venue off\n")
     assert run(folder, tmp_path / "t", tmp_path / "run") == 0
     assert not (tmp_path / "t").exists()
-    assert "the venue is off: no network" in capsys.readouterr().out
+    assert "the venue is off and no linked game: no network" in capsys.readouterr().out
+
+
+# --- the linked game's [link], given once on the boot partition, and the network it needs
+
+def test_a_spit_link_toml_sets_the_link_once_keeping_the_rest_and_brings_the_network(tmp_path, capsys):
+    link = tmp_path / "link"
+    (link / "boot").mkdir(parents=True)
+    config = link / "config.toml"
+    config.write_text("# the bar's cabinet\nfree_play = false\n")
+    given = link / "boot" / link_setup.FILE
+    given.write_text('[link]\njoin = "192.168.1.20:50070"\nseats = [2]\n')
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    out = capsys.readouterr().out
+    assert config.read_text().startswith("# the bar's cabinet\nfree_play = false\n")
+    assert load_settings_file(config).link == {"join": "192.168.1.20:50070", "seats": [2]}
+    assert (link / "run" / "on").read_text() == "join 192.168.1.20:50070\n"
+    assert "link.join = '192.168.1.20:50070' (was None)" in out
+    assert "a linked game (join 192.168.1.20:50070): the network comes up for it" in out
+    assert "the venue is off: the network comes up for the linked game only" in out
+    from appliance.operator.store import Store, store_path
+
+    store = Store.open(store_path(config))  # in the audits' adjustments, as `settings set` records its own
+    assert store.rows("SELECT key, new FROM adjustments ORDER BY seq") == [
+        ("link.join", '"192.168.1.20:50070"'), ("link.seats", "[2]")]
+    assert store.rows("SELECT version FROM boots") == [(link_setup.FILE,)]
+    store.close()
+    # The service menu turns it off since; the same file still on the boot partition does not undo it.
+    from appliance.shared.config_file import adjust
+
+    adjust(config, {}, tables={"link": {}})
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    assert load_settings_file(config).link == {} and not (link / "run" / "on").exists()
+    assert "was taken before (the service menu's changes since hold)" in capsys.readouterr().out
+    given.write_text('[link]\nlisten = 50070\n')  # a new file: taken
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    assert load_settings_file(config).link == {"listen": 50070} and (link / "run" / "on").exists()
+    given.write_text("[link]\n")  # an empty [link]: the link off
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    assert load_settings_file(config).link == {} and not (link / "run" / "on").exists()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('[link]\nlisten = 70000\n', "link.listen: must be a whole number from 1 to 65535"),
+    ('[link]\njoin = "nowhere"\n', 'link.join: must be "HOST:PORT", "venue" or "venue:CABINET"'),
+    ('[link]\nlisten = 50070\njoin = "venue"\n', "link: has both listen and join"),
+    ('volume = 1\n[link]\nlisten = 50070\n', "only [link] is taken from it, not volume"),
+    ("[link\n", "not TOML"),
+])
+def test_a_wrong_spit_link_toml_is_refused_in_check_configs_words_and_nothing_changes(tmp_path, capsys, text, said):
+    link = tmp_path / "link"
+    (link / "boot").mkdir(parents=True)
+    (link / "config.toml").write_text('[link]\njoin = "venue"\n')
+    (link / "boot" / link_setup.FILE).write_text(text)
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 1
+    out = capsys.readouterr().out
+    assert "not taken, the cabinet keeps its [link]" in out and said in out, out
+    assert (link / "config.toml").read_text() == '[link]\njoin = "venue"\n'
+    assert (link / "run" / "on").exists()  # the link it had still has its network
+    if "must be" in said or "has both" in said:  # the words check-config says of the same in a settings file
+        from appliance.shared.settings import load_settings
+
+        checked = tmp_path / "checked.toml"
+        checked.write_text(text)
+        assert any(said in problem.message or said in f"{problem.key}: {problem.message}"
+                   for problem in load_settings(checked).warnings)
+
+
+def test_no_link_and_no_venue_no_network(tmp_path, capsys):
+    link = tmp_path / "link"
+    link.mkdir()
+    (link / "config.toml").write_text("volume = 0.5\n")
+    (link / "run").mkdir()
+    (link / "run" / "on").write_text("left from before\n")
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    assert not (link / "run" / "on").exists()
+    assert "no linked game: no network, nothing listens, nothing is sent" in capsys.readouterr().out
 
 
 # --- the image's units: what the booted virtual cabinet checks ("venue" step), as files
 
-def test_the_network_units_start_only_when_the_venue_config_is_there() -> None:
+def test_the_network_units_start_only_when_the_venue_config_or_the_links_flag_is_there() -> None:
     on = parse(IMAGE / "venue" / "venue-on.conf")["Unit"]
-    assert one(on, "ConditionPathExists") == str(SETTINGS)
+    assert sorted(on["ConditionPathExists"]) == sorted([f"|{SETTINGS}", f"|{link_setup.FLAG}"])  # either
     assert one(on, "After") == "spit-arcade-venue-setup.service"
     inside = (IMAGE / "inside.sh").read_text()
     for unit in ("systemd-networkd.service", "systemd-networkd.socket", "systemd-networkd-wait-online.service",
@@ -108,6 +193,8 @@ def test_the_setup_unit_runs_early_and_only_when_there_is_something_to_take() ->
     unit = parse(IMAGE / "venue" / "spit-arcade-venue-setup.service")
     assert one(unit["Service"], "ExecStart") == "/opt/spit-arcade/venv/bin/python -m appliance.venue.setup"
     triggers = re.findall(r"^ConditionPathExists=\|(.+)$", text, re.M)
-    assert sorted(triggers) == sorted([str(s) for s in setup.SOURCES] + [str(setup.TARGET)])
+    assert sorted(triggers) == sorted([str(s) for s in (*setup.SOURCES, *link_setup.SOURCES)]
+                                      + [str(setup.TARGET), str(link_setup.CABINET_CONFIG)])
+    assert f"--config {link_setup.CABINET_CONFIG} " in (IMAGE.parent / "spit-arcade.service").read_text()
     for needed in ("systemd-networkd.service", "systemd-resolved.service", "spit-arcade-uplink.service"):
         assert needed in text.split("Before=", 1)[1].split("\n", 1)[0]

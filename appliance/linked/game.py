@@ -671,8 +671,10 @@ class LinkedTable:
             elif not synced:
                 self._pause(now_ns, Words(CLOCK_JUMPED))
         if self.state == "paused":
-            self.notice = self._silence_words(now_ns) if "no word" in self.notice or "waiting" in self.notice \
-                else self.notice
+            if not synced:  # this cabinet's clock jumped: its sync starts again (and the silence it
+                self.notice = Words(CLOCK_JUMPED)  # measured on that clock was the jump, not the link)
+            elif "no word" in self.notice or "waiting" in self.notice:
+                self.notice = self._silence_words(now_ns)
             if self.leader and self.peer_paused and self.peer_frozen_us is not None and self.peer_synced:
                 heard = peer.last_heard_ns
                 if heard is not None and now_ns - heard < 200_000_000 and self.remote_w_us >= self.peer_frozen_us:

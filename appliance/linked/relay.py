@@ -28,6 +28,10 @@ The packets (one byte of kind, then what it carries; an address is "!4sH", IPv4 
                                     relay's CLOCK_MONOTONIC read `t` ("!Q", ns)
                     E errno         the UDP socket's error (ECONNREFUSED: the other's port is shut)
 
+Finding a game on the venue's broker takes up to 30 s (venue.py waits for a fitting offer): it runs
+on a thread of its own, and the relay's loop finishes that link's open when it is done (a byte on its
+wake-up socket says so), so the other links' datagrams flow meanwhile.
+
 Cheap checks first, bounded work under a flood, as peer.py's reader: a datagram that is not the
 wire's (its length, its magic) is dropped here; at most `FLOOD_DATAGRAMS` are taken each
 `FLOOD_WINDOW_NS`, the rest left to the kernel; a game that does not read fast enough loses
@@ -48,6 +52,7 @@ import argparse
 import contextlib
 import errno
 import json
+import queue
 import selectors
 import socket
 import struct
@@ -66,6 +71,7 @@ from .relay_client import ADDR, ERRNO, MAX_PACKET, RCVBUF, SOCKET, STAMP, VERSIO
 FLOOD_WINDOW_NS = 100_000_000
 FLOOD_DATAGRAMS = 400  # (peer.py's budget: the game's reader takes no more either)
 IDLE_S = 120.0
+FIND_S = 30.0  # how long a find on the venue waits for a game that fits
 MAX_SESSIONS = 4  # links at once (a cabinet has one game; a desktop may try two tables)
 
 
@@ -109,15 +115,25 @@ class Session:
 
 
 class Relay:
-    def __init__(self, listener: socket.socket, idle_s: float = IDLE_S, host: str = "0.0.0.0") -> None:
+    def __init__(self, listener: socket.socket, idle_s: float = IDLE_S, host: str = "0.0.0.0",
+                 venue: Path | None = None, find_s: float = FIND_S) -> None:
         self.listener = listener
         self.idle_s = idle_s
         self.host = host  # where listening links bind (the unit: every address; its IPAddressAllow= limits)
+        self.venue = venue  # the venue's settings (None: the cabinet's, /etc/spit-arcade/venue/venue.toml)
+        self.find_s = find_s
         self.sessions: set[Session] = set()
         self.selector = selectors.DefaultSelector()
         self._stop = threading.Event()
         self.listener.setblocking(False)
         self.selector.register(self.listener, selectors.EVENT_READ, ("listener", None))
+        # A find on the venue's broker (up to 30 s) runs on a thread; what it found comes back here.
+        self.found: queue.SimpleQueue[tuple[Session, dict[str, Any], Any]] = queue.SimpleQueue()
+        self._wake, self._waker = socket.socketpair()
+        self._wake.setblocking(False)
+        self._waker.setblocking(False)
+        self.selector.register(self._wake, selectors.EVENT_READ, ("wake", None))
+        self.finding = 0  # finds on the venue under way
 
     def stop(self) -> None:
         self._stop.set()
@@ -131,6 +147,8 @@ class Relay:
                 what, session = key.data
                 if what == "listener":
                     self._accept()
+                elif what == "wake":
+                    self._found()
                 elif session not in self.sessions:
                     continue  # (dropped earlier in this round)
                 elif what == "game":
@@ -150,8 +168,9 @@ class Relay:
         for session in list(self.sessions):
             self._drop(session)
         self.selector.close()
-        with contextlib.suppress(OSError):
-            self.listener.close()
+        for sock in (self.listener, self._wake, self._waker):
+            with contextlib.suppress(OSError):
+                sock.close()
 
     def _accept(self) -> None:
         try:
@@ -236,9 +255,12 @@ class Relay:
         if session.udp.getsockname()[1] != port:  # Linux lets go of a port the kernel chose
             session.udp.bind((host, port))
 
-    def _open(self, session: Session, request: Any) -> None:
+    def _open(self, session: Session, request: Any, found: tuple[str, int, str] | None = None) -> None:
         if not isinstance(request, dict) or request.get("v") != VERSION:
             raise ValueError(f"an open request of another version: {request!r}")
+        if "find" in request and found is None:
+            self._find(session, request)
+            return
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
         reply: dict[str, Any] = {}
@@ -251,12 +273,12 @@ class Relay:
                 udp.bind((self.host, port))
                 reply["where"] = f"port {udp.getsockname()[1]}"
                 if offer is not None:
-                    offered = _offer_on_venue(session, offer, int(udp.getsockname()[1]))
+                    offered = _offer_on_venue(session, offer, int(udp.getsockname()[1]), self.venue)
                     if offered:
                         reply["where"] += f", {offered}"
             else:
-                if "find" in request:
-                    host, port, name = _find_on_venue(str(request["find"]), offer or {})
+                if found is not None:
+                    host, port, name = found
                     where = f"{name} ({host}:{port}, through the venue)"
                 else:
                     host, port = request["connect"]
@@ -278,6 +300,48 @@ class Relay:
         self.selector.register(udp, selectors.EVENT_READ, ("udp", session))
         self._send_game(session, _json(b"R", reply))
         say(f"a link is open: {reply['where']}")
+
+    def _find(self, session: Session, request: dict[str, Any]) -> None:
+        """Look for a game on the venue's broker on a thread of its own; `_found` opens the link."""
+        given = request.get("offer")
+        offer: dict[str, Any] = given if isinstance(given, dict) else {}
+        self.finding += 1
+
+        def find() -> None:
+            try:
+                answer: Any = _find_on_venue(str(request["find"]), offer, self.venue, self.find_s)
+            except Exception as error:  # (TimeoutError: none fits; OSError: no broker) said to the game
+                answer = error
+            self.found.put((session, request, answer))
+            with contextlib.suppress(OSError):
+                self._waker.send(b"!")
+
+        threading.Thread(target=find, name="link-relay-find", daemon=True).start()
+
+    def _found(self) -> None:
+        """The finds that are done: each link opened to what was found, or refused with why not."""
+        with contextlib.suppress(OSError):
+            while self._wake.recv(4096):
+                pass
+        while True:
+            try:
+                session, request, answer = self.found.get_nowait()
+            except queue.Empty:
+                return
+            self.finding -= 1
+            if session not in self.sessions:
+                continue  # the game went while it was looked for
+            try:
+                if isinstance(answer, BaseException):
+                    error = answer
+                else:
+                    self._open(session, request, answer)
+                    continue
+            except (ValueError, struct.error, OSError) as refused:
+                error = refused
+            say(f"the game's request could not be done ({error}): the link is closed")
+            self._send_game(session, _json(b"R", {"error": str(error)}))
+            self._drop(session)
 
     def _from_network(self, session: Session) -> bool:
         """Datagrams off the UDP socket to the game; True when this window's budget is spent (a flood)."""
@@ -326,12 +390,12 @@ def _disconnect(sock: socket.socket) -> None:
         raise OSError(ctypes.get_errno(), "connect(AF_UNSPEC)")
 
 
-def _offer_on_venue(session: Session, offer: dict[str, Any], port: int) -> str:
+def _offer_on_venue(session: Session, offer: dict[str, Any], port: int, venue: Path | None) -> str:
     """Offer the game on the venue's broker where the cabinet has a venue (on a thread: the broker may
     be slow); '' where there is none. Taken down when the game pairs (C) or goes."""
     from .venue import VenueLink, venue_settings
 
-    settings = venue_settings()
+    settings = venue_settings(venue)
     if settings is None:
         return ""
     link = VenueLink(settings)
@@ -352,10 +416,10 @@ def _offer_on_venue(session: Session, offer: dict[str, Any], port: int) -> str:
     return f"offered on the venue as {settings.cabinet}"
 
 
-def _find_on_venue(spec: str, offer: dict[str, Any]) -> tuple[str, int, str]:
+def _find_on_venue(spec: str, offer: dict[str, Any], venue: Path | None, timeout: float) -> tuple[str, int, str]:
     from .venue import find_on_venue, venue_settings
 
-    return find_on_venue(spec, offer, venue_settings())
+    return find_on_venue(spec, offer, venue_settings(venue), timeout)
 
 
 # ---------------------------------------------------------------------- the command
@@ -366,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket", type=Path, help=f"bind this socket (without systemd's; default {SOCKET})")
     parser.add_argument("--idle", type=float, default=IDLE_S, help="end after this many seconds with no game")
     parser.add_argument("--host", default="0.0.0.0", help="the address a listening link binds (default: every one)")
+    parser.add_argument("--venue", type=Path, help="the venue's settings (default /etc/spit-arcade/venue/venue.toml)")
+    parser.add_argument("--find-s", type=float, default=FIND_S, help="how long a find on the venue waits for a game")
     args = parser.parse_args(argv)
     listener = unix_listener.from_systemd()
     if listener is None:
@@ -374,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     from appliance import watchdog
 
     watchdog.ready("relaying the linked game's datagrams")
-    Relay(listener, args.idle, args.host).serve()
+    Relay(listener, args.idle, args.host, args.venue, args.find_s).serve()
     return 0
 
 

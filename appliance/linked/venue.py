@@ -23,6 +23,7 @@ import json
 import ssl
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from appliance.venue.uplink import VenueSettings, mqtt_client, tls_context
@@ -68,6 +69,7 @@ class VenueLink:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+        self.client.on_disconnect = self._on_disconnect
         self.offered = False
 
     # ------------------------------------------------------------------ paho's thread
@@ -75,6 +77,12 @@ class VenueLink:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:
             self._connected = "refused: " + str(reason) if reason.is_failure else "connected"
+            self._lock.notify_all()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self._lock:
+            if self._connected == "connected":  # (a find under way says so at once: venue.find)
+                self._connected = f"went away ({reason})"
             self._lock.notify_all()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
@@ -142,6 +150,9 @@ class VenueLink:
         seen: dict[str, str] = {}
         with self._lock:
             while True:
+                if self._connected not in (None, "connected"):  # the broker gone: said now, not at 30 s
+                    raise OSError(f"the venue's broker at {self.settings.broker}:{self.settings.port} "
+                                  f"{self._connected} while a linked game was looked for")
                 for name, body in sorted(self._offers.items()):
                     if name == self.settings.cabinet or (cabinet is not None and name != cabinet):
                         continue
@@ -170,12 +181,12 @@ class VenueLink:
             self.client.disconnect()
 
 
-def venue_settings() -> VenueSettings | None:
-    """This cabinet's venue (the uplink's venue.toml), or None when there is none."""
+def venue_settings(path: Path | None = None) -> VenueSettings | None:
+    """This cabinet's venue (the uplink's venue.toml, or `path`), or None when there is none."""
     from appliance.venue.uplink import SETTINGS, load_settings
 
     try:
-        return load_settings(SETTINGS)
+        return load_settings(path or SETTINGS)
     except (OSError, ValueError):
         return None
 

@@ -205,7 +205,8 @@ class Office:
         stamp = self.stamp()
         self._write("adjustment", lambda store: store.add_adjustment(stamp, key, old, new))
 
-    def adjust(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None) -> str | None:
+    def adjust(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
+               tables: Mapping[str, Mapping[str, Any]] | None = None) -> str | None:
         """An operator's (or the players' game menu's) adjustment: into the settings file, every other
         byte of it kept (`config_file.adjust`), and each change into the store with when it was made.
         None where it was saved; else why not (it then holds for this session only)."""
@@ -213,20 +214,22 @@ class Office:
 
         if self.config_path is None:
             return "no settings file"
-        done = adjust(self.config_path, values, house_rules)
+        done = adjust(self.config_path, values, house_rules, tables)
         for change in done.changes:
             self.record_adjustment(change.key, change.old, change.new)
         return done.why_not()
 
     def adjust_later(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
-                     done: Callable[[str | None], None] | None = None) -> None:
+                     done: Callable[[str | None], None] | None = None,
+                     tables: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         """`adjust` on the writer's thread, after every write handed over before (two syncs of the
         card, some 30 ms: the frame never waits on them); `done` gets its answer there (None: saved)."""
         values, rules = dict(values), None if house_rules is None else dict(house_rules)
+        tables = {name: dict(entries) for name, entries in (tables or {}).items()}
 
         def job() -> None:
             try:
-                answer = self.adjust(values, rules)
+                answer = self.adjust(values, rules, tables)
             except Exception as error:  # said where it was asked, never lost on this thread
                 answer = f"{type(error).__name__}: {error}"
             if done is not None:

@@ -184,57 +184,63 @@ def _is_table(value: Any) -> bool:
         isinstance(value, list) and any(isinstance(each, dict) for each in value))
 
 
-def _set_house_rules(doc: Any, rules: dict[str, Any]) -> None:
-    """The `[house_rules]` table made `rules`: changed in place where it is (its other lines and
-    comments kept), removed for none, added last where there was none."""
-    have = doc.get(HOUSE_RULES)
-    if not rules:
-        if HOUSE_RULES in doc:
-            del doc[HOUSE_RULES]
+def _set_table(doc: Any, name: str, entries: dict[str, Any]) -> None:
+    """The table `name` (`[house_rules]`, `[link]`) made `entries`: changed in place where it is (its
+    other lines and comments kept), removed for none, added last where there was none."""
+    have = doc.get(name)
+    if not entries:
+        if name in doc:
+            del doc[name]
         return
     if have is None:
         table = tomlkit.table()
-        for name, value in rules.items():
-            table[name] = value
-        doc[HOUSE_RULES] = table
+        for key, value in entries.items():
+            table[key] = value
+        doc[name] = table
         return
-    for name in [name for name in have if name not in rules]:
-        del have[name]
-    for name, value in rules.items():
-        if name not in have or have[name] != value:
-            have[name] = value
+    for key in [key for key in have if key not in entries]:
+        del have[key]
+    for key, value in entries.items():
+        if key not in have or have[key] != value:
+            have[key] = value
 
 
-def with_values(text: str, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None) -> Edited:
+def with_values(text: str, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
+                tables: Mapping[str, Mapping[str, Any]] | None = None) -> Edited:
     """`text` (a settings file) with the top-level settings in `values` set and, unless `house_rules`
-    is None, its house rules made those; everything else kept as written. ValueError if `text` is not
-    TOML, or if no edit could keep the rest as it was (then nothing is written)."""
+    is None, its house rules made those, and each table in `tables` (`{"link": {...}}`; empty: taken
+    out) made what is given; everything else kept as written. ValueError if `text` is not TOML, or
+    if no edit could keep the rest as it was (then nothing is written)."""
     before = _parse(text)
     expected = copy.deepcopy(before)
     edited = Edited(text)
     settled: dict[str, Any] = {}
+    wanted_tables = dict(tables or {})
+    if house_rules is not None:
+        wanted_tables[HOUSE_RULES] = house_rules
     for key, raw in values.items():
         value = _plain(raw)
-        if key == HOUSE_RULES or _is_table(before.get(key)):
+        if key == HOUSE_RULES or key in wanted_tables or _is_table(before.get(key)):
             edited.refused.append(f"{key_name(key)} is a table in the file, not {_kind(value)}")
         elif key not in before or before[key] != value or type(before[key]) is not type(value):
             settled[key] = expected[key] = value
             edited.changes.append(Change(key, before.get(key), value))
-    rules: dict[str, Any] | None = None
-    if house_rules is not None:
-        have = before.get(HOUSE_RULES, {})
-        wanted = {name: _plain(value) for name, value in house_rules.items()}
+    changed: dict[str, dict[str, Any]] = {}
+    for table, entries in wanted_tables.items():
+        have = before.get(table, {})
+        wanted = {name: _plain(value) for name, value in entries.items()}
         if not isinstance(have, dict):
-            edited.refused.append(f"{HOUSE_RULES} is {shown(have)} in the file, not a table")
+            edited.refused.append(f"{key_name(table)} is {shown(have)} in the file, not a table")
         elif wanted != have:
-            rules = wanted
+            changed[table] = wanted
             for name in [*have, *(name for name in wanted if name not in have)]:
                 if name not in have or name not in wanted or have[name] != wanted[name]:
-                    edited.changes.append(Change(f"{HOUSE_RULES}.{key_name(name)}", have.get(name), wanted.get(name)))
-            if rules:
-                expected[HOUSE_RULES] = rules
+                    edited.changes.append(Change(f"{key_name(table)}.{key_name(name)}", have.get(name),
+                                                 wanted.get(name)))
+            if wanted:
+                expected[table] = wanted
             else:
-                expected.pop(HOUSE_RULES, None)
+                expected.pop(table, None)
     if not edited.changes:
         return edited
 
@@ -242,15 +248,15 @@ def with_values(text: str, values: Mapping[str, Any], house_rules: Mapping[str, 
         doc = tomlkit.parse(text)
         for key, value in settled.items():
             doc[key] = value
-        if rules is not None:
+        for table, entries in changed.items():
             if not in_place:  # written again, whole, at the end
                 with contextlib.suppress(KeyError):
-                    del doc[HOUSE_RULES]
-            _set_house_rules(doc, rules)
+                    del doc[table]
+            _set_table(doc, table, entries)
         out = tomlkit.dumps(doc)
         return out if not out or out.endswith("\n") else out + "\n"
 
-    # In place first; dotted house rules out of order (`house_rules.refill = true` among the other
+    # In place first; dotted entries out of order (`house_rules.refill = true` among the other
     # keys) are more than tomlkit changes in place: then the table is taken out and written whole.
     for in_place in (True, False):
         try:
@@ -297,15 +303,17 @@ def _keep_aside(path: Path) -> Path:
     return aside
 
 
-def adjust(path: Path, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None) -> Adjusted:
+def adjust(path: Path, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,
+           tables: Mapping[str, Mapping[str, Any]] | None = None) -> Adjusted:
     """The one function where an adjustment is made: set top-level settings (and, unless None, the
-    house rules) in the settings file at `path`, atomically, the rest of the file kept; then the last
+    house rules; and the `tables`, e.g. `[link]`: with_values) in the settings file at `path`,
+    atomically, the rest of the file kept; then the last
     good copy. A damaged file is kept aside first and its last good copy's settings written back with
     the change. Never raises: `Adjusted.error` says why nothing was written."""
     done = Adjusted()
     try:
         read = read_settings_text(path)
-        edited = with_values(read.text, values, house_rules)
+        edited = with_values(read.text, values, house_rules, tables)
         done.changes, done.refused = edited.changes, edited.refused
         if not edited.changes and not read.damaged:
             return done  # nothing to change: the file is left alone

@@ -41,6 +41,9 @@ from typing import Any
 from .bindings import CABINET_PLAYER, START_KEY, key_name_problem, parse_binding
 from .checks import Checker, Problem, key_name, shown
 from .config_file import read_settings_file
+from .link_setting import LINK_KEYS as LINK_KEYS
+from .link_setting import check_link
+from .link_setting import link_with as link_with
 
 LAYOUTS = ("desktop", "tabletop")
 IDLE_S = (10.0, 24 * 3600.0)  # the shortest and longest idle timeout
@@ -150,41 +153,6 @@ def _check_house_rules(table: dict[str, Any], check: Checker) -> dict[str, Any]:
     return rules
 
 
-LINK_KEYS = ("listen", "join", "seats")
-
-
-def _check_link(table: dict[str, Any], check: Checker) -> dict[str, Any]:
-    """`[link]`: `listen` (a UDP port) or `join` ("HOST:PORT", "venue", "venue:CABINET"), and `seats`.
-    A wrong one is left out, and a table with neither `listen` nor `join` is no link at all."""
-    check.unknown(table, LINK_KEYS, prefix="link.", what="key of [link]")
-    link: dict[str, Any] = {}
-    port = check.integer(table, "listen", 0, 1, 65535, prefix="link.")
-    join = check.string(table, "join", "", prefix="link.")
-    host, _, number = join.rpartition(":")
-    if join and join.partition(":")[0] != "venue" and not (host and number.isdigit() and 0 < int(number) < 65536):
-        check.problem("link.join", f'must be "HOST:PORT", "venue" or "venue:CABINET", not {shown(join)}; ignored')
-        join = ""
-    if port and join:
-        check.problem("link", "has both listen and join: a cabinet either waits or joins; no link")
-        return {}
-    if port:
-        link["listen"] = port
-    elif join:
-        link["join"] = join
-    elif "seats" in table:
-        check.problem("link", "has seats but neither listen nor join; no link")
-        return {}
-    seats = table.get("seats")
-    if seats is not None:
-        if (isinstance(seats, list) and seats and len(set(seats)) == len(seats)
-                and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4 for n in seats)):
-            link["seats"] = list(seats)
-        else:
-            check.problem("link.seats", f"must be a list of seats from 1 to 4, e.g. [1], not {shown(seats)}; "
-                          "using the default")
-    return link
-
-
 def _computer_level(data: dict[str, Any], check: Checker, default: str) -> str:
     """`computer_level = 3` (as TOML writes a number) or `"3"`: a level from 1 to 5."""
     def accept(value: Any) -> str | None:
@@ -220,7 +188,7 @@ def check_settings(data: dict[str, Any], check: Checker) -> Settings:
         credits_kept_off_h=check.number(data, "credits_kept_off_h", d.credits_kept_off_h, *KEPT_OFF_H, unit="hours"),
         limit_rounds=check.integer(data, "limit_rounds", d.limit_rounds, 0, 99),
         limit_minutes=check.integer(data, "limit_minutes", d.limit_minutes, 0, 120),
-        link=_check_link(check.table(data, "link"), check),
+        link=check_link(check.table(data, "link"), check),
         warnings=check.problems,
     )
 

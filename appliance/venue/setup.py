@@ -21,8 +21,11 @@ It is run by spit-arcade-venue-setup.service early at every boot, as root:
   the key, as wpa_passphrase does) for spit-arcade-wifi.service.
 
 Whether the venue is on is one file: /etc/spit-arcade/venue/venue.toml. The network units
-(systemd-networkd, systemd-resolved, the Wi-Fi, the uplink) have it as their ConditionPathExists:
-with it missing none starts, nothing listens and nothing is sent.
+(systemd-networkd, systemd-resolved, the Wi-Fi, the uplink) have it as their ConditionPathExists,
+networkd and resolved with a second, either enough: /run/spit-arcade/link/on, written here from the
+cabinet's `[link]` (a linked game needs the network too: appliance/linked/setup.py, which also takes
+a `spit-link.toml` off the boot partition or a stick). With neither, none starts, nothing listens
+and nothing is sent.
 
     python -m appliance.venue.setup            # what the unit runs
 """
@@ -39,6 +42,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from appliance.linked import setup as link_setup  # the linked game's [link] and network (one Python start)
 from appliance.shared.usb_stick import CABINET_MOUNT
 from appliance.venue.uplink import load_settings
 
@@ -176,6 +180,12 @@ def main(argv: list[str]) -> int:
                         help=f"where the operator's folder may be (default: {', '.join(map(str, SOURCES))})")
     parser.add_argument("--target", type=Path, default=TARGET)
     parser.add_argument("--run", type=Path, default=RUN)
+    parser.add_argument("--config", type=Path, default=link_setup.CABINET_CONFIG,
+                        help="the cabinet's settings, where a spit-link.toml's [link] goes (appliance/linked/setup.py)")
+    parser.add_argument("--link-source", type=Path, action="append", default=None,
+                        help="where the operator's spit-link.toml may be (default: the boot partition's, the stick's)")
+    parser.add_argument("--link-taken", type=Path, default=link_setup.TAKEN)
+    parser.add_argument("--link-flag", type=Path, default=link_setup.FLAG)
     args = parser.parse_args(argv)
     status = 0
     for source in args.source or SOURCES:
@@ -194,8 +204,14 @@ def main(argv: list[str]) -> int:
     except (ValueError, OSError) as error:
         say(f"no Wi-Fi: {error}")
         status = 1
+    if link_setup.main(tuple(args.link_source or link_setup.SOURCES), args.config, args.link_taken, args.link_flag,
+                       say) != 0:
+        status = 1
     if not (args.target / "venue.toml").is_file():
-        say("the venue is off: no network, nothing listens, nothing is sent")
+        if args.link_flag.exists():
+            say("the venue is off: the network comes up for the linked game only")
+        else:
+            say("the venue is off and no linked game: no network, nothing listens, nothing is sent")
     return status
 
 

@@ -6,6 +6,12 @@ the port asked; a wire datagram sent to that port in the cabinet reaches the san
 its answer comes back; when it closes, the port closes. The unit's exposure is read in the booted
 system (`systemd-analyze security`), as the game's and the uplink's are.
 
+Then the linked game's network (`link_network_step`): a `spit-link.toml` with `[link] listen =
+50070` put on the boot partition, and a restart: the file taken into the settings, the link's flag
+written, systemd-networkd and systemd-resolved up (the venue off), an address by DHCP, and the game
+itself, started by the kiosk, waiting for the other table through the link unit on the port asked;
+nothing else listening. Off again at the end.
+
 Not here (docs/linked.md says what is left): a whole linked game between the booted cabinet and a
 table on the host, and its press -> screen figures: under TCG the emulated game draws about a frame
 a second at this machine's load, and a linked table sends its word (the beat) once a frame, so the
@@ -102,4 +108,51 @@ def link_unit_step(vm: Machine, note: Any) -> dict[str, Any]:
         found["exposure"] = float(out.split("exposure level for")[1].split(":")[1].split()[0])
     note("the link unit's exposure, booted", "exposure" in found, out)
     found["at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return found
+
+
+def link_network_step(cabinet: Any, note: Any) -> dict[str, Any]:
+    """A `spit-link.toml` on the boot partition and a restart: the settings' [link] from it, the
+    network up for it (the venue off), the kiosk's game waiting for the other table on the port; then
+    the link off again (settings and file) for whatever runs next."""
+    vm = cabinet.vm
+    found: dict[str, Any] = {}
+    rc, said = vm.sh("/usr/local/libexec/spit-esp-rw sh -c "
+                     f"'printf \"[link]\\nlisten = {PORT}\\n\" >/boot/efi/spit-link.toml'")
+    if rc != 0:
+        note("a spit-link.toml on the boot partition: the network and the link for it", False,
+             f"not written: {said[-300:]}")
+        return found
+    try:
+        cabinet.restart()
+        from .checks import wait_for
+
+        with contextlib.suppress(VmError):
+            wait_for("an address and the game's link", lambda: bool(vm.out("ip -o -4 addr show scope global"))
+                     and bool(_listening(vm)), 240, 2)
+        found["settings"] = vm.out("spit-arcade settings get --cabinet link || true")
+        found["flag"] = vm.out("cat /run/spit-arcade/link/on || true")
+        found["units"] = " ".join(vm.out("systemctl is-active systemd-networkd.service systemd-resolved.service "
+                                         "spit-arcade-uplink.service spit-arcade-link.service || true").split())
+        found["addresses"] = [" ".join(line.split()[1:4]) for line in
+                              vm.out("ip -o addr show scope global").splitlines() if line.strip()]
+        found["listening"] = [" ".join(line.split()[4:5] + line.split()[6:7])
+                              for line in vm.out("ss -Htulpn").splitlines() if line.strip()]
+        found["game"] = cabinet.status()
+        found["setup_said"] = vm.out("journalctl -b -o cat --no-pager -u spit-arcade-venue-setup | tail -n 5")[-600:]
+    except VmError as error:
+        found["error"] = str(error)
+    # Resolved's stub on loopback, its mDNS, networkd's DHCP client, and the relay on the link's port.
+    allowed = all(entry.split(":")[0].startswith(("127.", "[::1]")) or f":{PORT} " in entry + " "
+                  or any(f":{port} " in entry + " " and name in entry
+                         for port, name in (("5353", "systemd-resolve"), ("68", "systemd-network")))
+                  for entry in found.get("listening", []))
+    note("a spit-link.toml on the boot partition: the network and the link for it",
+         f"link.listen = {PORT}" in found.get("settings", "") and found.get("flag") == f"listen on port {PORT}"
+         and found.get("units") == "active active inactive active"
+         and any("10.0.2." in a for a in found.get("addresses", []))
+         and any(f":{PORT} " in e + " " for e in found.get("listening", [])) and allowed,
+         f"{found}")
+    vm.sh("/usr/local/libexec/spit-esp-rw rm -f /boot/efi/spit-link.toml; "
+          "runuser -u spit -- spit-arcade settings set --cabinet link off")
     return found

@@ -31,7 +31,7 @@ from pathlib import Path
 from .books import Books
 from .bundles import Bundles, make_bundles, stick_image
 from .checks import Cabinet, Report, image_mb, last_partition_mb
-from .link import link_unit_step
+from .link import link_network_step, link_unit_step
 from .update import DRIVEN, Updates
 from .vm import OVMF_CODE, Machine, VmError
 
@@ -392,8 +392,9 @@ def _main(args: argparse.Namespace, report: Report, started: float) -> int:
             ),
             ("ab", "A/B: slot switch and fallback", cabinet.ab_slots),
             ("old-cpu", "an old processor (qemu64): the fallback screen says why", cabinet.old_cpu),
-            ("link", "the link unit: a game with no network links through it",
-             lambda: setattr(report, "link_unit", link_unit_step(cabinet.vm, report.note))),
+            ("link", "the link unit: a game with no network links through it; a spit-link.toml's network",
+             lambda: setattr(report, "link_unit", {**link_unit_step(cabinet.vm, report.note),
+                                                   "network": link_network_step(cabinet, report.note)})),
         ]
         skip = set(args.skip.split(",")) if args.skip else set()
         if updates is not None:

@@ -9,7 +9,7 @@ keyboard) opens it over whatever is running (the runner pushes it), and closing 
                   cleared; the credits there are now
     Adjustments   default game and house rules (the players' game menu, over this one: what it keeps
                   is the default), computer level, attract mode, idle timeout, volume, language,
-                  free play or credits (a game's price)
+                  free play or credits (a game's price), a linked game (link_settings.py)
     Utilities     reset audits, factory settings (each asks for a second press), the audits exported
                   to the operator's USB stick (the CSV of `spit-arcade audits --csv`)
     Update        the update bundles on the operator's USB stick, as the updater found them (newest
@@ -65,6 +65,7 @@ from .base import (
     make,
     startup_notices,
 )
+from .link_settings import LinkPage, link_words
 
 IDLE_CHOICES = (30.0, 60.0, 90.0, 120.0, 180.0, 300.0, 600.0, 1800.0)
 VOLUMES = tuple(round(v / 10, 1) for v in range(11))
@@ -100,6 +101,7 @@ class ServiceMenuScene:
         self.health: list[str] | None = None  # the switch-health audit's lines (None: being read)
         self.held: Any = None  # the match under the menu: its clock stands still while the menu is open
         self.covered = False  # the game menu is over it (DefaultGameScene): only that one is drawn
+        self.link_page = LinkPage(self)  # the Adjustments' linked game ([link]) and its address editor
         self.open(page)
 
     def hold(self, match: Any) -> None:
@@ -176,6 +178,8 @@ class ServiceMenuScene:
             return [Item(self.sound_words(name), self.sound(name)) for name in TUNES]
         if page == "adjustments":
             return self.adjustments()
+        if page == "link":
+            return [Item(words, act) for words, act in self.link_page.rows()]
         if page == "update":
             return self.update_items()
         if page == "installing":
@@ -212,6 +216,9 @@ class ServiceMenuScene:
             if press.control in ("start", "spit") and done is not None and done.done and done.ok:
                 updates(self.ctx).reboot()
                 self.message = _("restarting...")
+            return None
+        if self.page == "link_address":
+            self.link_page.on_editor(press)
             return None
         if self.page == "screen_test":
             if press.control in ("start", "spit", "right", "down"):
@@ -387,10 +394,21 @@ class ServiceMenuScene:
                  self.cycle("language", LANGUAGES, set_language)),
             Item(lambda: _("free play: {on}").format(on=on_off(s.free_play)), self.cycle("free_play", (True, False))),
             Item(lambda: length_words(s), self.cycle_length),  # a game's length (ours: display/game_length.py)
+            Item(lambda: link_words(s.link), self.go("link")),  # a linked game ([link]: link_settings.py)
         ] + ([] if s.free_play else [  # what a game costs only where games cost credits
             Item(lambda: _("credits a game: {n}").format(n=s.credits_per_game),
                  self.cycle("credits_per_game", tuple(range(CREDITS[0], CREDITS[1] + 1)))),
         ])  # fmt: skip
+
+    def write_link(self, link: dict[str, Any]) -> None:
+        """The `[link]` table made `link` (checked: link_settings.py), now and by the operator layer
+        (its writer thread, as `write`); saved, it holds from the next start, when the link opens."""
+        self.settings.link = dict(link)
+        if self.ctx.config_path is None:
+            self.message = _("changed for now (no settings file)")
+            return
+        office(self.ctx).adjust_later({}, None, self.saving(_("saved: it holds from the next start")),
+                                      tables={"link": link})
 
     def cycle_length(self, step: int) -> None:
         rounds, minutes = next_length(self.settings, step)
@@ -488,7 +506,8 @@ class ServiceMenuScene:
         office(self.ctx).export_audits(answer)
 
     def factory_settings(self) -> None:
-        """Every adjustment back to its built-in value (the layout, keys and journal place kept)."""
+        """Every adjustment back to its built-in value (the layout, keys, journal place and [link] kept:
+        where the cabinet stands, not how it plays)."""
         d = Settings()
         values = {
             name: getattr(d, name)
@@ -604,6 +623,7 @@ class ServiceMenuScene:
             "screen_test": _("Screen test"), "sound_test": _("Sound test"), "notices": _("Start-up notices"),
             "audits": _("Audits"), "adjustments": _("Adjustments"), "utilities": _("Utilities"),
             "switch_health": _("Switch health"), "update": _("Update"), "installing": _("Update"),
+            "link": _("Linked game"), "link_address": _("Linked game"),
         }  # fmt: skip
         return names.get(self.page, self.page)
 
@@ -629,6 +649,8 @@ class ServiceMenuScene:
             out.append(Line(_("pattern: {name}").format(name=SCREEN_PATTERNS[self.pattern]), 0.12, WHITE))
         elif page == "installing":
             out += self.install_lines()
+        elif page == "link_address":
+            out += self.link_page.editor_lines()
         else:
             items = self.items()
             first = max(0, min(self.cursor - ROWS_SHOWN // 2, len(items) - ROWS_SHOWN))
@@ -640,6 +662,8 @@ class ServiceMenuScene:
                     out.append(Line(words, 0.14, WHITE, row_tap(index)))
             if page == "update":
                 out += self.update_lines()
+            elif page == "link":
+                out += self.link_page.notes()
         if self.message:
             out.append(Line(self.message, 0.11, SOFT))
         out.append(Line(self.hint(), 0.11, SOFT, "service"))  # (a tap: back)
@@ -656,6 +680,8 @@ class ServiceMenuScene:
             return _("press every control; {service}: back").format(service=service)
         if self.page == "screen_test":
             return _("START: next pattern; {service}: back").format(service=service)
+        if self.page == "link_address":
+            return self.link_page.editor_hint(service)
         if self.page == "installing":
             done = updates(self.ctx).installing
             if done is not None and done.done and done.ok:
