@@ -14,6 +14,7 @@ import socket
 import subprocess
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -470,12 +471,43 @@ def test_the_last_updates_outcome_from_the_slots(tmp_path: Path) -> None:
     (entries / "spit-b+0-1.conf").write_text("")
     fell_back = slots.outcome(rauc_status({"boot_status": "good", "slot_status": none},
                                           {"boot_status": "bad", "slot_status": installed("0.2.0", AT)}),
-                              BOOTED, entries)  # fmt: skip
+                              BOOTED, entries, tmp_path / "no-record")  # fmt: skip
     assert fell_back["last"] == {
         "outcome": "rolled_back", "from": BOOTED, "to": "0.2.0", "installed": AT, "tries": 1, "bound_s": 300,
         "starts": 3,
         "why": "0.2.0 did not come up (tried on 1 boot): its game did not show the title within 300 s of power-on, "
                "or failed 3 starts; the cabinet went back to 0.1.0 by itself"}  # fmt: skip
+
+
+def test_a_rollbacks_words_name_the_boot_checks_own_bound_and_what_ran_out(tmp_path: Path) -> None:
+    """The bound and starts in the words are those the new slot's boot check used, as it wrote them
+    when it marked the slot bad (an emulated cabinet's 900 s, not the 300 s default), with which ran
+    out; a record of the other slot, or one older than the slot's installation, is not taken."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    (entries / "spit-b+0-1.conf").write_text("")
+    record = tmp_path / "boot-ok-failed"
+    record.write_text("slot=B\nbound_s=900\nstarts=3\nfailed=starts\n")
+    status = rauc_status({"boot_status": "good", "slot_status": none_installed()},
+                         {"boot_status": "bad", "slot_status": installed("0.1.2", AT)})
+    last = slots.outcome(status, "0.1.1", entries, record)["last"]
+    assert last["bound_s"] == 900 and last["starts"] == 3
+    assert last["why"] == ("0.1.2 did not come up (tried on 1 boot): its game did not show the title within 900 s of "
+                           "power-on, or failed 3 starts (here: 3 starts failed); the cabinet went back to 0.1.1 by "
+                           "itself")  # fmt: skip
+    record.write_text("slot=B\nbound_s=900\nstarts=3\nfailed=bound\n")
+    assert "(here: no title within 900 s)" in slots.outcome(status, "0.1.1", entries, record)["last"]["why"]
+    record.write_text("slot=A\nbound_s=900\nstarts=3\nfailed=bound\n")  # (the other slot's)
+    assert slots.outcome(status, "0.1.1", entries, record)["last"]["bound_s"] == 300
+    record.write_text("slot=B\nbound_s=900\nstarts=3\nfailed=bound\n")
+    before = datetime.fromisoformat(AT.replace("Z", "+00:00")).timestamp() - 60
+    os.utime(record, (before, before))  # (written before the slot was installed: an earlier rollback's)
+    stale = slots.outcome(status, "0.1.1", entries, record)["last"]
+    assert stale["bound_s"] == 300 and "here:" not in stale["why"] and "within 300 s" in stale["why"]
+
+
+def none_installed() -> dict[str, Any]:
+    return {"bundle": {"compatible": None}}
 
 
 def test_a_restart_into_the_installed_slot_is_answered_before_the_cabinet_goes_down(tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ by spit-slot-switch):
     rolled_back  the other slot was installed last and is bad: its version did not come up and the
                  cabinet went back to this one by itself (`why`: from its loader entry's tries)
 
-The booted slot's boot-check bound (spit-arcade-boot-ok: 300 s, 3 failed starts) is in the words.
+The rolled-back slot's boot check (spit-arcade-boot-ok: by default 300 s, 3 failed starts) is in the
+words: the bound and starts it used and which of them ran out, as it wrote them on the shared state
+partition when it marked the slot bad (`boot_check_record`); the defaults when it wrote nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,7 @@ from .bundles import Cabinet, Run, run_rauc
 ENTRIES = Path("/boot/efi/loader/entries")  # systemd-boot's loader entries (spit-a.conf, spit-b+0-3.conf)
 BOUND_S = 300  # systemd/image/boot-ok.sh: the game's title within this much of power-on
 STARTS = 3  # ... or this many failed starts
+BOOT_CHECK = Path("/var/lib/spit-arcade/boot-ok-failed")  # boot-ok.sh's record of the last slot it marked bad
 TRIES = re.compile(r"^spit-([a-z])(?:\+(\d+)(?:-(\d+))?)?\.conf$")
 
 
@@ -68,13 +72,41 @@ def tries(bootname: str, entries: Path = ENTRIES) -> int | None:
     return None
 
 
-def fallback_words(version: str, back_to: str, tried: int | None) -> str:
+def boot_check_record(slot: str, installed: str, path: Path = BOOT_CHECK) -> dict[str, Any] | None:
+    """What the boot check wrote when it marked `slot` bad (boot-ok.sh: slot=, bound_s=, starts=,
+    failed=bound|starts): {"bound_s", "starts", "failed"}; None when it wrote nothing since that slot
+    was installed (`installed`: RAUC's timestamp of it), or nothing readable. (The state partition's
+    folder is the game's: only whole numbers and a known word are taken from it.)"""
+    try:
+        text, written = path.read_text(), path.stat().st_mtime
+    except OSError:
+        return None
+    fields = {key.strip(): value.strip() for key, _, value in (line.partition("=") for line in text.splitlines())}
+    if not slot or fields.get("slot", "").upper() != slot.upper():
+        return None
+    try:
+        if installed and written < datetime.fromisoformat(installed.replace("Z", "+00:00")).timestamp():
+            return None  # (an earlier installation's record)
+        bound_s, starts = int(fields.get("bound_s", "")), int(fields.get("starts", ""))
+    except ValueError:
+        return None
+    failed = fields.get("failed", "")
+    return {"bound_s": bound_s, "starts": starts, "failed": failed if failed in ("bound", "starts") else ""}
+
+
+def fallback_words(version: str, back_to: str, tried: int | None, bound_s: int = BOUND_S, starts: int = STARTS,
+                   failed: str = "") -> str:
+    """Why the cabinet went back: the versions, and the boot check's bound and starts (with which ran
+    out, when its record says)."""
     times = "" if tried is None else f" (tried on {tried} boot{'s' if tried != 1 else ''})"
+    here = {"bound": f" (here: no title within {bound_s} s)", "starts": f" (here: {starts} starts failed)"}
     return (f"{version or 'the new version'} did not come up{times}: its game did not show the title within "
-            f"{BOUND_S} s of power-on, or failed {STARTS} starts; the cabinet went back to {back_to} by itself")
+            f"{bound_s} s of power-on, or failed {starts} starts{here.get(failed, '')}; the cabinet went back to "
+            f"{back_to} by itself")
 
 
-def outcome(status: dict[str, Any], version: str, entries: Path = ENTRIES) -> dict[str, Any]:
+def outcome(status: dict[str, Any], version: str, entries: Path = ENTRIES,
+            boot_check: Path = BOOT_CHECK) -> dict[str, Any]:
     """The booted slot, the other one, and the last update's outcome (module docstring)."""
     slots = [s for s in _slots(status) if s.get("class", "rootfs") == "rootfs"]
     booted_name = status.get("booted")
@@ -88,9 +120,11 @@ def outcome(status: dict[str, Any], version: str, entries: Path = ENTRIES) -> di
     if theirs and theirs["version"] and theirs_at > mine_at:
         if theirs["boot_status"] == "bad":
             tried = tries(str(theirs["slot"]), entries)
-            why = fallback_words(theirs["version"], version, tried)
+            check = boot_check_record(str(theirs["slot"]), theirs_at, boot_check) or {}
+            bound_s, starts = int(check.get("bound_s", BOUND_S)), int(check.get("starts", STARTS))
+            why = fallback_words(theirs["version"], version, tried, bound_s, starts, str(check.get("failed", "")))
             last = {"outcome": "rolled_back", "from": version, "to": theirs["version"], "why": why,
-                    "installed": theirs_at, "tries": tried, "bound_s": BOUND_S, "starts": STARTS}  # fmt: skip
+                    "installed": theirs_at, "tries": tried, "bound_s": bound_s, "starts": starts}  # fmt: skip
         elif primary == theirs["slot"]:
             last = {"outcome": "installed", "from": version, "to": theirs["version"], "installed": theirs_at}
     elif mine and mine["version"] and mine_at:
@@ -103,7 +137,8 @@ def outcome(status: dict[str, Any], version: str, entries: Path = ENTRIES) -> di
     }
 
 
-def read_status(cabinet: Cabinet, run: Run = run_rauc, entries: Path = ENTRIES) -> dict[str, Any]:
+def read_status(cabinet: Cabinet, run: Run = run_rauc, entries: Path = ENTRIES,
+                boot_check: Path = BOOT_CHECK) -> dict[str, Any]:
     """RAUC's view of the slots, summed up; `refused` in plain words when RAUC cannot say."""
     if cabinet.problem:
         return {"ok": False, "refused": cabinet.problem, "booted": {"version": cabinet.version}}
@@ -122,4 +157,4 @@ def read_status(cabinet: Cabinet, run: Run = run_rauc, entries: Path = ENTRIES) 
         status = json.loads(done.stdout)
     except ValueError:
         return {"ok": False, "refused": "RAUC's status could not be read", "booted": {"version": cabinet.version}}
-    return {"ok": True, **outcome(status, cabinet.version, entries)}
+    return {"ok": True, **outcome(status, cabinet.version, entries, boot_check)}

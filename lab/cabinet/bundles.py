@@ -2,9 +2,11 @@
 
 From the image under test: slot A's root file system (its ext4, read off the image) is the base of
 - `good`: a newer version (the image's version, its last number one more), which says so in
-  /etc/spit-arcade/bundle-version, signed with the development key (systemd/image/make-bundle.sh);
-- `broken`: newer still, whose game fails at every start (a drop-in ExecStart=/bin/false): installed,
-  it must be left for the slot it came from;
+  /etc/spit-arcade/bundle-version and where the game itself reads its version (`set_game_version`:
+  the installed package's metadata and `appliance.__version__`), signed with the development key
+  (systemd/image/make-bundle.sh);
+- `broken`: newer still (again in both places), whose game fails at every start (a drop-in
+  ExecStart=/bin/false): installed, it must be left for the slot it came from;
 - `bad`: bundles every cabinet must refuse, made on a small root file system (refused before a byte
   of it is written, whatever its size): unsigned, one byte changed, another architecture's, another
   key's, and an older version (a downgrade, refused unless the operator confirms it).
@@ -37,6 +39,7 @@ class Bundles:
     broken: Path
     bad: dict[str, Path] = field(default_factory=dict)  # what is wrong with it -> the bundle
     made_s: dict[str, float] = field(default_factory=dict)  # how long each full-size bundle took to make
+    broken_version: str = ""
 
 
 def run(*command: str) -> str:
@@ -81,6 +84,51 @@ def put_file(rootfs: Path, path: str, text: str, mkdir: str = "") -> None:
     said = run("debugfs", "-R", f"cat {path}", str(rootfs))
     if said != text:
         raise RuntimeError(f"debugfs did not write {path} into {rootfs}")
+
+
+VENV_LIB = "/opt/spit-arcade/venv/lib"
+
+
+def debugfs_names(rootfs: Path, folder: str) -> list[str]:
+    """The names in a folder of an ext4 image (debugfs `ls -p`: /inode/mode/uid/gid/name/size/)."""
+    said = run("debugfs", "-R", f"ls -p {folder}", str(rootfs))
+    return [fields[5] for fields in (line.split("/") for line in said.splitlines()) if len(fields) > 6
+            and fields[5] not in (".", "..")]  # fmt: skip
+
+
+def set_game_version(rootfs: Path, version: str) -> str:
+    """The game in an ext4 root file system made to say `version`, where it reads it: the installed
+    package's metadata (`importlib.metadata`, which the updater and the service menu show; its
+    folder renamed to match, as pip names it) and `appliance.__version__` (the link's hello, the
+    venue's heartbeat), that module's cached bytecode removed. Returns the version it said before."""
+    python = next(name for name in debugfs_names(rootfs, VENV_LIB) if name.startswith("python3"))
+    packages = f"{VENV_LIB}/{python}/site-packages"
+    info = next(name for name in debugfs_names(rootfs, packages) if re.fullmatch(r"spit_arcade-.+\.dist-info", name))
+    metadata = run("debugfs", "-R", f"cat {packages}/{info}/METADATA", str(rootfs))
+    before = re.search(r"^Version: (\S+)$", metadata, re.M)
+    if before is None:
+        raise RuntimeError(f"no Version in {packages}/{info}/METADATA")
+    put_file(rootfs, f"{packages}/{info}/METADATA", re.sub(r"^Version: \S+$", f"Version: {version}", metadata,
+                                                          count=1, flags=re.M))  # fmt: skip
+    module = f"{packages}/appliance/__init__.py"
+    source = run("debugfs", "-R", f"cat {module}", str(rootfs))
+    changed = re.sub(r'^__version__ = "[^"]*"$', f'__version__ = "{version}"', source, count=1, flags=re.M)
+    if changed == source and f'__version__ = "{version}"' not in source:
+        raise RuntimeError(f"no __version__ in {module}")
+    put_file(rootfs, module, changed)
+    cached = f"{packages}/appliance/__pycache__"
+    requests = "".join(f"rm {cached}/{name}\n" for name in debugfs_names(rootfs, cached)
+                       if name.startswith("__init__."))  # fmt: skip
+    renamed = f"spit_arcade-{version}.dist-info"
+    if renamed != info:  # (a rename: a second name for the folder, then the first one taken away)
+        requests += f"ln {packages}/{info} {packages}/{renamed}\nunlink {packages}/{info}\n"
+    if requests:
+        subprocess.run(["debugfs", "-w", "-f", "-", str(rootfs)], input=requests, capture_output=True, text=True,
+                       check=True)  # fmt: skip
+    names = debugfs_names(rootfs, packages)
+    if renamed not in names or (info != renamed and info in names):
+        raise RuntimeError(f"debugfs did not rename {info} to {renamed} in {rootfs}")
+    return before.group(1)
 
 
 def newer(version: str, by: int = 1) -> str:
@@ -160,19 +208,22 @@ def make_bundles(repo: Path, image: Path, folder: Path) -> Bundles:
         if with_stamp.get("stamp") == stamp:
             found = with_stamp["bundles"]
             return Bundles(found["base_version"], found["version"], Path(found["good"]), Path(found["broken"]),
-                           {k: Path(v) for k, v in found["bad"].items()}, found["made_s"])  # fmt: skip
+                           {k: Path(v) for k, v in found["bad"].items()}, found["made_s"],
+                           found.get("broken_version", ""))  # fmt: skip
     manifest = image.with_name(image.name.removesuffix(".img") + ".manifest.json")
     base = json.loads(manifest.read_text())["version"] if manifest.exists() else "0.1.0"
     version, broken_version = newer(base), newer(base, 2)
     made: dict[str, float] = {}
     rootfs = slot_rootfs(image, folder / "rootfs.ext4")
     put_file(rootfs, "/etc/spit-arcade/bundle-version", f"{version}\n")
+    set_game_version(rootfs, version)
     started = time.monotonic()
     good = make_bundle(repo, rootfs, version, folder / f"spit-arcade-{version}-amd64.raucb")
     made["good"] = round(time.monotonic() - started, 1)
     print(f"cabinet-test: bundle {good.name} ({good.stat().st_size / MIB:.0f} MiB) made in {made['good']} s",
           file=sys.stderr, flush=True)  # fmt: skip
     put_file(rootfs, "/etc/spit-arcade/bundle-version", f"{broken_version}\n")
+    set_game_version(rootfs, broken_version)
     drop_in = "/etc/systemd/system/spit-arcade.service.d"
     put_file(rootfs, f"{drop_in}/broken.conf", "[Service]\nExecStart=\nExecStart=/bin/false\n", mkdir=drop_in)
     started = time.monotonic()
@@ -181,9 +232,10 @@ def make_bundles(repo: Path, image: Path, folder: Path) -> Bundles:
     made["broken"] = round(time.monotonic() - started, 1)
     rootfs.unlink()
     bad = bad_bundles(repo, newer(base, 3), folder)
-    bundles = Bundles(base, version, good, broken, bad, made)
+    bundles = Bundles(base, version, good, broken, bad, made, broken_version)
     saved.write_text(json.dumps({"stamp": stamp, "bundles": {
-        "base_version": base, "version": version, "good": str(good), "broken": str(broken),
+        "base_version": base, "version": version, "broken_version": broken_version, "good": str(good),
+        "broken": str(broken),
         "bad": {k: str(v) for k, v in bad.items()}, "made_s": made}}))  # fmt: skip
     return bundles
 

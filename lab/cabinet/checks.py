@@ -105,6 +105,9 @@ class Report:
     update_boot_ok_bound_s: float | None = None  # a new slot's bound to show its title, emulated (3x the first boot's)
     update_scene_wait_s: float | None = None  # after the update: a scene's wait, 4 of the new slot's p99 frames
     update_rollback_why: str = ""  # the updater's status after it (what the service menu says): why
+    # Where an update's and a rollback's time went, from the guest's own clock (update.py, `Updates.phases`).
+    update_phases_s: dict[str, float] = field(default_factory=dict)
+    update_rollback_phases_s: dict[str, float] = field(default_factory=dict)
     update_power_cuts_tried: int = 0
     update_power_cuts_booted: int = 0  # a working game on the old or new slot, state partition clean, state kept
     bundles_bad_tried: int = 0

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from appliance.updater.server import CHECKING
 from appliance.updater.slots import BOUND_S
 
 from .bundles import Bundles
@@ -30,8 +31,9 @@ if TYPE_CHECKING:
 STICK = "/run/spit-arcade/stick"
 VENV_PYTHON = "/opt/spit-arcade/venv/bin/python"
 # The service menu's side of the updater's socket (appliance/updater/protocol.py), run in the cabinet:
-# `look`, `status`, or `install NAME [confirm]`; every reply a JSON line.
-ASK = """import json, sys
+# `look`, `status`, or `install NAME [confirm]`; every reply a JSON line, with the guest's clock when
+# it came ("t": the install's phases are timed by it).
+ASK = """import json, sys, time
 from appliance.updater.protocol import Client
 req, fields = sys.argv[1], {}
 if req == "install":
@@ -39,7 +41,7 @@ if req == "install":
 with Client(timeout_s=None) as client:
     client.send(req, **fields)
     for reply in client.replies():
-        print(json.dumps(reply), flush=True)
+        print(json.dumps({**reply, "t": round(time.time(), 3)}), flush=True)
         if req != "install" or reply.get("event") == "done":
             break
 """
@@ -47,6 +49,20 @@ BOUND_FILE = "/var/lib/spit-arcade/vm-boot-ok-bound"  # the test image's boot-ok
 COIN_LINE = 11  # the coin mech's line (appliance/inputs/default.toml: coin = 11)
 SERVICE_LINE = 9  # the service button's line (appliance/inputs/default.toml: service = 9)
 STORE = "/var/lib/spit-arcade/store.sqlite"
+BOOT_CHECK_RECORD = "/var/lib/spit-arcade/boot-ok-failed"  # boot-ok.sh's record of the slot it marked bad
+# The processor time of the units an install shares the cabinet with (systemd's cgroup accounting):
+# the game (drawing the service menu, emulated: Mesa's llvmpipe), the updater (its check) and RAUC.
+CPU_UNITS = ("spit-arcade.service", "spit-arcade-updater.service", "rauc.service")
+# The boot as the guest's clock saw it: now, the seconds since the kernel started, what systemd-boot and
+# systemd say of firmware and loader, when the game said READY (after its first frame), the boot check's
+# "the game is up after N s" (a slot's trial boot only), and the disk's flushes (/sys/block/vda/stat:
+# flush requests and their milliseconds, fields 16 and 17).
+BOOT_TIMES = (
+    "date +%s.%N; cut -d' ' -f1 /proc/uptime; systemd-analyze time 2>&1 | head -n 1; "
+    "echo ready $(systemctl show -p ActiveEnterTimestampMonotonic --value spit-arcade.service); "
+    "journalctl -b -o cat --no-pager -u spit-arcade-boot-ok | grep 'the game is up after' | tail -n 1; "
+    "awk '{print $16, $17}' /sys/block/vda/stat; stat -c %Y " + BOOT_CHECK_RECORD + " 2>/dev/null || echo -"
+)
 CONFIG = "/var/lib/spit-arcade/config.toml"
 DRIVEN = (
     "the service menu opened with its button (the game held), then the updater's socket asked as the service "
@@ -75,6 +91,7 @@ class Updates:
         self.stick = stick
         self.plugged = False
         self.plugs = 0  # each plug's drive has a name of its own (one left "in use" never blocks the next)
+        self.install_times: dict[str, float] = {}  # the last install asked: phases_of_install
 
     # --- the stick
 
@@ -237,11 +254,94 @@ class Updates:
         """A bundle installed as the service menu installs it: the updater asked over its socket (it
         checks every block, then has RAUC's service install it). (ok, its words, seconds)"""
         started = time.monotonic()
-        reply = self.ask("install", bundle.name, timeout=timeout)[-1]
+        cpu_before = self.cpu_s()
+        replies = self.ask("install", bundle.name, timeout=timeout)
+        cpu_after = self.cpu_s()
+        reply = replies[-1]
         took = round(time.monotonic() - started, 1)
+        self.install_times = self.phases_of_install(replies)
+        for unit, seconds in cpu_after.items():  # (the updater may have started for this install: from 0)
+            begun = cpu_before.get(unit, 0.0) if seconds >= cpu_before.get(unit, 0.0) else 0.0
+            self.install_times[f"cpu_s_{unit}"] = round(seconds - begun, 1)
         if reply.get("ok") is not True:
             return False, f"{reply.get('refused') or reply} {reply.get('detail', '')}", took
         return True, f"{reply.get('from')} -> {reply.get('to')}, signed by {reply.get('signer')}", took
+
+    @staticmethod
+    def phases_of_install(replies: list[dict[str, Any]]) -> dict[str, float]:
+        """From the updater's replies, timed by the guest's clock: its check of every block (from its
+        first progress to RAUC's first), RAUC's install (to the end), and when it ended ("done_t")."""
+        checking = [r["t"] for r in replies if r.get("event") == "progress" and r.get("step") == CHECKING and "t" in r]
+        rauc = [r["t"] for r in replies if r.get("event") == "progress" and r.get("step") != CHECKING and "t" in r]
+        done = [r["t"] for r in replies if r.get("event") == "done" and "t" in r]
+        times: dict[str, float] = {}
+        if checking and done:
+            times["check_s"] = round((rauc[0] if rauc else done[-1]) - checking[0], 1)
+        if rauc and done:
+            times["rauc_s"] = round(done[-1] - rauc[0], 1)
+        if done:
+            times["done_t"] = done[-1]
+        return times
+
+    def cpu_s(self) -> dict[str, float]:
+        """Each of CPU_UNITS' processor seconds so far (a unit not running: left out)."""
+        said = self.cab.agent_out(" ".join(f"systemctl show -p CPUUsageNSec --value {unit};" for unit in CPU_UNITS))
+        found: dict[str, float] = {}
+        for unit, value in zip(CPU_UNITS, said.splitlines(), strict=False):
+            with contextlib.suppress(ValueError):
+                found[unit.removesuffix(".service")] = round(int(value) / 1e9, 1)
+        return found
+
+    def boot_times(self) -> dict[str, float]:
+        """This boot as the guest's clock saw it (BOOT_TIMES): "kernel_t" (its start), "firmware_s" and
+        "loader_s" (systemd-analyze, from systemd-boot), "game_ready_s" (the game's READY) and "game_up_s"
+        (the boot check's), each from the kernel's start, the disk's "flushes" and "flush_ms" so far,
+        "marked_bad_t" (the boot check's record)."""
+        lines = self.cab.agent_out(BOOT_TIMES).splitlines()
+        found: dict[str, float] = {}
+        with contextlib.suppress(ValueError, IndexError):
+            found["kernel_t"] = round(float(lines[0]) - float(lines[1]), 2)
+        said = " ".join(lines)
+        for key in ("firmware", "loader"):
+            hit = re.search(rf"([\d.]+)(ms|s) \({key}\)", said)
+            if hit:
+                found[f"{key}_s"] = round(float(hit.group(1)) / (1000 if hit.group(2) == "ms" else 1), 1)
+        hit = re.search(r"the game is up after ([\d.]+) s", said)
+        if hit:
+            found["game_up_s"] = float(hit.group(1))
+        hit = re.search(r"ready ([1-9]\d*)", said)
+        if hit:
+            found["game_ready_s"] = round(int(hit.group(1)) / 1e6, 1)
+        with contextlib.suppress(ValueError, IndexError):
+            flushes, flush_ms = lines[-2].split()
+            found["flushes"], found["flush_ms"] = float(flushes), float(flush_ms)
+        with contextlib.suppress(ValueError, IndexError):
+            found["marked_bad_t"] = float(lines[-1])
+        return found
+
+    @staticmethod
+    def phases(install: dict[str, float], before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+        """An install's and the next boots' seconds, all by the guest's clock: the updater's check and
+        RAUC's install; from the install's end to the new kernel (the restart: shut down, firmware,
+        loader; for a rollback also the tried slot's boot, its failed starts and its restart, split at
+        the boot check's mark); that boot's firmware and loader; from the kernel to the game up (the boot
+        check's); the disk's flushes (and the guest's milliseconds waiting for them) before and after."""
+        out = {key: value for key, value in install.items() if key.endswith("_s") or key.startswith("cpu_s_")}
+        done, kernel = install.get("done_t"), after.get("kernel_t")
+        if done is not None and kernel is not None:
+            out["install_end_to_kernel_s"] = round(kernel - done, 1)
+            marked = after.get("marked_bad_t")
+            if marked is not None and done < marked < kernel:
+                out["install_end_to_marked_bad_s"] = round(marked - done, 1)
+                out["marked_bad_to_kernel_s"] = round(kernel - marked, 1)
+        for key in ("firmware_s", "loader_s", "game_ready_s", "game_up_s"):
+            if key in after:
+                out[key] = after[key]
+        if "flushes" in before and "flushes" in after:  # (the counts start again at each boot)
+            out["guest_flushes_before_install"] = before["flushes"]
+            out["guest_flush_ms_before_install"] = before["flush_ms"]
+            out["guest_flushes_new_boot"], out["guest_flush_ms_new_boot"] = after["flushes"], after["flush_ms"]
+        return out
 
     def reboot(self, asked: bool = False) -> None:
         """A reboot from inside (the stick stays in): with `asked`, the updater's `reboot`, as the
@@ -352,6 +452,7 @@ class Updates:
             return
         old, new = self.booted(), self.other()
         bound = self.set_bound()
+        before_install = self.boot_times()
         try:
             self.open_service_menu()
         except VmError as error:
@@ -371,15 +472,18 @@ class Updates:
             self.report.note("an update from the stick", False, f"{error}; {self.cab.what_happened()}")
             return
         good = self.blessed(new, bound)
+        self.report.update_phases_s = self.phases(self.install_times, before_install, self.boot_times())
         after = self.state()
         lost = self.kept(before, after)
         version = self.vm.out("cat /etc/spit-arcade/bundle-version 2>/dev/null || true")
+        reported = str((self.ask("status", timeout=120)[-1].get("booted") or {}).get("version", ""))
         states = self.cab.slot_states()
-        ok = good and resumed and not lost and version == self.bundles.version and states.get(new) == "good"
+        ok = good and resumed and not lost and version == reported == self.bundles.version and states.get(new) == "good"
         self.report.update_applied += int(ok)
         self.report.update_state_kept = not lost
         self.report.note(
-            f"an update from the stick: {old} -> {new}, {self.bundles.base_version} -> {version or '?'}",
+            f"an update from the stick: {old} -> {new}, {self.bundles.base_version} -> {version or '?'} "
+            f"(the game says {reported or '?'})",
             ok,
             f"installed in {took} s; stick in to the new slot's game {self.report.update_s} s; blessed {good}; "
             f"rauc {states}; game resumed {resumed}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)} "
@@ -396,6 +500,7 @@ class Updates:
         self.report.update_rollback_tried += 1
         with contextlib.suppress(VmError):  # (the game held meanwhile, as for the update)
             self.open_service_menu()
+        before_install = self.boot_times()
         installed, said, _ = self.install_asked(self.bundles.broken)
         if not installed:
             self.report.note("a bundle whose game never comes up: rolled back", False, f"the updater: {said[-400:]}")
@@ -415,12 +520,14 @@ class Updates:
             self.report.note("a bundle whose game never comes up: rolled back", False, why)
             return
         self.report.update_rollback_s = round(time.monotonic() - started, 1)
+        self.report.update_rollback_phases_s = self.phases(self.install_times, before_install, self.boot_times())
         states = self.cab.slot_states()
         after = self.state()
         lost = self.kept(before, after)
         last = self.ask("status", timeout=120)[-1].get("last") or {}  # what the service menu shows after it
-        self.report.update_rollback_why = str(last.get("why", ""))
-        said_why = last.get("outcome") == "rolled_back" and bool(last.get("why"))
+        self.report.update_rollback_why = why = str(last.get("why", ""))
+        said_why = last.get("outcome") == "rolled_back" and self.names_it(why, bound)
+        said_why = said_why and last.get("bound_s") == round(bound)
         ok = tried and states.get(broken) == "bad" and states.get("booted") == good_slot and not lost and said_why
         self.report.update_rolled_back += int(ok)
         self.report.update_state_kept = self.report.update_state_kept and not lost
@@ -431,6 +538,12 @@ class Updates:
             f"rauc {states}; state {'intact' if not lost else 'LOST ' + ', '.join(lost)}; the updater's status: "
             f"{last}",
         )
+
+    def names_it(self, why: str, bound: float) -> bool:
+        """A rollback's words name the versions the games report (the one that did not come up, the one
+        gone back to) and the bound this run's boot check used."""
+        return (why.startswith(f"{self.bundles.broken_version} did not come up") and f"within {bound:.0f} s" in why
+                and why.endswith(f"went back to {self.bundles.version} by itself"))  # fmt: skip
 
     def ask(self, *args: str, timeout: float = 600) -> list[dict[str, Any]]:
         """The updater asked as the service menu asks it (its socket, protocol v1): every reply."""
@@ -542,7 +655,11 @@ class Updates:
         """Power cuts at random moments of an install from the stick, or of the new slot's first boot:
         each next power-on boots a working game (the old slot or the new), the state partition clean
         and the state kept."""
-        install_s = self.report.update_install_s or 300.0
+        # A moment of RAUC's own install (what these installs run: no check before it), as the update
+        # step measured it, else of the whole install asked, else 300 s; a moment of the new slot's
+        # first boot up to its title, as this run's first boot took.
+        install_s = self.report.update_phases_s.get("rauc_s") or self.report.update_install_s or 300.0
+        first_boot_s = self.report.boot_to_title_s or self.report.boot_to_ready_s or 120.0
         bound = self.set_bound()
         for n in range(count):
             before = self.state()
@@ -560,7 +677,7 @@ class Updates:
                     if rc != 0:
                         raise VmError(f"rauc install: {said[-300:]}")
                     self.reboot()
-                    wait = rng.uniform(1.0, 120.0)
+                    wait = rng.uniform(1.0, first_boot_s)
                 time.sleep(wait)
             except VmError as error:
                 print(f"cabinet-test: update power cut {n + 1}: not set up: {error}", file=sys.stderr)

@@ -37,6 +37,12 @@ while :; do
   sleep 1
 done
 echo "spit-arcade-boot-ok: the game did not show its first screen $why ($unit $state, showing '$shows'): this slot is marked bad and the cabinet restarts into the other one" >&2
+# What this check allowed and which of it ran out, on the state partition that both slots share: the
+# slot gone back to says it in its updater's words (appliance/updater/slots.py, boot_check_record).
+case "$why" in within*) ran_out=bound ;; *) ran_out=starts ;; esac
+{ printf 'slot=%s\nbound_s=%s\nstarts=%s\nfailed=%s\n' \
+    "$(grep -o 'rauc\.slot=[A-Za-z]*' /proc/cmdline | cut -d= -f2)" "$bound" "$starts" "$ran_out" \
+    >/var/lib/spit-arcade/boot-ok-failed.new && mv /var/lib/spit-arcade/boot-ok-failed.new /var/lib/spit-arcade/boot-ok-failed; } || true
 if [ "${SPIT_SLOT_MARK:-}" = tryboot ]; then
   /usr/local/libexec/spit-slot-switch set-state "$(/usr/local/libexec/spit-slot-switch get-current)" bad || true
 else
