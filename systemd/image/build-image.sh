@@ -97,6 +97,15 @@ if [ "$arch" = arm64 ]; then
   # Raspberry Pi OS). Written before the kernel comes, so its initramfs is made once, not twice;
   # dpkg keeps these over the package's own /etc/default/raspi-firmware (force-confold, below).
   hooks+=(--essential-hook='mkdir -p "$1/etc/default" && printf "ROOTPART=PARTLABEL=spit-root-a\nCONSOLES=\"tty1\"\n" >"$1/etc/default/raspi-firmware" && echo "ro consoleblank=0 vt.global_cursor_default=0" >"$1/etc/default/raspi-extra-cmdline"')
+  # mkinitramfs, emulated by qemu-user on an x86 host (thousands of short processes: several a
+  # module), is the longest step of this build, and dpkg ran it twice: for the kernel, then again
+  # for initramfs-tools' trigger from the packages configured after it. Held while the packages
+  # are installed (update-initramfs diverted to a no-op, as live-build does) and run once when all
+  # are (the first customize hook): the initramfs the last of those runs made, made once. Its
+  # post-update hook (raspi-firmware's) fills /boot/firmware then: the kernel, initramfs,
+  # device trees, config.txt and cmdline.txt.
+  hooks+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --divert /usr/sbin/update-initramfs.held --add /usr/sbin/update-initramfs && printf "#!/bin/sh\necho \"update-initramfs: held until the packages are in (build-image.sh)\" >&2\n" >"$1/usr/sbin/update-initramfs" && chmod 0755 "$1/usr/sbin/update-initramfs"')
+  hooks+=(--customize-hook='rm "$1/usr/sbin/update-initramfs" && chroot "$1" dpkg-divert --quiet --local --rename --remove /usr/sbin/update-initramfs && kver="$(basename "$(ls -d "$1"/lib/modules/* | head -n1)")" && chroot "$1" update-initramfs -c -k "$kver" >&2 && test -s "$1/boot/initrd.img-$kver" && test -s "$1/boot/firmware/initrd.img-$kver" && test -s "$1/boot/firmware/cmdline.txt"')
 fi
 hooks+=(
   # The build host's own certificate authorities (a proxy's, where downloads pass one) are trusted
