@@ -183,7 +183,9 @@ def test_kill_9_at_random_moments_of_real_play_runs_every_restart_resumes_the_jo
     assert figures.failures == []
     assert figures.checked == kills and figures.resumed == kills
     assert figures.torn >= kills // 5 - 1
-    assert len(set(figures.positions)) > kills // 2  # the game went on between kills: new positions
+    # the game went on between kills: new positions. How far depends on how fast the machine plays
+    # (at load 5 one run in four resumed where the last had; a kill may come before a new press).
+    assert figures.positions[-1] > figures.positions[0] and len(set(figures.positions)) > kills // 4
     assert figures.journals >= 1 and figures.replayed == figures.journals
 
 
