@@ -175,7 +175,21 @@ def test_open_inputs_leaves_out_a_source_that_cannot_start(monkeypatch: pytest.M
     try:
         assert [source.name for source in merger.sources] == ["mock"]
         assert len(notices) == 1 and notices[0].startswith("the gpio inputs cannot start (FileNotFoundError")
-        assert notices[0].endswith("; left out")
+        assert notices[0].endswith("; left out") and notices[0].kind == "left_out"  # type: ignore[attr-defined]
+    finally:
+        merger.stop()
+
+
+def test_a_pad_not_plugged_in_is_waiting_and_a_source_that_cannot_start_left_out(tmp_path: Path) -> None:
+    from appliance.display.scenes.base import WAITING, notice_kind
+
+    inputs = tmp_path / "inputs.toml"
+    inputs.write_text(f'sources = ["serial"]\n[[serial]]\nport = "{tmp_path / "no-pad"}"\nplayer = 1\n')
+    notices: list[str] = []
+    merger = app.open_inputs(app.parse_args(["--inputs", str(inputs)]), notices)
+    try:
+        assert notices == [f"no slap pad at {tmp_path / 'no-pad'} yet; it joins when it is plugged in"]
+        assert notice_kind(notices[0]) == WAITING  # no problem: the start puts up no panel for it
     finally:
         merger.stop()
 
@@ -203,6 +217,7 @@ def test_settings_problems_reach_the_screen_at_start(monkeypatch: pytest.MonkeyP
 
     lines = shown_to(scene.captions(), 1)  # type: ignore[attr-defined]
     assert any(f"{config}: volume: must be" in line for line in lines)
+    assert lines[-2:] == ["settings: the built-in defaults are used", "any button: go on"]
 
 
 def test_under_systemd_play_says_ready_pings_the_watchdog_and_says_stopping(tmp_path: Path) -> None:

@@ -33,15 +33,17 @@ from appliance.display.coins import office
 from appliance.display.compositor import Canvas
 from appliance.display.i18n import LANGUAGES, set_language
 from appliance.display.layout import table_layout
-from appliance.display.scenes.base import Push, make
+from appliance.display.scenes.base import LEFT_OUT, SETTINGS, WAITING, Notice, Push, make
 from appliance.operator.updates import Installing, Looked, Updates
 from appliance.shared.settings import Settings
 
 LAYOUTS = ("desktop", "tabletop")
 SIZES = ((1280, 720), (1280, 800), (1920, 1080))
 SEATS = (2, 3, 4)
-NOTICES = ["the settings file has a mistake: volume must be from 0.0 to 1.0, not 7 (0.6 used)",
-           "no slap pad at /dev/ttyUSB0 yet; it joins when it is plugged in"]  # fmt: skip
+# one of each kind, so the panel has its every heading and footer line
+NOTICES = [Notice("the settings file has a mistake: volume must be from 0.0 to 1.0, not 7 (0.6 used)", SETTINGS),
+           Notice("the gpio inputs cannot start (FileNotFoundError: /dev/gpiochip0); left out", LEFT_OUT),
+           Notice("no slap pad at /dev/ttyUSB0 yet; it joins when it is plugged in", WAITING)]  # fmt: skip
 
 
 @pytest.fixture(autouse=True)

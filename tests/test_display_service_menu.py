@@ -17,7 +17,8 @@ from appliance.display.captions import shown_to
 from appliance.display.coins import office
 from appliance.display.i18n import language, set_language
 from appliance.display.rules_words import preset_name
-from appliance.display.scenes.base import BACK, MenuKey
+from appliance.display.runner import Runner
+from appliance.display.scenes.base import BACK, LEFT_OUT, SETTINGS, WAITING, MenuKey, Notice, Push
 from appliance.display.scenes.service_menu import ROWS_SHOWN, STUCK_S, ServiceMenuScene
 from appliance.display.scenes.title import TitleScene
 from appliance.operator import books
@@ -418,6 +419,61 @@ def test_the_starts_problems_are_shown_on_screen_until_a_button_and_in_the_menu(
     h.runner.apply(Push(NoticesScene(h.ctx, ["x"])))
     h.advance(NOTICE_S + 1)
     assert isinstance(h.scene, TitleScene)
+
+
+PAD = Notice("no slap pad at /dev/ttyUSB0 yet; it joins when it is plugged in", WAITING)
+
+
+def test_a_pad_waiting_to_be_plugged_in_is_no_problem_at_start(tmp_path: Path) -> None:
+    """A slap pad put away at night: straight to the title, the pad listed in the diagnostics."""
+    h = Harness(SIZE, "tabletop")
+    h.ctx.journal_dir = tmp_path
+    stack = app.first_scenes(h.ctx, [PAD])
+    assert [type(scene).__name__ for scene in stack] == ["TitleScene"]
+    h.runner = Runner(h.ctx, stack[0], h.screen, present=lambda rects: None, service_menu=True)
+    h.frame()
+    h.press(0, "service")
+    go(h, 0, 3)
+    assert str(PAD) in seen(h)
+
+
+def test_the_panel_lists_what_waits_apart_and_says_what_is_true_of_each_kind(tmp_path: Path) -> None:
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.service_notices import NoticesScene
+
+    h = Harness(SIZE, "tabletop")
+    h.ctx.journal_dir = tmp_path
+    setting = Notice("config.toml: volume: must be from 0.0 to 1.0, not 7; using 0.6", SETTINGS)
+    left_out = Notice("the gpio inputs cannot start (no chip); left out", LEFT_OUT)
+    stack = app.first_scenes(h.ctx, [PAD, setting, left_out])
+    h.runner = Runner(h.ctx, stack[0], h.screen, present=lambda rects: None)
+    for scene in stack[1:]:
+        h.runner.apply(Push(scene))
+    assert isinstance(h.scene, NoticesScene)
+    assert shown_to(h.scene.captions(), 1) == [
+        "The cabinet started with problems",
+        str(setting),
+        str(left_out),
+        "waiting to be plugged in:",
+        str(PAD),
+        "settings: the built-in defaults are used",
+        "an input left out: the cabinet plays without it",
+        "waiting: it joins when it is plugged in",
+        "any button: go on",
+    ]
+    set_language("de")
+    try:
+        lines = shown_to(h.scene.captions(), 2)
+        assert "wartet darauf, eingesteckt zu werden:" in lines
+        assert lines[-4:] == ["Einstellungen: es gelten die eingebauten Werte",
+                              "ein Eingang fehlt: der Automat spielt ohne ihn",
+                              "wartend: kommt dazu, sobald es eingesteckt ist", "eine Taste: weiter"]  # fmt: skip
+    finally:
+        set_language("en")
+    # a notice of no kind (a game that can't be resumed) says what happens itself: no claim under it
+    h.runner.apply(Push(NoticesScene(h.ctx, ["the game in x.jsonl cannot be resumed (bad); it is left as it is"])))
+    assert shown_to(h.scene.captions(), 1)[-1:] == ["any button: go on"]
+    assert "settings: the built-in defaults are used" not in shown_to(h.scene.captions(), 1)
 
 
 def test_the_settings_file_keeps_valid_toml_after_every_adjustment(tmp_path: Path) -> None:

@@ -247,6 +247,8 @@ def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> A
     from appliance.inputs.merge import Merger, favour_input_threads
     from appliance.inputs.serial_link import SerialSource
 
+    from .scenes.base import LEFT_OUT, WAITING, Notice
+
     sources = [s.strip() for s in args.sources.split(",") if s.strip()] if args.sources else None
     config = load_config(args.inputs, sources, strict=False)  # a typo never stops the cabinet
     # the screen reads the keyboard and the touch screen itself (run's `touch`)
@@ -258,17 +260,18 @@ def open_inputs(args: argparse.Namespace, notices: list[str] | None = None) -> A
         try:
             built += build_sources(dataclasses.replace(config, sources=[backend]))
         except Exception as error:  # a script that can't be read, a wiring gpiozero refuses
-            said.append(f"the {backend} inputs cannot start ({error}); left out")
+            said.append(Notice(f"the {backend} inputs cannot start ({error}); left out", LEFT_OUT))
     for source in built:
         try:
             source.start(merger)
         except Exception as error:  # no GPIO chip here, no permission on /dev/gpiochip*
             with contextlib.suppress(Exception):
                 source.stop()
-            said.append(f"the {source.name} inputs cannot start ({type(error).__name__}: {error}); left out")
+            said.append(Notice(f"the {source.name} inputs cannot start ({type(error).__name__}: {error}); left out",
+                               LEFT_OUT))
             continue
         if isinstance(source, SerialSource) and not os.path.exists(source.port):
-            said.append(f"no slap pad at {source.port} yet; it joins when it is plugged in")
+            said.append(Notice(f"no slap pad at {source.port} yet; it joins when it is plugged in", WAITING))
         merger.add(source)
     for notice in said:
         print(f"spit-arcade play: {notice}", file=sys.stderr)
@@ -459,7 +462,7 @@ def run(
 
     from .i18n import LANGUAGES, set_language
     from .runner import Runner
-    from .scenes.base import Context, Push
+    from .scenes.base import SETTINGS, Context, Notice, Push
     from .sound import Sound
 
     assert isinstance(screen, pygame.Surface)
@@ -476,7 +479,7 @@ def run(
     watchdog.progress("sound and fonts")
     ctx.office = Office.open(config_path, keep_credits_s=kept_s)  # the store: its problems said at start
     watchdog.progress("the store open")
-    said = [str(p) for p in settings.warnings] + list(notices or []) + ctx.office.notices
+    said = [Notice(str(p), SETTINGS) for p in settings.warnings] + list(notices or []) + ctx.office.notices
     # An update applied or rolled back since the last start: into the audits, asked of the updater
     # on a thread of its own (nothing of it is imported or waited for before the first frame).
     threading.Thread(target=check_updates, args=(ctx,), name="updates-at-start", daemon=True).start()
@@ -510,13 +513,19 @@ def check_updates(ctx: Any) -> None:
 def first_scenes(ctx: Any, notices: list[str]) -> list[Any]:
     """The scene stack at start, bottom first: the game a crash interrupted, resumed under "game
     resumed" (else the title); the start's `notices` (settings problems, inputs left out, a journal
-    that can't be resumed, which is added to them) over it, until someone presses a button."""
-    from .scenes.base import make
-
+    that can't be resumed, which is added to them) over it, until someone presses a button; only
+    things waiting to be plugged in put up no panel (service_notices.py says why)."""
     stack = resume_scenes(ctx, notices)  # a journal that can't be resumed adds its notice
-    if notices:
-        stack.append(make("notices", ctx, notices))
-    return stack
+    return [*stack, *notices_scenes(ctx, notices)]
+
+
+def notices_scenes(ctx: Any, notices: list[str]) -> list[Any]:
+    """[the start-up notices' panel], or [] when nothing went wrong at start; the notices are kept
+    for the service menu's diagnostics either way."""
+    from .scenes.base import make, startup_notices, worth_a_panel
+
+    startup_notices(ctx)[:] = notices
+    return [make("notices", ctx, notices)] if worth_a_panel(notices) else []
 
 
 def learn_scenes(ctx: Any, learn: str, notices: list[str]) -> list[Any]:
@@ -528,10 +537,7 @@ def learn_scenes(ctx: Any, learn: str, notices: list[str]) -> list[Any]:
 
     if learn == "chosen":
         learn = "speed" if game_choice(ctx.settings).is_speed else "spit"
-    stack = [make("learn", ctx, 1, learn)]
-    if notices:
-        stack.append(make("notices", ctx, notices))
-    return stack
+    return [make("learn", ctx, 1, learn), *notices_scenes(ctx, notices)]
 
 
 def resume_scenes(ctx: Any, notices: list[str]) -> list[Any]:

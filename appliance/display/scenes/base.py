@@ -205,6 +205,33 @@ class Context:
         return view
 
 
+class Notice(str):
+    """A start-up notice (its words) with its kind, which says what is true of it: SETTINGS, a problem
+    in the settings (the built-in default is used); LEFT_OUT, an input source that cannot start (the
+    cabinet plays without it); WAITING, a device not plugged in yet (it joins when it is, and is no
+    problem); "" for the rest, whose words say what happens (a plain str is one of those)."""
+
+    kind: str = ""
+
+    def __new__(cls, words: str, kind: str = "") -> Notice:
+        made = super().__new__(cls, words)
+        made.kind = kind
+        return made
+
+
+SETTINGS, LEFT_OUT, WAITING = "settings", "left_out", "waiting"
+
+
+def notice_kind(notice: str) -> str:
+    return getattr(notice, "kind", "")
+
+
+def worth_a_panel(notices: list[str]) -> bool:
+    """Whether the start's notices put up their panel (service_notices.py): when anything but things
+    waiting to be plugged in is among them."""
+    return any(notice_kind(n) != WAITING for n in notices)
+
+
 def startup_notices(ctx: Context) -> list[str]:
     """The notices of this start, kept on the context for the service menu's diagnostics."""
     found: list[str] | None = getattr(ctx, "_startup_notices", None)
