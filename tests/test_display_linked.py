@@ -145,3 +145,118 @@ def test_a_linked_rematch_from_the_game_over_screen_starts_when_both_tables_want
     assert frames_until(h, joiner, lambda: isinstance(h.scene, PlayScene) and h.scene.match is not first
                           and joiner.game_no == 2)  # the other table gets the new deal a beat later
     assert h.scene.match is leader.match and leader.game_no == joiner.game_no == 2
+
+
+# --- a find on the venue (`[link] join = "venue"`): the screen first, the find on a thread, tried again
+
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_a_find_on_the_venue_is_shown_while_it_runs_and_escape_goes_back_to_the_title(layout: str) -> None:
+    import threading
+
+    from appliance.display.scenes.base import BACK, MenuKey
+    from appliance.display.scenes.title import TitleScene
+    from appliance.linked import finding
+    from appliance.linked.finding import Finding
+
+    order: list[str] = []
+    release = threading.Event()
+    closed: list[bool] = []
+
+    class Found:  # what the try returns when let go: a table that says it was closed
+        def close(self) -> None:
+            closed.append(True)
+
+    def find_once() -> tuple[object, str]:
+        order.append("try")
+        if len(order) == 1:  # the first try finds nothing (as a find on a venue with no game yet)
+            raise TimeoutError("no linked game offered that fits")
+        if len(order) == 2:  # the second finds only a game that does not fit: check_offer's words
+            raise OSError("the link unit: no linked game offered that fits: table-1: "
+                          "the other cabinet is set for 'speed', this one for 'classic'")
+        assert release.wait(30)
+        return Found(), "table-1"
+
+    h = Harness((960, 540), layout)
+    saved, finding.RETRY_S = finding.RETRY_S, 0.0
+    try:
+        table = Finding(find_once)
+        h.runner.apply_scene(make("linked_wait", h.ctx, table, "venue"))
+        h.frame()
+        caption = h.scene.captions()[0]  # type: ignore[attr-defined]
+        assert [line.words for line in caption.lines][-1] == "Escape: back to the title"
+        assert table.wait_for(lambda f: f.tries == 2, 30)  # two tries ended, a third under way
+        assert table.table is None
+        h.frame()
+        said = texts(h)
+        assert "The linked game cannot start" in said and "table-1: the other cabinet is set for 'speed'" in said
+        assert "Still looking for a game on the venue" in said
+        h.runner.send(MenuKey(0, BACK, True, h.now_ns))  # Escape
+        h.frame()
+        assert isinstance(h.scene, TitleScene)
+        release.set()  # the try under way ends with a table after the players went back: it is closed
+        assert table.wait_for(lambda f: bool(closed), 30)
+        assert table.table is None and table.state == "finding"
+    finally:
+        finding.RETRY_S = saved
+        release.set()
+
+
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_the_first_frame_says_it_looks_on_the_venue_before_any_try_ends(layout: str) -> None:
+    import threading
+
+    from appliance.linked.finding import Finding
+
+    started, release = threading.Event(), threading.Event()
+
+    def find_once() -> tuple[object, str]:
+        started.set()
+        assert release.wait(30)
+        raise TimeoutError("no linked game offered that fits")
+
+    h = Harness((960, 540), layout)
+    table = Finding(find_once)
+    try:
+        assert started.wait(30)  # the try is under way, and held: the frame is drawn before it ends
+        h.runner.apply_scene(make("linked_wait", h.ctx, table, "venue"))
+        h.frame()
+        caption = h.scene.captions()[0]  # type: ignore[attr-defined]
+        assert [line.words for line in caption.lines] == [
+            "Waiting for the other cabinet", "Looking for a game on the venue", "Escape: back to the title"]
+        assert table.tries == 0
+    finally:
+        release.set()
+        table.close()
+
+
+@pytest.mark.parametrize("language", ["de", "eo"])
+def test_the_finds_words_are_said_in_the_players_language(language: str) -> None:
+    from appliance.display.i18n import LOCALE_DIR, read_po
+
+    catalogue = read_po(LOCALE_DIR / language / "LC_MESSAGES" / "spit_arcade.po")
+    for words in ("Looking for a game on the venue", "Still looking for a game on the venue"):
+        assert catalogue.get(words), words
+
+
+def test_a_link_unit_that_does_not_answer_is_said_on_the_wait_and_the_find_goes_on() -> None:
+    from appliance.linked import finding
+    from appliance.linked.finding import Finding
+    from appliance.linked.relay_client import RelayError
+
+    def find_once() -> tuple[object, str]:
+        raise RelayError("the link unit at /run/spit-arcade-link.sock does not answer (No such file or directory)")
+
+    h = Harness((960, 540))
+    saved, finding.RETRY_S = finding.RETRY_S, 0.0
+    table = Finding(find_once)
+    try:
+        h.runner.apply_scene(make("linked_wait", h.ctx, table, "venue"))
+        assert table.wait_for(lambda f: f.tries >= 2, 30)  # tried again
+        h.frame()
+        lines = [line.words for line in h.scene.captions()[0].lines]  # type: ignore[attr-defined]
+        assert lines == ["Waiting for the other cabinet", "Looking for a game on the venue",
+                         "the link unit at /run/spit-arcade-link.sock does not answer (No such file or directory)",
+                         "Escape: back to the title"]
+    finally:
+        table.close()
+        finding.RETRY_S = saved

@@ -197,3 +197,95 @@ def test_a_find_under_way_holds_up_none_of_the_units_other_links_and_a_broker_go
     finally:
         err = relay.stop()
     assert "went away" in err, err
+
+
+# --- a cabinet whose [link] says join = "venue": the screen first, the find tried again until it pairs
+
+def _frames_until(h, done, leader) -> bool:  # type: ignore[no-untyped-def]
+    """Frames on the real clock (both tables' peers read it), the leader's table ticked beside them;
+    between frames, a bounded wait for the link's datagrams (never a sleep)."""
+    for _ in range(5000):
+        h.now_ns = time.monotonic_ns()
+        h.runner.frame([], h.now_ns)
+        leader.tick(time.monotonic_ns())
+        if done():
+            return True
+        leader.peer.wait_for(lambda _: False, 0.002)
+    return done()
+
+
+@pytest.mark.parametrize("layout", ["tabletop", "desktop"])
+def test_a_cabinet_joining_on_the_venue_opens_its_screen_first_and_pairs_on_a_later_try(
+        broker: Broker, tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from headless import Harness
+
+    from appliance.display.app import open_link, parse_args
+    from appliance.display.scenes.base import make
+    from appliance.display.scenes.play import PlayScene
+    from appliance.linked import finding
+    from appliance.linked.finding import Finding
+    from appliance.linked.game import LinkedTable
+    from appliance.shared.settings import Settings
+
+    monkeypatch.setattr(finding, "RETRY_S", 0.05)
+    relay = RelayProcess(tmp_path / "table-2.sock", "--venue", str(broker.credential("table-2") / "venue.toml"),
+                         "--find-s", "1")  # a short try: the first ends with nothing offered
+    settings = Settings(layout=layout, link={"join": "venue"})
+    table, where = open_link(parse_args(["--link-relay", str(relay.path)]), settings, None)  # returns at once
+    h = Harness((960, 540), layout)
+    leader = one = None
+    try:
+        assert isinstance(table, Finding) and where == "venue"
+        h.runner.apply_scene(make("linked_wait", h.ctx, table, where))
+        h.frame()  # the first frame: drawn before anything is offered, so before the find can end
+        lines = [line.words for line in h.scene.captions()[0].lines]  # type: ignore[attr-defined]
+        assert lines == ["Waiting for the other cabinet", "Looking for a game on the venue",
+                         "Escape: back to the title"]
+        assert table.wait_for(lambda f: f.tries >= 1, BOUND_S)  # a try ended: nothing offered
+        assert table.table is None and "no linked game offered" in table.said and not table.refusal
+        leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "table-1"), host="127.0.0.1")
+        leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=100_000_000)
+        one = _link(broker, "table-1")
+        one.offer(leader_peer.offer, leader_peer.port, timeout=BOUND_S)  # the other cabinet comes up late
+        assert table.wait_for(lambda f: f.table is not None, BOUND_S)  # a later try pairs
+        assert table.tries >= 1 and table.where == f"table-1 (127.0.0.1:{leader_peer.port}, through the venue)"
+        assert _frames_until(h, lambda: isinstance(h.scene, PlayScene), leader)
+        assert h.scene.match is table.match  # type: ignore[attr-defined]
+        assert _frames_until(h, lambda: leader.state == table.state == "playing", leader)  # both play one game
+    finally:
+        table.close()
+        if leader is not None:
+            leader.close()
+        if one is not None:
+            one.close()
+        relay.stop()
+
+
+def test_a_cabinet_joining_on_the_venue_shows_a_game_that_does_not_fit_and_keeps_looking(
+        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from headless import Harness
+
+    from appliance.display.app import open_link, parse_args
+    from appliance.display.scenes.base import make
+    from appliance.linked import finding
+    from appliance.shared.settings import Settings
+
+    monkeypatch.setattr(finding, "RETRY_S", 0.05)
+    relay = RelayProcess(tmp_path / "table-2.sock", "--venue", str(broker.credential("table-2") / "venue.toml"),
+                         "--find-s", "1")
+    one = _link(broker, "table-1")
+    one.offer(offer("speed", {}, [1], 2, "table-1"), 7000, timeout=BOUND_S)
+    table, where = open_link(parse_args(["--link-relay", str(relay.path)]), Settings(link={"join": "venue"}), None)
+    h = Harness((960, 540))
+    try:
+        h.runner.apply_scene(make("linked_wait", h.ctx, table, where))
+        assert table.wait_for(lambda f: f.tries >= 2, BOUND_S)  # refused, and tried again
+        h.frame()
+        lines = [line.words for line in h.scene.captions()[0].lines]  # type: ignore[attr-defined]
+        assert lines == ["The linked game cannot start",
+                         "table-1: the other cabinet is set for 'speed', this one for 'classic'",
+                         "Still looking for a game on the venue", "Escape: back to the title"]
+    finally:
+        table.close()
+        one.close()
+        relay.stop()

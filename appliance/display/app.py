@@ -381,7 +381,10 @@ def main(argv: list[str] | None = None, clock: Callable[[], int] | None = None) 
 
 def open_link(args: argparse.Namespace, settings: Settings, journals: Path | None) -> tuple[Any, str]:
     """The linked table for `--link-listen PORT` / `--link HOST:PORT`, and where, in words. The game is
-    the one the settings choose (both cabinets must choose the same: the hello checks)."""
+    the one the settings choose (both cabinets must choose the same: the hello checks). A find on the
+    venue (`--link venue`) returns at once: a Finding (appliance/linked/finding.py) that looks on a thread
+    until it pairs, while the screen shows the wait."""
+    from appliance.linked.finding import Finding
     from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
     from appliance.linked.relay_client import ENV as RELAY_ENV
@@ -403,9 +406,33 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
         raise ValueError(f"--link-seats must name seats 1 to {table_seats}")
     mine = offer(choice.preset, choice.given, seats, table_seats)
     relay = args.link_relay or os.environ.get(RELAY_ENV)
-    if relay:  # no network here (the cabinet's unit): the link unit holds the socket and finds the venue
-        request: dict[str, Any] = ({"listen": listen} if listen is not None else {"find": join}
-                                   if str(join).partition(":")[0] == "venue" else {"connect": _host_port(str(join))})
+
+    def linked_table(peer: Peer) -> LinkedTable:
+        table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
+        cut = unfinished_linked(journals) if journals is not None else None
+        if cut is not None:  # a power cut took this cabinet mid-game: that game goes on once the other is back
+            try:
+                table.resume_from(cut)
+            except ValueError as error:
+                print(f"spit-arcade play: the linked game in {cut.name} cannot be resumed ({error})", file=sys.stderr)
+        return table
+
+    if listen is None and str(join).partition(":")[0] == "venue":  # a find: up to 30 s, tried until it pairs,
+        venue = None if relay else venue_settings()  # on a thread (finding.py), never before the screen
+        if not relay and venue is None:
+            find_on_venue(str(join), mine, None)  # (raises: no venue here, said at once)
+
+        def find_once() -> tuple[Any, str]:
+            if relay:  # no network here (the cabinet's unit): the link unit finds the venue
+                peer = Peer.through(relay, {"find": join}, mine)
+                return linked_table(peer), getattr(peer.sock, "where", "") or str(join)
+            host, port_number, name = find_on_venue(str(join), mine, venue)
+            where = f"{name} ({host}:{port_number}, through the venue)"
+            return linked_table(Peer.connect(host, port_number, mine)), where
+
+        return Finding(find_once), str(join)
+    if relay:  # no network here (the cabinet's unit): the link unit holds the socket
+        request: dict[str, Any] = {"listen": listen} if listen is not None else {"connect": _host_port(str(join))}
         peer = Peer.through(relay, request, mine)
         where = getattr(peer.sock, "where", "") or str(join or listen)
     elif listen is not None:
@@ -414,22 +441,11 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
         venue = venue_settings()
         if venue is not None and offer_while_waiting(peer, venue):
             where += f", offered on the venue as {venue.cabinet}"
-    elif str(join).partition(":")[0] == "venue":
-        host, port_number, name = find_on_venue(str(join), mine, venue_settings())
-        peer = Peer.connect(host, port_number, mine)
-        where = f"{name} ({host}:{port_number}, through the venue)"
     else:
         host, port_number = _host_port(str(join))
         peer = Peer.connect(host, port_number, mine)
         where = str(join)
-    table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
-    cut = unfinished_linked(journals) if journals is not None else None
-    if cut is not None:  # a power cut took this cabinet mid-game: that game goes on once the other is back
-        try:
-            table.resume_from(cut)
-        except ValueError as error:
-            print(f"spit-arcade play: the linked game in {cut.name} cannot be resumed ({error})", file=sys.stderr)
-    return table, where
+    return linked_table(peer), where
 
 
 def _host_port(text: str) -> tuple[str, int]:

@@ -1,6 +1,7 @@
 """A linked game (`play --link-listen PORT` / `--link HOST:PORT`): waiting for the other cabinet.
 
-Says what the link is doing ("waiting for the other cabinet on port 7000", "setting the clocks",
+Says what the link is doing ("waiting for the other cabinet on port 7000", "looking for a game on the
+venue" while a find tries again and again (appliance/linked/finding.py), "setting the clocks",
 or why the other cabinet was refused: another version, another variant, the same seats), ticking
 the link every frame. When the leader deals, the game's table takes over (the play scene of its
 type), with this cabinet's seats; the link's pause notice and its corrections are drawn there
@@ -19,6 +20,8 @@ from ..i18n import _
 from ..table_view import GOLD, WHITE
 from .at_table import link_said
 from .base import BACK, Context, Input, Replace, Transition, draw_scene, make, ready_for_play
+
+NOT_YET = "no linked game offered"  # a find's try that ended with nothing offered yet: not worth a line
 
 
 class LinkedWaitScene:
@@ -47,11 +50,17 @@ class LinkedWaitScene:
 
     def words(self) -> tuple[str, str]:
         state = self.table.state
+        if state == "finding":  # looked for on the venue (appliance/linked/finding.py), try after try
+            refusal = self.table.refusal
+            if refusal:  # what was offered does not fit (check_offer's words, English as every refusal's)
+                return _("The linked game cannot start"), refusal
+            return _("Waiting for the other cabinet"), _("Looking for a game on the venue")
+        where = getattr(self.table, "where", "") or self.where
         if state == "connecting":
             head = _("Waiting for the other cabinet")
-            return head, (self.where if self.where else "")
+            return head, where
         if state == "syncing":
-            return _("Linked: setting the clocks"), self.where
+            return _("Linked: setting the clocks"), where
         if state.startswith(("refused", "closed")):
             return _("The linked game cannot start"), self.table.notice or state
         return _("Linked"), link_said(self.table.notice)
@@ -59,7 +68,12 @@ class LinkedWaitScene:
     def captions(self) -> list[Caption]:
         head, detail = self.words()
         back = Line(_("Escape: back to the title"), 0.05, WHITE, BACK)  # (a click or a tap on it: Escape)
-        lines = (Line(head, 0.12, GOLD), Line(detail, 0.06, WHITE), back)
+        lines: tuple[Line, ...] = (Line(head, 0.12, GOLD), Line(detail, 0.06, WHITE))
+        if self.table.state == "finding" and self.table.refusal:
+            lines += (Line(_("Still looking for a game on the venue"), 0.05, WHITE),)
+        elif self.table.state == "finding" and self.table.said and NOT_YET not in self.table.said:
+            lines += (Line(self.table.said, 0.05, WHITE),)  # the unit or the broker not answering: why, in English
+        lines += (back,)
         return [Caption("centre", None, lines, 200)]
 
     def draw(self, canvas: Canvas) -> None:
