@@ -35,3 +35,24 @@ def test_a_few_races_between_two_namespaced_cabinets(capsys: pytest.CaptureFixtu
     assert screen["linked"]["presses"] > 0 and screen["unlinked"]["presses"] > 0
     assert {"p50_ms", "p99_ms"} <= set(screen["linked"]) & set(screen["unlinked"])
     assert not [n for n in os.popen("ip netns list").read().split() if n.endswith(f"-{os.getpid()}")]
+
+
+def test_chrony_beside_the_link_sync_adds_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--chrony`: a chronyd server and client (-x, the shared clock never steered) on the same network,
+    through the same kind of relay; its keys in each run. Measured, not judged (a bench figure)."""
+    from lab.benchmarks.linked_chrony import chrony_missing
+
+    why = namespaces_possible() or chrony_missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"bench linked --chrony needs network namespaces and chrony in CI: {why}")
+        pytest.skip(why)
+    status = main(["--races", "30", "--delays", "2", "--flood-s", "0", "--screen-s", "0", "--chrony", "--json"])
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert status == 0
+    (run,) = json.loads(out[-1])["runs"]
+    for key in ("clock_error_p99_ms", "chrony_offset_p99_ms", "chrony_bound_ms", "chrony_within_bound",
+                "chrony_samples"):
+        assert key in run
+    assert run["chrony_samples"] > 0, run.get("chrony_log")
+    assert not [n for n in os.popen("ip netns list").read().split() if n.endswith(f"-{os.getpid()}")]

@@ -39,6 +39,11 @@ network at all (`unshare --net`, what the game's unit's PrivateNetwork= gives it
 carried by the link unit's relay (`spit-arcade link-relay`, appliance/linked/relay.py) running in B
 over a Unix socket. The clock sync then measures through that hop; `hop_in_p50_us`/`hop_in_p99_us`:
 from the relay taking a datagram off the network to the game's reader having it.
+
+`--chrony`: chrony (Debian's package) on the same network beside the link's own sync, a chronyd
+server in A and a client in B through a relay of its own with the run's delay, jitter and loss, both
+with -x (the clock they share is never steered): `chrony_offset_p99_ms` and `chrony_bound_ms` in each
+run, next to `clock_error_p99_ms` and `clock_bound_p99_ms` (lab/benchmarks/linked_chrony.py).
 """
 
 from __future__ import annotations
@@ -478,7 +483,7 @@ def judge(races: list[tuple[int, int]], results: dict[str, dict[str, Any]], want
 
 def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
               variant: str, seed: int, ns: Namespaces, workdir: Path, flood_s: float,
-              link_unit: bool = False) -> dict[str, Any]:
+              link_unit: bool = False, chrony: bool = False) -> dict[str, Any]:
     rng = random.Random(f"bench linked {seed} {delay_ms}")
     t0 = time.monotonic_ns() + int(SETUP_S * 1e9)
     pairs: list[tuple[int, int]] = []
@@ -501,6 +506,15 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     assert relay.stdout is not None
     relay.stdout.readline()  # "relay ready": the joiner's hello will not be lost to a socket not yet bound
     touches = {"leader": [a for a, _ in pairs], "joiner": [b for _, b in pairs]}
+    ntp = None
+    if chrony:  # chronyd server in A, client in B, through a relay of its own like the cabinets' (linked_chrony.py)
+        from .linked_chrony import NTP_RELAY_PORT, Chrony
+
+        ntp = Chrony(workdir, ns.a, ADDR_A, ns.r, f"{ADDR_RB}:{NTP_RELAY_PORT}", ns.b,
+                     ["--delay-ms", str(delay_ms), "--jitter-ms", str(jitter_ms), "--loss", str(loss),
+                      "--seed", str(seed + 1)], REPO)
+        ntp.start()
+        ntp.sample_from(t0, end_ns)
     unit = None
     if link_unit:  # the joiner's link unit in B; its game in no network at all
         sock = workdir / "link.sock"
@@ -529,6 +543,8 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
         results = {role: _result(proc, timeout) for role, proc in procs.items()}
         flood_result = _result(flood, timeout) if flood is not None else None
     finally:
+        if ntp is not None:
+            ntp.stop()
         for proc in (*procs.values(), relay, *(p for p in [flood, unit] if p is not None)):
             if proc.poll() is None:
                 proc.kill()
@@ -562,6 +578,8 @@ def run_delay(delay_ms: float, jitter_ms: float, loss: float, races: int, spacin
     }
     if "hop_in_us" in joiner:  # the link unit's hop: network -> the game's reader (p50, p99, max, datagrams)
         run["hop_in_p50_us"], run["hop_in_p99_us"], run["hop_in_max_us"], run["hop_datagrams"] = joiner["hop_in_us"]
+    if ntp is not None:
+        run.update(ntp.figures())
     if flood_result is not None:
         run["flood"] = {"datagrams_per_s": round(flood_result["datagrams"] / flood_result["seconds"]),
                         "mbytes_per_s": round(flood_result["bytes"] / flood_result["seconds"] / 1e6, 2),
@@ -578,8 +596,12 @@ def _round(value: float | None) -> float | None:
 
 def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacing_ms: float, margin_ms: float,
           variant: str, seed: int, flood_s: float = 0.0, keep: Path | None = None,
-          screen_s: float = 0.0, link_unit: bool = False) -> dict[str, Any]:
+          screen_s: float = 0.0, link_unit: bool = False, chrony: bool = False) -> dict[str, Any]:
     why = namespaces_possible()
+    if chrony:
+        from .linked_chrony import chrony_missing
+
+        why = why or chrony_missing()
     if why:
         raise RuntimeError(why)
     runs = []
@@ -592,7 +614,7 @@ def bench(delays: list[float], jitter_ms: float, loss: float, races: int, spacin
             try:
                 ns.make()
                 runs.append(run_delay(delay, jitter_ms, loss, races, spacing_ms, margin_ms, variant, seed, ns,
-                                      Path(tmp), flood_s if delay == delays[-1] else 0.0, link_unit))
+                                      Path(tmp), flood_s if delay == delays[-1] else 0.0, link_unit, chrony))
             finally:
                 ns.remove()
     result: dict[str, Any] = {"runs": runs}
@@ -621,6 +643,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", type=Path, help="keep the journals here (a directory for each delay)")
     parser.add_argument("--link-unit", action="store_true", help="the joiner as a cabinet: its game with no network, "
                         "its datagrams through the link unit's relay")
+    parser.add_argument("--chrony", action="store_true", help="chrony beside the link's clock sync: a chronyd "
+                        "server in A, a client in B (-x: neither steers the clock) through the same relay; adds "
+                        "chrony_offset_p99_ms and chrony_bound_ms to each run (lab/benchmarks/linked_chrony.py)")
     parser.add_argument("--relay", help=argparse.SUPPRESS)
     # one cabinet, the relay's flooder (run by the bench itself, in a namespace)
     parser.add_argument("--cabinet", choices=("leader", "joiner"), help=argparse.SUPPRESS)
@@ -648,7 +673,7 @@ def main(argv: list[str]) -> int:
     try:
         result = bench([float(d) for d in args.delays.split(",")], args.jitter_ms, args.loss, args.races,
                        args.spacing_ms, args.margin_ms, args.variant, args.seed, args.flood_s, args.keep,
-                       args.screen_s, args.link_unit)
+                       args.screen_s, args.link_unit, args.chrony)
     except RuntimeError as error:
         print(f"spit-arcade bench linked: {error}", file=sys.stderr)
         return 2
