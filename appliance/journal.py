@@ -50,8 +50,6 @@ MIB = 1024 * 1024
 SUFFIX = ".jsonl"
 NEW_SUFFIX = ".new"  # a journal being started: its setup line not yet in (never read as a journal)
 _ORDERED = re.compile(r"boot(\d+)-seq(\d+)-")
-_STARTING: set[Path] = set()  # journals being started in this process: their NEW_SUFFIX names are no strays
-_STARTING_LOCK = threading.Lock()
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
 
@@ -118,11 +116,8 @@ class Journal:
         # and the first name dropped. A process killed in between leaves no empty journal that could
         # never be replayed, only a stray that the next game's housekeeping takes away.
         final, self.path = self.path, self.path.with_name(self.path.name + NEW_SUFFIX)
-        starting = self.path
-        with _STARTING_LOCK:  # (an earlier game's housekeeping, still running, leaves it alone)
-            _STARTING.add(starting)
+        self._open("x", clock, sync_every_s, syncer)
         try:
-            self._open("x", clock, sync_every_s, syncer)
             self._write({"setup": setup})
             try:
                 os.link(self.path, final)
@@ -133,17 +128,14 @@ class Journal:
                     raise FileExistsError(f"{final} exists") from None
                 os.replace(self.path, final)
         except BaseException:
-            handle, self._file = getattr(self, "_file", None), None
+            handle, self._file = self._file, None
             if handle is not None:
                 handle.close()
             with contextlib.suppress(OSError):
                 self.path.unlink()
             raise
-        finally:
-            with contextlib.suppress(OSError):
-                starting.unlink()
-            with _STARTING_LOCK:
-                _STARTING.discard(starting)
+        with contextlib.suppress(OSError):
+            self.path.unlink()
         self.path = final
         self.sync()
         directory = self.path.parent
@@ -297,9 +289,7 @@ def journal_budget(directory: Path, max_bytes: int, journals_bytes: int) -> int:
 def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
     with contextlib.suppress(OSError):  # housekeeping: it never stops a game
         for stray in directory.glob("*" + SUFFIX + NEW_SUFFIX):  # a journal's start that a kill cut short
-            with _STARTING_LOCK:
-                if stray not in _STARTING:
-                    stray.unlink(missing_ok=True)
+            stray.unlink(missing_ok=True)
         prune_journals(directory, max_bytes, keep=keep, budget=True)
 
 

@@ -360,16 +360,3 @@ def test_a_journal_killed_before_its_setup_line_leaves_no_empty_journal(tmp_path
     journal.close()
     assert sorted(p.name for p in directory.iterdir()) == [journal.path.name]
     assert read_journal(journal.path)[0][0] == '{"setup": {"seed": 9}}'
-
-
-def test_an_earlier_games_housekeeping_leaves_a_journal_being_started_alone(tmp_path, monkeypatch):
-    directory = tmp_path / "journals"
-    directory.mkdir()
-    starting = directory / (journal_path(directory, 5).name + ".new")
-    starting.write_text('{"setup": {"seed": 5}}\n')
-    monkeypatch.setattr(journal_module, "_STARTING", {starting})  # its setup line written, not yet linked
-    journal_module._prune_quietly(directory, 10**9, directory / "none.jsonl")
-    assert starting.exists()
-    monkeypatch.setattr(journal_module, "_STARTING", set())  # a stray: taken away
-    journal_module._prune_quietly(directory, 10**9, directory / "none.jsonl")
-    assert not starting.exists()
