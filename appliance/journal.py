@@ -48,7 +48,6 @@ Syncer = Callable[[Callable[[], None]], None]  # runs a sync on another thread (
 MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
 MIB = 1024 * 1024
 SUFFIX = ".jsonl"
-NEW_SUFFIX = ".new"  # a journal being started: its setup line not yet in (never read as a journal)
 _ORDERED = re.compile(r"boot(\d+)-seq(\d+)-")
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
@@ -97,7 +96,6 @@ class Journal:
     """
 
     pruner: threading.Thread | None  # the background job keeping the directory within its bound
-    _file: TextIO | None  # the open journal (None once closed)
 
     def __init__(
         self,
@@ -111,32 +109,8 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # The journal's name appears only with its setup line in it: written under a name no reader
-        # takes (NEW_SUFFIX), then linked to its own (which, like mode "x", never replaces another's)
-        # and the first name dropped. A process killed in between leaves no empty journal that could
-        # never be replayed, only a stray that the next game's housekeeping takes away.
-        final, self.path = self.path, self.path.with_name(self.path.name + NEW_SUFFIX)
         self._open("x", clock, sync_every_s, syncer)
-        try:
-            self._write({"setup": setup})
-            try:
-                os.link(self.path, final)
-            except FileExistsError:
-                raise
-            except OSError:  # a file system without hard links
-                if final.exists():
-                    raise FileExistsError(f"{final} exists") from None
-                os.replace(self.path, final)
-        except BaseException:
-            handle, self._file = self._file, None
-            if handle is not None:
-                handle.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-            raise
-        with contextlib.suppress(OSError):
-            self.path.unlink()
-        self.path = final
+        self._write({"setup": setup})
         self.sync()
         directory = self.path.parent
         self._run(lambda: _sync_directory(directory))  # the new file's name survives a power cut too
@@ -155,7 +129,7 @@ class Journal:
         self._syncer = syncer
         self.sync_every_s = sync_every_s
         self.syncs = 0  # fsyncs made (the bench and the tests count them)
-        self._file = open(self.path, mode, encoding="utf-8")  # noqa: SIM115 (held open)
+        self._file: TextIO | None = open(self.path, mode, encoding="utf-8")  # noqa: SIM115 (held open)
         self.last_t = 0.0
         self._unsynced = False
         self._synced_at = clock()
@@ -288,8 +262,6 @@ def journal_budget(directory: Path, max_bytes: int, journals_bytes: int) -> int:
 
 def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
     with contextlib.suppress(OSError):  # housekeeping: it never stops a game
-        for stray in directory.glob("*" + SUFFIX + NEW_SUFFIX):  # a journal's start that a kill cut short
-            stray.unlink(missing_ok=True)
         prune_journals(directory, max_bytes, keep=keep, budget=True)
 
 

@@ -336,27 +336,3 @@ def test_a_clock_set_back_neither_reorders_nor_prunes_the_newest_games(tmp_path:
     assert deleted == expected[:4]  # the oldest by boot and sequence, the release before's first
     assert journals(tmp_path) == expected[4:]
     assert prune_journals(tmp_path, budget, keep=newest) == []  # nothing pruned again
-
-
-def test_a_journal_killed_before_its_setup_line_leaves_no_empty_journal(tmp_path, monkeypatch):
-    # (kill -9 between creating the file and writing its setup line left an empty journal that
-    # could never be replayed: `spit-arcade bench resume` found one)
-    directory = tmp_path / "journals"
-    died = RuntimeError("killed")
-
-    def die(self, value):
-        raise died
-
-    with monkeypatch.context() as patched:
-        patched.setattr(Journal, "_write", die)
-        with pytest.raises(RuntimeError, match="killed"):
-            Journal(journal_path(directory, 7), {"seed": 7})
-    assert journals(directory) == [] and newest_unfinished(directory) is None
-    stray = directory / (journal_path(directory, 8).name + ".new")  # a kill at the worst moment leaves this
-    stray.write_text("")
-    journal = Journal(journal_path(directory, 9), {"seed": 9})
-    assert journal.pruner is not None
-    journal.pruner.join()  # the next game's housekeeping takes the stray away
-    journal.close()
-    assert sorted(p.name for p in directory.iterdir()) == [journal.path.name]
-    assert read_journal(journal.path)[0][0] == '{"setup": {"seed": 9}}'
