@@ -292,14 +292,7 @@ def test_the_assist_asks_the_game_what_fits_only_when_the_game_or_a_card_on_its_
     h.runner.apply_scene(make("play", h.ctx, Match(7, h.now_ns, None, {}, game=game_from_state(state))))
     h.frame()
     view: Any = h.scene.view  # type: ignore[attr-defined]
-    asked: list[int] = []
-    real = Game.legal_actions
-
-    def counting(game: Game, player: int, tops: Any = None) -> Any:
-        asked.append(player)
-        return real(game, player, tops)
-
-    monkeypatch.setattr(Game, "legal_actions", counting)
+    asked = count_legal_actions(monkeypatch)
 
     def lit_other() -> bool:
         off, other = view.art.glow_offset(), view.layout.seat(2)
@@ -337,14 +330,7 @@ def test_the_pick_up_prompt_asks_the_game_only_when_it_changed(monkeypatch: pyte
     h = Harness(SIZE, settings=Settings(layout="tabletop", assist=False))
     match = Match(7, h.now_ns, None, {}, game=game_from_state(state))
     h.runner.apply_scene(make("play", h.ctx, match))
-    asked: list[int] = []
-    real = Game.legal_actions
-
-    def counting(game: Game, player: int, tops: Any = None) -> Any:
-        asked.append(player)
-        return real(game, player, tops)
-
-    monkeypatch.setattr(Game, "legal_actions", counting)
+    asked = count_legal_actions(monkeypatch)
     offer = "press SPIT! to pick up your last cards"
 
     def offered(player: int) -> bool:
@@ -435,3 +421,16 @@ def test_the_assist_lights_what_the_legal_actions_say_is_a_play_and_nothing_whil
     assert lit_piles(view, game) == plays == {(1, 1), (2, 1)}
     game.press(1.0, 1, "slap")  # 4 x 5 = 20, mod 7 = 6: a wrong slap, judged when the window closes
     assert [a.kind for a in game.legal_actions(2)] == ["slap_table"] and lit_piles(view, game) == set()
+
+
+def count_legal_actions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seats `Game.legal_actions` is asked for from now on, in order (the game still answers)."""
+    asked: list[int] = []
+    real = Game.legal_actions
+
+    def counting(game: Game, player: int, tops: Any = None) -> Any:
+        asked.append(player)
+        return real(game, player, tops)
+
+    monkeypatch.setattr(Game, "legal_actions", counting)
+    return asked
