@@ -31,6 +31,7 @@ import tomlkit
 from appliance.check_config import CABINET_CONFIG
 from appliance.shared.checks import Checker, Problem, key_name
 from appliance.shared.config_file import HOUSE_RULES, adjust, read_settings_text
+from appliance.shared.link_setting import hidden
 from appliance.shared.settings import (
     SETTINGS,
     Settings,
@@ -92,7 +93,7 @@ def settings_in_effect(settings: Settings) -> list[tuple[str, Any]]:
     rows: list[tuple[str, Any]] = [(name, getattr(settings, name)) for name in SETTINGS if name not in TABLES]
     rows += [(f"{HOUSE_RULES}.{key_name(name)}", value) for name, value in settings.house_rules.items()]
     rows += [(f"keys.{key_name(name)}", value) for name, value in settings.keys.items()]
-    rows += [(f"{LINK}.{name}", value) for name, value in settings.link.items()]
+    rows += [(f"{LINK}.{name}", hidden(f"{LINK}.{name}", value)) for name, value in settings.link.items()]
     return rows
 
 
@@ -163,15 +164,17 @@ def set_main(path: Path, key: str, text: str) -> int:
     if done.refused:
         return 2
     for change in done.changes:
-        was = "not in the file" if change.old is None else f"was {toml(change.old)}"
-        print(f"{path}: {change.key} = {toml(change.new)} ({was}); a game running takes it at its next start")
+        was = "not in the file" if change.old is None else f"was {toml(hidden(change.key, change.old))}"
+        print(f"{path}: {change.key} = {toml(hidden(change.key, change.new))} ({was}); a game running takes it "
+              "at its next start")
     from appliance.operator.office import record_adjustments
 
-    why_not = record_adjustments(path, [(c.key, c.old, c.new) for c in done.changes], "settings set")
+    why_not = record_adjustments(path, [(c.key, hidden(c.key, c.old), hidden(c.key, c.new)) for c in done.changes],
+                                 "settings set")
     if why_not is not None:  # the setting is changed; only its line in the audits is missing
         print(f"{path}: changed, but not recorded in the audits' adjustments: {why_not}", file=sys.stderr)
     if not done.changes:
-        print(f"{path}: {key} is {toml(value)} already")
+        print(f"{path}: {key} is {toml(hidden(key, value))} already")
     return 0
 
 

@@ -84,18 +84,18 @@ def cabinet(args: Any) -> int:
     from appliance.linked.peer import Peer, offer
 
     mine = offer(args.variant, {}, [args.seat], 2, f"seat {args.seat}")
+    journals = Path(args.journals)  # (the pairing's secret is kept there too: it proves this cabinet after a cut)
+    journals.mkdir(parents=True, exist_ok=True)
     if args.relay and args.listen is not None:  # through the link unit (relay.py), as on a cabinet
-        peer = Peer.through(args.relay, {"listen": args.listen}, mine)
+        peer = Peer.through(args.relay, {"listen": args.listen}, mine, keep=journals)
     elif args.relay:
         host, _, port = args.connect.rpartition(":")
-        peer = Peer.through(args.relay, {"connect": [host, int(port)]}, mine)
+        peer = Peer.through(args.relay, {"connect": [host, int(port)]}, mine, keep=journals)
     elif args.listen is not None:
-        peer = Peer.listen(args.listen, mine, host="127.0.0.1")
+        peer = Peer.listen(args.listen, mine, host="127.0.0.1", keep=journals)
     else:
         host, _, port = args.connect.rpartition(":")
-        peer = Peer.connect(host, int(port), mine)
-    journals = Path(args.journals)
-    journals.mkdir(parents=True, exist_ok=True)
+        peer = Peer.connect(host, int(port), mine, keep=journals)
     table = LinkedTable(peer, [args.seat], args.variant, journal_dir=journals, start_delay_ns=200_000_000,
                         seed=lambda g: args.seed * 1000 + g)
     cut = unfinished_linked(journals)

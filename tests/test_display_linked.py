@@ -82,6 +82,32 @@ def test_a_refused_link_says_why_on_the_screen() -> None:
         leader.close()
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_two_link_words_that_differ_are_said_on_both_wait_screens(language: str) -> None:
+    from appliance.display.i18n import set_language
+
+    h = Harness((960, 540))
+    leader = LinkedTable(Peer.listen(0, offer("classic", {}, [1], 2), host="127.0.0.1", clock=h.clock,
+                                     word="Ahorn am Tresen 7"), [1], "classic")
+    joiner = LinkedTable(Peer.connect("127.0.0.1", leader.peer.port, offer("classic", {}, [2], 2), clock=h.clock,
+                                      word="Ahorn am Tresen 8"), [2], "classic")
+    set_language(language)
+    h.runner.apply_scene(make("linked_wait", h.ctx, leader, "port 7000"))
+    try:
+        assert frames_until(h, joiner, lambda: leader.problem != "" and joiner.problem != "")
+        h.frame()
+        said = {"en": "the other table's link word is not this one's",
+                "de": "das Verbindungswort des anderen Tisches ist nicht das dieses Tisches"}[language]
+        assert said in texts(h)
+        h.runner.apply_scene(make("linked_wait", h.ctx, joiner, "cabinet-a:7000"))
+        h.frame()
+        assert said in texts(h) and leader.state == joiner.state == "connecting"
+    finally:
+        set_language("en")
+        joiner.close()
+        leader.close()
+
+
 def test_the_command_line_takes_a_listening_port_or_an_address_and_refuses_a_wrong_one() -> None:
     from appliance.display.app import open_link, parse_args
     from appliance.shared.settings import Settings

@@ -133,3 +133,135 @@ def test_a_pulled_cable_loses_nothing_once_it_is_back(relayed) -> None:  # type:
 
     assert _pump_until((leader, joiner), all_in)
     assert sorted(got) == list(range(20))
+
+
+class Skewed:
+    """A cabinet's clock that the test moves on (a silence of seconds, without sleeping through it)."""
+
+    def __init__(self) -> None:
+        self.skew = 0
+
+    def __call__(self) -> int:
+        import time
+
+        return time.monotonic_ns() + self.skew
+
+
+def test_a_strangers_fitting_hello_after_a_silence_is_refused_and_the_real_cabinets_restart_is_taken(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A pulled cable: the listener hears nothing for REOPEN_NS and takes a hello from a new address
+    again. A stranger's hello that fits (the same version, variant and seats: all public) proves
+    nothing and is dropped; the other cabinet's own restart, from a new port, proves the pairing's
+    secret, kept in its journal directory, and is taken."""
+    from appliance.linked import pairing
+    from appliance.linked.peer import REOPEN_NS
+
+    mine, theirs = _offers()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    clock = Skewed()
+    leader = Peer.listen(0, mine, host="127.0.0.1", clock=clock, keep=tmp_path / "a")
+    joiner = Peer.connect("127.0.0.1", leader.port, theirs, keep=tmp_path / "b")
+    stranger = back = None
+    try:
+        assert _pump_until((leader, joiner), lambda: leader.up and joiner.up)
+        assert leader.wait_for(lambda p: pairing.load(tmp_path / "a") is not None
+                               and pairing.load(tmp_path / "b") is not None, WAIT)
+        assert pairing.load(tmp_path / "a") == pairing.load(tmp_path / "b") == leader.secret == joiner.secret
+        first = joiner.port
+        joiner.close(say_bye=False)  # a power cut: nothing said
+        clock.skew += REOPEN_NS + 1  # ... and 1.5 s of silence
+        assert leader.wait_for(lambda p: p._reopened, WAIT)
+        stranger = Peer.connect("127.0.0.1", leader.port, theirs)  # the same offer: seat 2, this version
+        assert _pump_until((leader, stranger), lambda: leader.unproven >= 1)
+        assert leader.pairings == 1 and leader.restarts == 0 and leader.address == ("127.0.0.1", first)
+        assert [d.kind for d in leader.messages()] == [wire.HELLO]  # the first pairing's, and no other
+        assert stranger.state == "connecting" and stranger.their_offer is None  # never answered
+        assert leader.status()["unproven"] >= 1
+        stranger.close()
+        back = Peer.connect("127.0.0.1", leader.port, theirs, keep=tmp_path / "b")  # it comes back
+        assert back.port != first
+        assert _pump_until((leader, back), lambda: leader.pairings == 2 and back.up and leader.up)
+        assert leader.restarts == 1 and leader.address == ("127.0.0.1", back.port)
+        assert back.secret == leader.secret  # the same pairing goes on
+        assert [d.kind for d in leader.messages()] == [wire.HELLO]  # the game learns of the new pairing
+    finally:
+        for peer in (stranger, back, joiner, leader):
+            if peer is not None:
+                peer.close(say_bye=False)
+
+
+def test_a_cabinet_with_a_game_to_resume_takes_only_the_pairing_it_kept(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Bound from its start (an unfinished linked game in its journals): a fitting hello that does
+    not prove the kept secret pairs with nothing; one that does, pairs."""
+    from appliance.linked import pairing
+
+    monkeypatch.setattr(pairing, "resuming", lambda directory: True)
+    pairing.save(tmp_path, b"k" * 32)
+    mine, theirs = _offers()
+    leader = Peer.listen(0, mine, host="127.0.0.1", keep=tmp_path)
+    assert leader.bound
+    stranger = Peer.connect("127.0.0.1", leader.port, theirs)
+    other = tmp_path / "other"
+    other.mkdir()
+    pairing.save(other, b"k" * 32)
+    real = None
+    try:
+        assert _pump_until((leader, stranger), lambda: leader.unproven >= 1)
+        assert not leader.up and leader.pairings == 0 and leader.address is None
+        stranger.close()
+        real = Peer.connect("127.0.0.1", leader.port, theirs, keep=other)
+        assert _pump_until((leader, real), lambda: leader.up and real.up)
+        assert leader.secret == real.secret == b"k" * 32
+    finally:
+        for peer in (real, stranger, leader):
+            if peer is not None:
+                peer.close(say_bye=False)
+
+
+def test_with_a_link_word_only_its_cabinet_pairs_and_a_forged_press_is_refused() -> None:
+    """The operator's link word: a cabinet with another word (or none) never pairs, and both say why;
+    a press from the paired address whose tag is not the word's (forged) is refused, not delivered."""
+    mine, theirs = _offers()
+    leader = Peer.listen(0, mine, host="127.0.0.1", word="Ahorn 7")
+    wrong = Peer.connect("127.0.0.1", leader.port, theirs, word="Ahorn 8")
+    joiner = None
+    try:
+        assert _pump_until((leader, wrong), lambda: leader.other_word >= 1 and wrong.other_word >= 1)
+        assert leader.problem == wrong.problem == "the other table's link word is not this one's"
+        assert not leader.up and not wrong.up and leader.pairings == 0
+        wrong.close()
+        joiner = Peer.connect("127.0.0.1", leader.port, theirs, word="Ahorn 7")
+        assert _pump_until((leader, joiner), lambda: leader.up and joiner.up)
+        assert leader.messages()[0].kind == wire.HELLO and leader.problem == ""
+        forger = wire.Link(joiner.link.session, key_=wire.key("Ahorn 8"))  # its session, not its word
+        for n in range(1, 6):
+            joiner.sock.sendto(forger.message(wire.PRESS, {"g": 1, "t": 0.5, "player": 1, "press": "left"}, n),
+                               ("127.0.0.1", leader.port))
+        joiner.send(wire.PRESS, {"g": 1, "t": 0.5, "player": 2, "press": "left"})  # the real one, after
+        assert _pump_until((leader, joiner), lambda: joiner.link.in_flight == 0)
+        assert [d.body["player"] for d in leader.messages() if d.kind == wire.PRESS] == [2]
+        assert leader.link.counters.bad.get("word", 0) >= 5
+    finally:
+        for peer in (joiner, wrong, leader):
+            if peer is not None:
+                peer.close(say_bye=False)
+
+
+def test_a_cabinet_of_the_version_before_is_refused_on_both_screens() -> None:
+    """A cabinet still speaking wire version 1 (protocol 2): this one names both versions, and
+    answers in version 1's layout so that the older one's own checks refuse it in its words."""
+    mine, _ = _offers()
+    leader = Peer.listen(0, mine, host="127.0.0.1")
+    old = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    old.settimeout(WAIT)
+    try:
+        old.sendto(wire.old_hello(5, {**_offers()[1], "protocol": 2}), ("127.0.0.1", leader.port))
+        assert leader.wait_for(lambda p: p.state.startswith("refused"), WAIT)
+        assert "linked protocol 2, this one 3" in leader.state
+        answer, _ = old.recvfrom(4096)
+        said = wire.other_version(answer)
+        assert said is not None and said[0] == 1 and said[1] is not None and said[1]["protocol"] == 3
+    finally:
+        old.close()
+        leader.close()

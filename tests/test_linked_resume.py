@@ -177,8 +177,8 @@ def test_a_cabinet_killed_mid_game_comes_back_and_both_journals_replay_alike(tmp
 
 def _joiner(tmp_path: Path, port: int) -> LinkedTable:
     """Seat 2's table, calling the leader's port on loopback, its journals in `tmp_path / "b"`."""
-    return LinkedTable(Peer.connect("127.0.0.1", port, offer("classic", {}, [2], 2, "b")), [2], "classic",
-                       journal_dir=tmp_path / "b")
+    return LinkedTable(Peer.connect("127.0.0.1", port, offer("classic", {}, [2], 2, "b"), keep=tmp_path / "b"), [2],
+                       "classic", journal_dir=tmp_path / "b")
 
 
 def _two_tables(tmp_path: Path) -> tuple[LinkedTable, LinkedTable]:
@@ -271,6 +271,49 @@ def test_presses_sent_again_that_overtake_the_others_sync_are_judged_once_it_com
         assert back.match is not None and leader.match is not None and back.match.presses == leader.match.presses
     finally:
         for table in (back, leader):
+            if table is not None:
+                table.close()
+    assert replayed_state(path) == replayed_state(next((tmp_path / "a").iterdir()))
+
+
+def test_a_stranger_in_the_silence_of_a_power_cut_takes_nothing_and_the_game_goes_on_with_the_real_cabinet(
+        tmp_path: Path) -> None:
+    """The joiner's power cut: the leader pauses, and after 1.5 s of silence takes a hello from a new
+    address again. A stranger's hello that fits (seat 2, this version: all public) pairs with nothing,
+    its presses for seat 2 reach no table; the real cabinet, back from a new port with the pairing's
+    secret in its journal directory, is taken, the game goes on, and both journals replay alike."""
+    leader, joiner = _two_tables(tmp_path)
+    back = stranger = None
+    try:
+        both = (leader, joiner)
+        assert _pump_tables(lambda: all(t.state == "playing" for t in both), both)
+        for n, control in enumerate(("spit", "pile1", "left")):
+            joiner.press(time.monotonic_ns() + n * MS, 2, control)
+        assert _pump_tables(lambda: len(leader.remote_seen) == 3, both)
+        assert joiner.match is not None and joiner.match.journal is not None
+        path = joiner.match.journal.path  # type: ignore[attr-defined]
+        joiner.peer.close(say_bye=False)  # the power cut
+        assert _pump_tables(lambda: leader.state == "paused" and leader.peer._reopened, (leader,))
+        (tmp_path / "s").mkdir()
+        stranger = LinkedTable(Peer.connect("127.0.0.1", leader.peer.port, offer("classic", {}, [2], 2, "b")), [2],
+                               "classic", journal_dir=tmp_path / "s")
+        assert _pump_tables(lambda: leader.peer.unproven >= 1, (leader, stranger))
+        stranger.peer.send(wire.PRESS, {"g": leader.game_no, "t": 99.000001, "player": 2, "press": "left"})
+        assert _pump_tables(lambda: stranger.peer.link.counters.resent >= 3, (leader, stranger))
+        assert leader.repairs == 0 and leader.peer.pairings == 1 and len(leader.remote_seen) == 3
+        assert stranger.state == "connecting" and stranger.match is None
+        stranger.close()
+        back = _joiner(tmp_path, leader.peer.port)  # the real cabinet comes back
+        back.resume_from(path)
+        assert back.peer.bound  # (a game to resume: it, too, takes only the pairing it kept)
+        assert _pump_tables(lambda: back.state == leader.state == "playing", (leader, back)), (leader.state, back.state)
+        assert leader.repairs == 1 and leader.peer.unproven >= 1
+        back.press(time.monotonic_ns(), 2, "right")
+        assert _pump_tables(lambda: len(leader.remote_seen) == 4, (leader, back))
+        assert back.refusals == {} and leader.refusals == {}
+        assert back.match is not None and leader.match is not None and back.match.presses == leader.match.presses
+    finally:
+        for table in (stranger, back, leader):
             if table is not None:
                 table.close()
     assert replayed_state(path) == replayed_state(next((tmp_path / "a").iterdir()))

@@ -29,10 +29,36 @@ def test_a_datagram_round_trips_and_each_check_refuses_damage() -> None:
     with pytest.raises(wire.WireError, match="version"):
         wire.decode(head + struct.pack("<I", zlib.crc32(head)))
     head = wire.HEADER.pack(wire.MAGIC, wire.VERSION, wire.PRESS, 7, 1, 1, 0, 0) + b"[1]"
+    head += wire.tag(wire.NO_WORD, head)
     with pytest.raises(wire.WireError, match="json"):
         wire.decode(head + struct.pack("<I", zlib.crc32(head)))
     with pytest.raises(ValueError, match="over"):
         link.message(wire.PRESS, {"x": "y" * 2000}, 0)
+
+
+def test_a_datagram_tagged_with_another_word_is_refused_as_such_and_a_forged_one_too() -> None:
+    """The tag is the link word's: a datagram of a cabinet with another word (or none, against one
+    with a word) is refused as "word", its CRC whole; so is one whose body was changed on the way and
+    its CRC made good again (a forged press), and one with no tag at all (version 1's layout)."""
+    ours, theirs, none = wire.key("bar-7 Ahorn"), wire.key("bar-7 ahorn"), wire.key("")
+    assert none == wire.NO_WORD and len({ours, theirs, none}) == 3
+    data = wire.Link(7, key_=ours).message(wire.PRESS, {"g": 1, "t": 0.25, "player": 2, "press": "left"}, 0)
+    assert wire.decode(data, ours).body["player"] == 2
+    for key in (theirs, none):
+        with pytest.raises(wire.WireError, match="word"):
+            wire.decode(data, key)
+    forged = data[:-4].replace(b'"player":2', b'"player":1')
+    with pytest.raises(wire.WireError, match="word"):
+        wire.decode(forged + struct.pack("<I", zlib.crc32(forged)), ours)
+    b = wire.Link(8, key_=theirs)
+    with pytest.raises(wire.WireError, match="word"):
+        b.receive(data, 0)
+    assert b.counters.bad == {"word": 1} and b.counters.received == 0
+    old = wire.old_hello(9, {"protocol": 2, "game": "0.9"})
+    with pytest.raises(wire.WireError, match="version"):
+        wire.decode(old)
+    assert wire.other_version(old) == (1, {"protocol": 2, "game": "0.9"})
+    assert wire.other_version(data) is None and wire.other_version(b"SL" + bytes(40)) is None
 
 
 def _exchange(seed: int, loss: float, dup: float, messages: int) -> tuple[list[int], wire.Link, wire.Link]:

@@ -212,3 +212,30 @@ def test_the_link_is_set_one_key_at_a_time_and_listen_and_join_replace_each_othe
     assert link() is None and config.read_text().startswith(MINE)
     status, _, err = run(["get", "--config", str(config), "link.join"], capsys)
     assert (status, err) == (1, "link.join is not set (no linked game)\n")
+
+
+def test_the_link_word_is_set_checked_and_never_shown_nor_recorded(config: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`[link] word` (docs/linked.md): both cabinets the same, like a Wi-Fi passphrase. Set by the
+    command (or spit-link.toml); `get`, `list`, `set` and the audits say only that one is set."""
+    from appliance.operator import books
+    from appliance.operator.office import Office
+    from appliance.operator.store import Store
+
+    assert run(["set", "--config", str(config), "link.listen", "50070"], capsys)[0] == 0
+    status, out, err = run(["set", "--config", str(config), "link.word", "Ahorn am Tresen 7"], capsys)
+    assert (status, err) == (0, "") and "Ahorn" not in out and 'link.word = "(set)"' in out
+    assert tomllib.loads(config.read_text())["link"] == {"listen": 50070, "word": "Ahorn am Tresen 7"}
+    assert run(["get", "--config", str(config), "link.word"], capsys) == (0, "(set)\n", "")
+    assert "Ahorn" not in run(["list", "--config", str(config)], capsys)[1]
+    status, out, err = run(["set", "--config", str(config), "link.word", "short"], capsys)
+    assert status == 2 and "must be 8 to 128 printable characters (this one has 5)" in err and "short" not in err
+    game = Office.open(config)  # the service menu turning the link off takes the word out: recorded as set, no more
+    assert game.adjust({}, tables={"link": {}}) is None
+    assert game.drain(10)
+    game.close()
+    store = Store.open(config.parent / "store.sqlite")
+    found = [(a["key"], a["old"], a["new"]) for a in books.report(store)["adjustments"]]
+    store.close()
+    assert ("link.word", None, "(set)") in found and ("link.word", "(set)", None) in found
+    assert not any("Ahorn" in str(row) for row in found)

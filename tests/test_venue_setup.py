@@ -138,6 +138,7 @@ def test_a_spit_link_toml_sets_the_link_once_keeping_the_rest_and_brings_the_net
     ('[link]\nlisten = 70000\n', "link.listen: must be a whole number from 1 to 65535"),
     ('[link]\njoin = "nowhere"\n', 'link.join: must be "HOST:PORT", "venue" or "venue:CABINET"'),
     ('[link]\nlisten = 50070\njoin = "venue"\n', "link: has both listen and join"),
+    ('[link]\nlisten = 50070\nword = "kurz"\n', "link.word: must be 8 to 128 printable characters"),
     ('volume = 1\n[link]\nlisten = 50070\n', "only [link] is taken from it, not volume"),
     ("[link\n", "not TOML"),
 ])
@@ -198,3 +199,18 @@ def test_the_setup_unit_runs_early_and_only_when_there_is_something_to_take() ->
     assert f"--config {link_setup.CABINET_CONFIG} " in (IMAGE.parent / "spit-arcade.service").read_text()
     for needed in ("systemd-networkd.service", "systemd-resolved.service", "spit-arcade-uplink.service"):
         assert needed in text.split("Before=", 1)[1].split("\n", 1)[0]
+
+
+def test_a_link_word_from_spit_link_toml_is_taken_and_said_nowhere(tmp_path, capsys):
+    link = tmp_path / "link"
+    (link / "boot").mkdir(parents=True)
+    (link / "boot" / link_setup.FILE).write_text('[link]\nlisten = 50070\nword = "Ahorn am Tresen 7"\n')
+    assert run(tmp_path / "no-venue", tmp_path / "t", tmp_path / "run", link) == 0
+    out = capsys.readouterr().out
+    assert load_settings_file(link / "config.toml").link == {"listen": 50070, "word": "Ahorn am Tresen 7"}
+    assert "link.word = '(set)' (was None)" in out and "Ahorn" not in out
+    from appliance.operator.store import Store, store_path
+
+    store = Store.open(store_path(link / "config.toml"))
+    assert ("link.word", '"(set)"') in store.rows("SELECT key, new FROM adjustments")
+    store.close()

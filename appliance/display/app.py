@@ -406,6 +406,7 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
         raise ValueError(f"--link-seats must name seats 1 to {table_seats}")
     mine = offer(choice.preset, choice.given, seats, table_seats)
     relay = args.link_relay or os.environ.get(RELAY_ENV)
+    word = str(settings.link.get("word", ""))  # the operator's link word (both cabinets the same), or none
 
     def linked_table(peer: Peer) -> LinkedTable:
         table = LinkedTable(peer, seats, choice.preset, choice.given, journal_dir=journals)
@@ -424,26 +425,26 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
 
         def find_once() -> tuple[Any, str]:
             if relay:  # no network here (the cabinet's unit): the link unit finds the venue
-                peer = Peer.through(relay, {"find": join}, mine)
+                peer = Peer.through(relay, {"find": join}, mine, word=word, keep=journals)
                 return linked_table(peer), getattr(peer.sock, "where", "") or str(join)
             host, port_number, name = find_on_venue(str(join), mine, venue)
             where = f"{name} ({host}:{port_number}, through the venue)"
-            return linked_table(Peer.connect(host, port_number, mine)), where
+            return linked_table(Peer.connect(host, port_number, mine, word=word, keep=journals)), where
 
         return Finding(find_once), str(join)
     if relay:  # no network here (the cabinet's unit): the link unit holds the socket
         request: dict[str, Any] = {"listen": listen} if listen is not None else {"connect": _host_port(str(join))}
-        peer = Peer.through(relay, request, mine)
+        peer = Peer.through(relay, request, mine, word=word, keep=journals)
         where = getattr(peer.sock, "where", "") or str(join or listen)
     elif listen is not None:
-        peer = Peer.listen(listen, mine)
+        peer = Peer.listen(listen, mine, word=word, keep=journals)
         where = f"port {listen}"
         venue = venue_settings()
         if venue is not None and offer_while_waiting(peer, venue):
             where += f", offered on the venue as {venue.cabinet}"
     else:
         host, port_number = _host_port(str(join))
-        peer = Peer.connect(host, port_number, mine)
+        peer = Peer.connect(host, port_number, mine, word=word, keep=journals)
         where = str(join)
     return linked_table(peer), where
 

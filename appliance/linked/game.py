@@ -51,13 +51,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from appliance.journal import Journal, journal_path, newest_unfinished, read_journal
+from appliance.journal import Journal, journal_path, read_journal
 from appliance.match import Match, Recorder, setup_line
 from appliance.rules import CONTROLS, Event, Phase, seats_of
 from appliance.rules.events import Play, Reject
 from appliance.rules.terms import Reason
 
 from . import wire
+from .pairing import unfinished_linked as unfinished_linked  # (kept here too: where app.py and the tests look)
 from .peer import Peer
 
 # The rollback horizon: how far one table's clock may run past the other's word. It must cover the
@@ -218,6 +219,11 @@ class LinkedTable:
         self._held: list[wire.Datagram] = []  # the other's presses that came before its SYNC (see _message)
         self.rematch_wanted: int | None = None  # the game over after which this table wants the same again
         self.peer_rematch: int | None = None  # ... and the other table
+
+    @property
+    def problem(self) -> str:
+        """What keeps the link from pairing, for the wait screen ("" if nothing: peer.py's `problem`)."""
+        return self.peer.problem
 
     # ------------------------------------------------------------------ the game clock
 
@@ -730,18 +736,3 @@ class LinkedTable:
         if self.match is not None and not self.match.finished:
             self.match.abandon()
         self.peer.close()
-
-
-def unfinished_linked(directory: Path) -> Path | None:
-    """The newest journal in `directory` if it is a linked game a crash or a power cut cut off."""
-    import json
-
-    path = newest_unfinished(directory)
-    if path is None:
-        return None
-    try:
-        lines, _ = read_journal(path)
-        setup = json.loads(lines[0]).get("setup", {}) if lines else {}
-    except (OSError, ValueError, AttributeError):
-        return None
-    return path if isinstance(setup, dict) and isinstance(setup.get("linked"), dict) else None

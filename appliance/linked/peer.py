@@ -26,13 +26,25 @@ answers with its own hello, and passes the hello to the game (`pairings` counts 
 that has heard nothing for `REOPEN_NS` unconnects its socket, so that the other cabinet's hello
 from a new address (a restarted caller's new port) reaches it; a restarted listener that hears a
 caller's leftovers answers them with its hello, so the caller knows to say hello again.
+
+Strangers (pairing.py): each hello carries a random nonce, and the two first hellos' nonces make the
+pairing's secret, kept in the journal directory (`keep`) so that it outlives a power cut. Once paired,
+a hello of a new session or from a new address is taken only if it proves the secret (an HMAC over
+its sender's role, session and nonce); any other is dropped and counted (`unproven`), never a
+pairing. A cabinet that comes back with a linked game to resume takes only a proving hello from its
+start. With the operator's link word (`word`, `[link] word`), every datagram is tagged with its key
+(wire.py), so a cabinet without the word cannot even say hello, nor forge a press; a datagram tagged
+with another word is counted (`other_word`) and said on the wait screen (`problem`), and a listener
+answers it with its hello so that the other cabinet says so too. A datagram of another wire version
+(an older cabinet) refuses the link with both versions named, and is answered with a hello in that
+version's layout, so the older cabinet's own checks say so on its screen.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import random
+import secrets
 import socket
 import sys
 import threading
@@ -44,13 +56,14 @@ from typing import TYPE_CHECKING, Any
 
 from appliance import __version__
 
-from . import wire
+from . import pairing, wire
 from .clock import LinkClock
 
 if TYPE_CHECKING:
     from .relay_client import RelaySocket
 
-PROTOCOL = 2  # the linked game's protocol (docs/linked.md; 2: resuming after a restart); another is refused
+PROTOCOL = 3  # the linked game's protocol (docs/linked.md; 2: resuming after a restart; 3: the pairing's
+# secret and the link word, wire version 2); another is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
 BURST_PING_NS = 10_000_000  # pings this often until the clock is synced
 MAX_INBOX = 1024
@@ -61,6 +74,8 @@ READ_TIMEOUT_S = 0.05  # the reader wakes this often to see whether it should st
 MIN_RTO_NS = 20_000_000
 REOPEN_NS = 1_500_000_000  # a listener that heard nothing this long takes a hello from a new address
 STRAY_HELLO_NS = 100_000_000  # a listener not yet paired answers an earlier session's leftovers this often
+OTHER_WORD = "the other table's link word is not this one's"  # (the screen translates it: linked_wait.py)
+OTHER_WORD_SHOWN_NS = 5_000_000_000  # said on the wait screen this long after the last such datagram
 
 
 def offer(variant: str, options: Mapping[str, Any] | None, seats: list[int], seat_count: int,
@@ -100,13 +115,23 @@ class Peer:
     """One end of the link. Thread-safe where it says; everything else runs on the game loop's thread."""
 
     def __init__(self, sock: socket.socket | RelaySocket, my_offer: Mapping[str, Any], leader: bool,
-                 address: tuple[str, int] | None = None, clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 address: tuple[str, int] | None = None, clock: Callable[[], int] = time.monotonic_ns,
+                 word: str = "", keep: Path | None = None) -> None:
         self.sock = sock
         self.offer = dict(my_offer)
         self.leader = leader
         self.address = address  # the other cabinet's; a listener learns it from the first hello
         self.clock = clock
-        self.link = wire.Link(random.getrandbits(31) | 1)
+        self.key = wire.key(word)  # every datagram is tagged with it (the operator's link word, or none)
+        self.keep = keep  # where the pairing's secret is kept (the journal directory), if anywhere
+        self.secret = pairing.load(keep)  # the pairing's (or the one kept from before a restart)
+        self.bound = self.secret is not None and pairing.resuming(keep)  # only a hello proving it pairs
+        self._nonce = pairing.nonce()  # this session's, in its hello
+        self.unproven = 0  # hellos refused: a new session or address that did not prove the pairing's secret
+        self.other_word = 0  # datagrams tagged with another link word
+        self._other_word_ns: int | None = None
+        self._unkept = False  # a new secret not yet written to `keep`
+        self.link = wire.Link(secrets.randbits(31) | 1, key_=self.key)
         self.sync = LinkClock()
         self.their_offer: dict[str, Any] | None = None
         self.state = "connecting"  # then "up", or "refused: ..." / "closed"
@@ -138,23 +163,24 @@ class Peer:
 
     @classmethod
     def listen(cls, port: int, my_offer: Mapping[str, Any], host: str = "0.0.0.0",
-               clock: Callable[[], int] = time.monotonic_ns) -> Peer:
+               clock: Callable[[], int] = time.monotonic_ns, word: str = "", keep: Path | None = None) -> Peer:
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind((host, port))
-        return cls(sock, my_offer, leader=True, clock=clock)
+        return cls(sock, my_offer, leader=True, clock=clock, word=word, keep=keep)
 
     @classmethod
     def connect(cls, host: str, port: int, my_offer: Mapping[str, Any],
-                clock: Callable[[], int] = time.monotonic_ns) -> Peer:
+                clock: Callable[[], int] = time.monotonic_ns, word: str = "", keep: Path | None = None) -> Peer:
         address = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind(("0.0.0.0", 0))
         sock.connect(address)  # the kernel drops datagrams from anyone else
-        return cls(sock, my_offer, leader=False, address=(str(address[0]), int(address[1])), clock=clock)
+        return cls(sock, my_offer, leader=False, address=(str(address[0]), int(address[1])), clock=clock,
+                   word=word, keep=keep)
 
     @classmethod
     def through(cls, relay: str | Path, request: Mapping[str, Any], my_offer: Mapping[str, Any],
-                clock: Callable[[], int] = time.monotonic_ns) -> Peer:
+                clock: Callable[[], int] = time.monotonic_ns, word: str = "", keep: Path | None = None) -> Peer:
         """The link through the cabinet's link unit (relay.py), for a game with no network of its own:
         `request` is {"listen": PORT}, {"connect": [HOST, PORT]} or {"find": "venue[:CABINET]"}. The
         unit carries the datagrams; everything else (the hello, the clock sync, resends) is this."""
@@ -162,7 +188,8 @@ class Peer:
 
         sock = RelaySocket(relay, {**request, "offer": dict(my_offer)})
         leader = "listen" in request
-        return cls(sock, my_offer, leader=leader, address=None if leader else sock.peer, clock=clock)
+        return cls(sock, my_offer, leader=leader, address=None if leader else sock.peer, clock=clock,
+                   word=word, keep=keep)
 
     @property
     def port(self) -> int:
@@ -171,6 +198,15 @@ class Peer:
     @property
     def up(self) -> bool:
         return self.state == "up"
+
+    @property
+    def problem(self) -> str:
+        """What keeps the link from pairing that the wait screen should say ("" if nothing): datagrams
+        tagged with another link word came lately."""
+        at = self._other_word_ns
+        if self.up or at is None or self.clock() - at > OTHER_WORD_SHOWN_NS:
+            return ""
+        return OTHER_WORD
 
     # ------------------------------------------------------------------ the game loop's side
 
@@ -218,9 +254,16 @@ class Peer:
                 self._changed.wait(min(left, 0.05))
         return True
 
-    def close(self, say_bye: bool = True) -> None:
-        if say_bye and self.up:
+    def close(self, say_bye: bool = True, linger: float = 0.0) -> None:
+        """Close the link: with `say_bye`, a BYE first (when this side has said hello: the other may
+        have taken it). `linger` > 0: wait up to that long (resending) for the BYE to be acknowledged,
+        for a caller that is not the frame loop (a find that paired after the players left)."""
+        if say_bye and self._hello_sent and not self.state.startswith(("refused", "closed")):
             self.send(wire.BYE, {"why": "left"})
+            deadline = time.monotonic() + linger
+            while self.link.in_flight and time.monotonic() < deadline:
+                self.tick(self.clock())
+                self.wait_for(lambda p: not p.link.in_flight, min(0.02, max(0.0, deadline - time.monotonic())))
         self._stop.set()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=2)
@@ -243,6 +286,7 @@ class Peer:
                 "sent": counters.sent, "resent": counters.resent, "received": counters.received,
                 "duplicates": counters.duplicates, "bad": dict(counters.bad), "strangers": self.strangers,
                 "flood_windows": self.flood_dropped_windows, "in_flight": self.link.in_flight,
+                "unproven": self.unproven, "other_word": self.other_word,
             }
 
     # ------------------------------------------------------------------ the reader thread
@@ -256,10 +300,21 @@ class Peer:
         except OSError:
             self.send_errors += 1  # a pulled cable: the resends carry on once it is back
 
+    def _hello_body(self) -> dict[str, Any]:
+        """(Under the lock.) This session's hello: the offer, its nonce, and (once there is a pairing's
+        secret) the proof of it."""
+        body = {**self.offer, "nonce": self._nonce.hex()}
+        if self.secret is not None:
+            body["proof"] = pairing.proof(self.secret, self.leader, self.link.session, self._nonce)
+        return body
+
     def _say_hello(self) -> None:
-        if not self._hello_sent:
+        with self._lock:
+            if self._hello_sent:
+                return
             self._hello_sent = True
-            self.send(wire.HELLO, self.offer)
+            body = self._hello_body()
+        self.send(wire.HELLO, body)
 
     def _read(self) -> None:
         cpu0 = time.thread_time_ns()
@@ -298,12 +353,14 @@ class Peer:
             return
         hello = len(data) > 3 and data[3] == wire.HELLO
         replies: list[bytes] = []
+        kept: bytes | None = None
         with self._lock:
             if stranger or not self._their_hello or hello:
                 try:  # (the header's session is only trusted once the datagram checks out)
-                    datagram = wire.decode(data)
+                    datagram = wire.decode(data, self.key)
                 except wire.WireError as error:
                     self.link.counters.bad[error.reason] = self.link.counters.bad.get(error.reason, 0) + 1
+                    self._misfit(error.reason, data, address, now)
                     return
                 if stranger and datagram.kind != wire.HELLO:
                     self.strangers += 1
@@ -313,13 +370,23 @@ class Peer:
                     return
                 if datagram.kind == wire.HELLO and datagram.session in self._old_sessions:
                     return  # a hello of the other's from before its restart, overtaken on the way
-                if datagram.kind == wire.HELLO and self._their_hello and datagram.session != self.link.peer_session:
+                new = datagram.kind == wire.HELLO and datagram.session != self.link.peer_session
+                if stranger and not new:  # the current session's hello from elsewhere: a copy, not the other
+                    self.strangers += 1
+                    return
+                if new:
+                    if not self._admit(datagram):  # a stranger's (or a forgetful cabinet's): dropped, never a pairing
+                        self.unproven += 1
+                        return
+                    kept, self._unkept = (self.secret if self._unkept else None), False
+                if new and self._their_hello:
                     self._restart()  # the other cabinet restarted: this side starts afresh too
                 if stranger:
                     self.address = None  # (paired again below, with its new address)
             try:
                 delivered, replies = self.link.receive(data, now, room=len(self._inbox) < MAX_INBOX)
-            except wire.WireError:
+            except wire.WireError as error:
+                self._misfit(error.reason, data, address, now)
                 return
             if self.address is None or self._reopened:  # a listener pairs with the cabinet whose hello came
                 self.address = address
@@ -349,13 +416,66 @@ class Peer:
             self._changed.notify_all()
         for reply in replies:
             self._sendto(reply)
+        if kept is not None:  # (a file written off the lock: the game loop's messages() never waits on it)
+            try:
+                pairing.save(self.keep, kept)
+            except OSError as error:
+                print(f"spit-arcade: the linked pairing's secret is not kept ({error}): after a power cut the "
+                      "other cabinet will not take this one back", file=sys.stderr)
+
+    def _admit(self, datagram: wire.Datagram) -> bool:
+        """(Under the lock.) May this hello of a new session (or from a new address) pair? Once paired
+        (or bound: a game to resume), only if it proves the pairing's secret; before, any hello does
+        (the secret then new, from both nonces, unless it proves the one kept from before a restart:
+        then both go on with that)."""
+        body = datagram.body
+        theirs = pairing.read_nonce(body.get("nonce"))
+        if pairing.proves(self.secret, not self.leader, datagram.session, theirs, body.get("proof")):
+            self.bound = True
+            return True
+        if self.bound or self.pairings:
+            return False
+        if theirs is None:  # (no nonce: a cabinet of another protocol; check_offer refuses it in words)
+            return check_offer(self.offer, body) is not None
+        self.bound, self._unkept = True, True
+        pair = (self._nonce, theirs) if self.leader else (theirs, self._nonce)
+        self.secret = pairing.combine(*pair, self.key)
+        return True
+
+    def _misfit(self, reason: str, data: bytes, address: tuple[str, int], now: int) -> None:
+        """(Under the lock.) A datagram refused as another link word's, or another version's, from the
+        other cabinet or one that may be it (not yet paired): said, where it can be."""
+        if self.address is not None and address != self.address and not self._reopened:
+            return
+        if self._their_hello and address != self.address:
+            return
+        if reason == "word":
+            self.other_word += 1
+            self._other_word_ns = now
+            self._stray(address, now)  # (a listener answers: the other cabinet sees the words differ too)
+            return
+        if reason != "version" or self.state.startswith(("refused", "closed")):
+            return
+        other = wire.other_version(data)
+        if other is None:
+            return
+        version, hello = other
+        why = check_offer(self.offer, hello) if hello is not None else None
+        if why is None or "linked protocol" not in why:
+            why = (f"the other cabinet speaks the link's wire version {version}, this one {wire.VERSION}: "
+                   "update both to the same version")
+        self.state = f"refused: {why}"
+        print(f"spit-arcade: the linked game is refused: {why}", file=sys.stderr)
+        with contextlib.suppress(OSError):  # in its own layout: its own checks refuse this one, in its words
+            self.sock.sendto(wire.old_hello(self.link.session, self.offer), address)
 
     def _restart(self) -> None:
         """(Under the lock.) The other cabinet restarted: a new session on this side too (what was
         unacknowledged is dropped: the game sends what the other lacks again), a new clock sync."""
         if self.link.peer_session is not None:
             self._old_sessions.add(self.link.peer_session)
-        self.link = wire.Link(random.getrandbits(31) | 1)
+        self.link = wire.Link(secrets.randbits(31) | 1, key_=self.key)
+        self._nonce = pairing.nonce()
         self.sync = LinkClock()
         self._hello_sent = False
         self._their_hello = False
@@ -372,7 +492,7 @@ class Peer:
         self._stray_hello_ns = now
         if not self._hello_sent:
             self._hello_sent = True
-            self._stray_hello = self.link.message(wire.HELLO, self.offer, now)
+            self._stray_hello = self.link.message(wire.HELLO, self._hello_body(), now)
         if not self._stray_hello:
             return
         with contextlib.suppress(OSError):
@@ -416,7 +536,7 @@ class Peer:
         out = []
         if not self._hello_sent:
             self._hello_sent = True
-            out.append(self.link.message(wire.HELLO, self.offer, self.clock()))
+            out.append(self.link.message(wire.HELLO, self._hello_body(), self.clock()))
         why = check_offer(self.offer, theirs)
         self.their_offer = theirs
         if why is None:

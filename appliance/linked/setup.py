@@ -39,7 +39,7 @@ from pathlib import Path
 from appliance.check_config import CABINET_CONFIG
 from appliance.shared.checks import Checker
 from appliance.shared.config_file import adjust, read_settings_text
-from appliance.shared.link_setting import check_link
+from appliance.shared.link_setting import check_link, hidden
 from appliance.shared.usb_stick import CABINET_MOUNT
 
 FILE = "spit-link.toml"
@@ -81,8 +81,9 @@ def take(source: Path, config: Path, taken: Path) -> list[str]:
         raise ValueError(f"{config}: not changed: {done.why_not()}")
     from appliance.operator.office import record_adjustments
 
-    said = [f"{source}: {c.key} = {c.new!r} (was {c.old!r})" for c in done.changes]
-    why_not = record_adjustments(config, [(c.key, c.old, c.new) for c in done.changes], FILE)
+    changes = [(c.key, hidden(c.key, c.old), hidden(c.key, c.new)) for c in done.changes]  # (never the word)
+    said = [f"{source}: {key} = {new!r} (was {old!r})" for key, old, new in changes]
+    why_not = record_adjustments(config, changes, FILE)
     if why_not is not None:
         said.append(f"(changed, but not recorded in the audits' adjustments: {why_not})")
     taken.write_text(digest + "\n", encoding="utf-8")

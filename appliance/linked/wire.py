@@ -9,7 +9,15 @@ One UDP datagram is one message; no I/O here (peer.py owns the socket). A datagr
             every reliable message up to this one has arrived), sack (u64: bit i set, message
             ack + 2 + i has arrived too)
     body    JSON (UTF-8), at most MAX_BODY bytes: a press in the journals' press format, a hello,...
+    tag     8 bytes: HMAC-SHA256 of header and body under the link's key, cut to its first 8 bytes. The
+            key is the operator's link word's (`key(word)`: both cabinets set the same word in
+            `[link]`), or, with no word, a fixed one (`NO_WORD`): then the tag proves nothing but
+            that both have no word, and a cabinet with a word refuses a cabinet without
     crc     CRC-32 (zlib's, in C: a flood of garbage costs a few microseconds a datagram) of all above
+
+Version 2 added the tag (version 1 had none: header, body, crc). The CRC is checked before the tag,
+so a datagram whose CRC holds but whose tag does not was sent with another word (or forged): it is
+refused as "word", not as damage, and peer.py says so on the screen.
 
 Every datagram carries the acknowledgements (piggybacked), so a busy link needs no separate acks; a
 gap (a `last` or a `seq` past a message not yet here) is answered at once with an ACK datagram, and
@@ -24,6 +32,8 @@ Nothing here reads a clock: every time comes in as an argument.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import struct
 import zlib
@@ -32,11 +42,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAGIC = b"SL"
-VERSION = 1  # the datagram layout; the game protocol's own version is in the hello (peer.py)
+VERSION = 2  # the datagram layout (2: the tag); the game protocol's own version is in the hello (peer.py)
 HEADER = struct.Struct("<2sBBIIIIQ")
 CRC = struct.Struct("<I")
+TAG = 8  # bytes of the HMAC kept: a forger's chance is 2**-64 a datagram
 MAX_BODY = 1024
-MAX_DATAGRAM = HEADER.size + MAX_BODY + CRC.size
+MAX_DATAGRAM = HEADER.size + MAX_BODY + TAG + CRC.size
+NO_WORD = hashlib.sha256(b"spit-link: no link word").digest()  # the key of two cabinets with no word
 MAX_WINDOW = 512  # reliable messages in flight, each way: far above any table's press rate
 SACK_BITS = 64
 U32 = 1 << 32
@@ -80,19 +92,34 @@ class Datagram:
     body: dict[str, Any]
 
 
-def encode(kind: int, session: int, seq: int, last: int, ack: int, sack: int, body: bytes) -> bytes:
+def key(word: str) -> bytes:
+    """The datagrams' key for the operator's link word (`[link] word`); "" is no word (`NO_WORD`)."""
+    if not word:
+        return NO_WORD
+    return hashlib.sha256(b"spit-link word\0" + word.encode("utf-8")).digest()
+
+
+def tag(key_: bytes, data: bytes) -> bytes:
+    return hmac.digest(key_, data, "sha256")[:TAG]
+
+
+def encode(kind: int, session: int, seq: int, last: int, ack: int, sack: int, body: bytes,
+           key_: bytes = NO_WORD) -> bytes:
     if len(body) > MAX_BODY:
         raise ValueError(f"a {KINDS.get(kind, kind)} body of {len(body)} bytes is over {MAX_BODY}")
-    head = HEADER.pack(MAGIC, VERSION, kind, session, seq, last, ack, sack)
-    return head + body + CRC.pack(zlib.crc32(head + body))
+    signed = HEADER.pack(MAGIC, VERSION, kind, session, seq, last, ack, sack) + body
+    signed += tag(key_, signed)
+    return signed + CRC.pack(zlib.crc32(signed))
 
 
 def body_bytes(body: Mapping[str, Any] | None) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode() if body else b""
 
 
-def decode(data: bytes) -> Datagram:
-    """One datagram, checked cheapest first (length, magic, CRC, then the JSON); WireError if bad."""
+def decode(data: bytes, key_: bytes = NO_WORD) -> Datagram:
+    """One datagram, checked cheapest first (length, magic, CRC, version, the tag under `key_`, then
+    the JSON); WireError if bad ("version": another layout, `old_hello` may read it; "word": the
+    CRC holds but the tag does not, another link word)."""
     if len(data) < HEADER.size + CRC.size or len(data) > MAX_DATAGRAM:
         raise WireError("length")
     if data[:2] != MAGIC:
@@ -102,9 +129,14 @@ def decode(data: bytes) -> Datagram:
     _, version, kind, session, seq, last, ack, sack = HEADER.unpack_from(data)
     if version != VERSION:
         raise WireError("version")
+    end = len(data) - CRC.size - TAG
+    if end < HEADER.size:
+        raise WireError("length")
+    if not hmac.compare_digest(tag(key_, data[:end]), data[end:-CRC.size]):
+        raise WireError("word")
     if kind not in KINDS:
         raise WireError("kind")
-    raw = data[HEADER.size:-CRC.size]
+    raw = data[HEADER.size:end]
     body: Any = {}
     if raw:
         try:
@@ -116,6 +148,33 @@ def decode(data: bytes) -> Datagram:
     if (kind in RELIABLE) != (seq != 0):
         raise WireError("seq")
     return Datagram(kind, session, seq, last, ack, sack, body)
+
+
+def other_version(data: bytes) -> tuple[int, dict[str, Any] | None] | None:
+    """A datagram of another layout whose magic and CRC hold (a cabinet running another version):
+    (its version, its hello's body if it is a hello of version 1, else None); None if not one."""
+    if len(data) < HEADER.size + CRC.size or len(data) > MAX_DATAGRAM + 64 or data[:2] != MAGIC:
+        return None
+    if zlib.crc32(data[:-CRC.size]) != CRC.unpack_from(data, len(data) - CRC.size)[0]:
+        return None
+    version, kind = data[2], data[3]
+    if version == VERSION:
+        return None
+    body: Any = None
+    if version == 1 and kind == HELLO:
+        try:
+            body = json.loads(data[HEADER.size:-CRC.size])
+        except ValueError:
+            body = None
+    return version, body if isinstance(body, dict) else None
+
+
+def old_hello(session: int, body: Mapping[str, Any]) -> bytes:
+    """A hello in version 1's layout (no tag), for a cabinet that speaks only that: its own checks
+    then refuse this one's protocol in its own words, on its own screen."""
+    raw = body_bytes(body)
+    head = HEADER.pack(MAGIC, 1, HELLO, session, 1, 1, 0, 0)
+    return head + raw + CRC.pack(zlib.crc32(head + raw))
 
 
 @dataclass
@@ -146,8 +205,9 @@ class Link:
     for a gap, resends the peer's sack shows missing); `due(now_ns)` -> resends whose time has come.
     """
 
-    def __init__(self, session: int, rto_ns: int = 60_000_000) -> None:
+    def __init__(self, session: int, rto_ns: int = 60_000_000, key_: bytes = NO_WORD) -> None:
         self.session = session
+        self.key = key_  # the link word's (`key`): every datagram is tagged and checked with it
         self.peer_session: int | None = None
         self.rto_ns = rto_ns  # peer.py sets it from the measured round trip
         self.counters = Counters()
@@ -180,7 +240,7 @@ class Link:
         return bits
 
     def _datagram(self, kind: int, seq: int, body: bytes) -> bytes:
-        return encode(kind, self.session, seq, self._next_seq - 1, self._ack, self._sack(), body)
+        return encode(kind, self.session, seq, self._next_seq - 1, self._ack, self._sack(), body, self.key)
 
     def message(self, kind: int, body: Mapping[str, Any] | None, now_ns: int) -> bytes:
         """A datagram carrying one message; a reliable one is numbered and kept until acknowledged.
@@ -246,7 +306,7 @@ class Link:
         to send back at once. `room` False: the caller cannot take a reliable message now (it is
         left unacknowledged and will come again). WireError for a bad datagram (counted here)."""
         try:
-            datagram = decode(data)
+            datagram = decode(data, self.key)
         except WireError as error:
             self.counters.bad[error.reason] = self.counters.bad.get(error.reason, 0) + 1
             raise

@@ -211,12 +211,13 @@ class Office:
         byte of it kept (`config_file.adjust`), and each change into the store with when it was made.
         None where it was saved; else why not (it then holds for this session only)."""
         from appliance.shared.config_file import adjust
+        from appliance.shared.link_setting import hidden
 
         if self.config_path is None:
             return "no settings file"
         done = adjust(self.config_path, values, house_rules, tables)
-        for change in done.changes:
-            self.record_adjustment(change.key, change.old, change.new)
+        for change in done.changes:  # (the link word only as whether one is set)
+            self.record_adjustment(change.key, hidden(change.key, change.old), hidden(change.key, change.new))
         return done.why_not()
 
     def adjust_later(self, values: Mapping[str, Any], house_rules: Mapping[str, Any] | None = None,

@@ -9,12 +9,15 @@ from typing import Any
 
 from .checks import Checker, shown
 
-LINK_KEYS = ("listen", "join", "seats")
+LINK_KEYS = ("listen", "join", "seats", "word")
+WORD = "link.word"  # the operator's link word: never shown, never written to the audits (`hidden`)
+MIN_WORD, MAX_WORD = 8, 128
 
 
 def check_link(table: dict[str, Any], check: Checker) -> dict[str, Any]:
-    """`[link]`: `listen` (a UDP port) or `join` ("HOST:PORT", "venue", "venue:CABINET"), and `seats`.
-    A wrong one is left out, and a table with neither `listen` nor `join` is no link at all."""
+    """`[link]`: `listen` (a UDP port) or `join` ("HOST:PORT", "venue", "venue:CABINET"), `seats`, and
+    `word` (the link word: both cabinets the same, docs/linked.md). A wrong one is left out, and a
+    table with neither `listen` nor `join` is no link at all."""
     check.unknown(table, LINK_KEYS, prefix="link.", what="key of [link]")
     link: dict[str, Any] = {}
     port = check.integer(table, "listen", 0, 1, 65535, prefix="link.")
@@ -41,7 +44,21 @@ def check_link(table: dict[str, Any], check: Checker) -> dict[str, Any]:
         else:
             check.problem("link.seats", f"must be a list of seats from 1 to 4, e.g. [1], not {shown(seats)}; "
                           "using the default")
+    word = check.string(table, "word", "", prefix="link.")
+    if word and not (MIN_WORD <= len(word) <= MAX_WORD and word.isprintable()):
+        # (the word itself is not said: it is a secret, and the message may be shown or logged)
+        check.problem(WORD, f"must be {MIN_WORD} to {MAX_WORD} printable characters (this one has {len(word)}); "
+                      "no link word")
+    elif word:
+        link["word"] = word
     return link
+
+
+def hidden(key: str, value: Any) -> Any:
+    """`value` as it may be shown or recorded: the link word only as whether one is set."""
+    if key != WORD or value in (None, ""):
+        return value
+    return "(set)"
 
 
 def link_with(have: Any, key: str, value: Any) -> dict[str, Any]:
@@ -52,7 +69,7 @@ def link_with(have: Any, key: str, value: Any) -> dict[str, Any]:
     if key == "":
         if value in ("off", None):
             return {}
-        raise ValueError('[link] is set one key at a time (link.listen, link.join, link.seats), or "off"')
+        raise ValueError('[link] is set one key at a time (link.listen, link.join, link.seats, link.word), or "off"')
     if key in ("listen", "join"):
         table.pop("join" if key == "listen" else "listen", None)
     if value is None:

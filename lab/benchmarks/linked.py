@@ -283,12 +283,13 @@ def flood_as_peer(target: tuple[str, int], seconds: float) -> dict[str, Any]:
     fast as one process can: what the reader's budget is for (a stranger's datagrams the kernel drops)."""
     import socket
 
-    from appliance.linked import wire
+    from appliance.linked import pairing, wire
     from appliance.linked.peer import offer
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.connect(target)
-    sock.send(wire.Link(99).message(wire.HELLO, offer("classic", {}, [2], 2, "flood"), 0))
+    hello = {**offer("classic", {}, [2], 2, "flood"), "nonce": pairing.nonce().hex()}  # (the first pairing's)
+    sock.send(wire.Link(99).message(wire.HELLO, hello, 0))
     sock.settimeout(5)
     sock.recv(4096)  # its hello: paired
     rng = random.Random(2)

@@ -156,7 +156,9 @@ class LinkPage:
         """Under the rows: where the link's settings are, and that the link opens at the next start."""
         if link_mode(self.link) == "off":
             return [Line(_("no linked game: this cabinet plays alone and opens no port"), 0.11, WHITE)]
-        return [Line(_("the link opens at the cabinet's next start (docs/linked.md)"), 0.11, WHITE)]
+        word = _("link word: set") if self.link.get("word") else _("no link word")  # (set outside: docs/linked.md)
+        return [Line(_("the link opens at the cabinet's next start (docs/linked.md)"), 0.11, WHITE),
+                Line(word, 0.11, WHITE)]
 
     def step_mode(self, step: int) -> None:
         mode = MODES[(MODES.index(link_mode(self.link)) + step) % len(MODES)]
@@ -165,6 +167,8 @@ class LinkPage:
             self.save({})
             return
         kept = {"seats": seats} if seats else {}
+        if self.link.get("word"):  # (the link word is set in the file or by `settings set`: kept)
+            kept["word"] = self.link["word"]
         if mode == "listen":
             self.save({"listen": PORTS[0], **kept})
         elif mode == "join":

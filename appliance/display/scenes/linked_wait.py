@@ -2,7 +2,8 @@
 
 Says what the link is doing ("waiting for the other cabinet on port 7000", "looking for a game on the
 venue" while a find tries again and again (appliance/linked/finding.py), "setting the clocks",
-or why the other cabinet was refused: another version, another variant, the same seats), ticking
+that the other table's link word is not this one's, or why the other cabinet was refused: another
+version, another variant, the same seats), ticking
 the link every frame. When the leader deals, the game's table takes over (the play scene of its
 type), with this cabinet's seats; the link's pause notice and its corrections are drawn there
 (AtTable.link_captions). Escape (or a click or a tap on its line) closes the link and goes to the title.
@@ -58,7 +59,8 @@ class LinkedWaitScene:
         where = getattr(self.table, "where", "") or self.where
         if state == "connecting":
             head = _("Waiting for the other cabinet")
-            return head, where
+            problem = getattr(self.table, "problem", "")  # (the link words differ: peer.py's OTHER_WORD)
+            return head, _(problem) if problem else where
         if state == "syncing":
             return _("Linked: setting the clocks"), where
         if state.startswith(("refused", "closed")):
