@@ -189,10 +189,10 @@ def test_a_find_on_the_venue_is_shown_while_it_runs_and_escape_goes_back_to_the_
     closed: list[bool] = []
 
     class Found:  # what the try returns when let go: a table that says it was closed
-        def close(self) -> None:
-            closed.append(True)
+        def close(self, linger: float = 0.0) -> None:
+            closed.append(linger > 0)  # (said goodbye, off the frame loop: waiting for the acknowledgement)
 
-    def find_once() -> tuple[object, str]:
+    def find_once(cancel: object) -> tuple[object, str]:
         order.append("try")
         if len(order) == 1:  # the first try finds nothing (as a find on a venue with no game yet)
             raise TimeoutError("no linked game offered that fits")
@@ -220,8 +220,8 @@ def test_a_find_on_the_venue_is_shown_while_it_runs_and_escape_goes_back_to_the_
         h.frame()
         assert isinstance(h.scene, TitleScene)
         release.set()  # the try under way ends with a table after the players went back: it is closed
-        assert table.wait_for(lambda f: bool(closed), 30)
-        assert table.table is None and table.state == "finding"
+        assert table.wait_for(lambda f: bool(closed) and f.said_bye and f.done, 30)
+        assert closed == [True] and table.table is None and table.state == "finding"
     finally:
         finding.RETRY_S = saved
         release.set()
@@ -235,7 +235,7 @@ def test_the_first_frame_says_it_looks_on_the_venue_before_any_try_ends(layout: 
 
     started, release = threading.Event(), threading.Event()
 
-    def find_once() -> tuple[object, str]:
+    def find_once(cancel: object) -> tuple[object, str]:
         started.set()
         assert release.wait(30)
         raise TimeoutError("no linked game offered that fits")
@@ -269,7 +269,7 @@ def test_a_link_unit_that_does_not_answer_is_said_on_the_wait_and_the_find_goes_
     from appliance.linked.finding import Finding
     from appliance.linked.relay_client import RelayError
 
-    def find_once() -> tuple[object, str]:
+    def find_once(cancel: object) -> tuple[object, str]:
         raise RelayError("the link unit at /run/spit-arcade-link.sock does not answer (No such file or directory)")
 
     h = Harness((960, 540))
@@ -286,3 +286,68 @@ def test_a_link_unit_that_does_not_answer_is_said_on_the_wait_and_the_find_goes_
     finally:
         table.close()
         finding.RETRY_S = saved
+
+
+def test_leaving_the_wait_calls_the_running_try_off_at_once() -> None:
+    """Escape on the wait: the try under way (a find waits up to 45 s) is woken by its Cancel and
+    ends; no try follows, none is counted as a failure, and the frame loop never waited for it."""
+    import threading
+
+    from appliance.display.scenes.base import BACK, MenuKey
+    from appliance.display.scenes.title import TitleScene
+    from appliance.linked.finding import Finding
+
+    started = threading.Event()
+    seen: list[bool] = []
+
+    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
+        started.set()
+        seen.append(cancel.wait(60))  # a long find: it ends only when called off
+        cancel.check()
+        raise AssertionError("not called off")
+
+    h = Harness((960, 540))
+    table = Finding(find_once)
+    h.runner.apply_scene(make("linked_wait", h.ctx, table, "venue"))
+    assert started.wait(30)
+    h.frame()
+    h.runner.send(MenuKey(0, BACK, True, h.now_ns))  # Escape
+    h.frame()
+    assert isinstance(h.scene, TitleScene)
+    assert table.wait_for(lambda f: f.done, 30)
+    assert seen == [True] and table.tries == 0 and table.table is None and not table.said_bye
+
+
+def test_a_pairing_found_after_the_players_left_is_told_goodbye() -> None:
+    """The try's call was on the way as the players left: the other cabinet took its hello. It is
+    told goodbye (a BYE resent until acknowledged, on the try's thread), so it shows that this table
+    left instead of waiting for it; the wait scene was long gone."""
+    import threading
+
+    from appliance.linked.finding import Finding
+    from appliance.linked.game import LEFT
+
+    other = LinkedTable(Peer.listen(0, offer("classic", {}, [1], 2), host="127.0.0.1"), [1], "classic")
+    left = threading.Event()
+
+    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
+        assert cancel.wait(60)  # (the players leave while the call is on the way ...)
+        left.set()
+        table = LinkedTable(Peer.connect("127.0.0.1", other.peer.port, offer("classic", {}, [2], 2)), [2], "classic")
+        return table, "table-1"  # (... and it pairs all the same)
+
+    table = Finding(find_once)
+    try:
+        table.close()  # the players leave: never waits
+        assert left.wait(30)
+        for _ in range(3000):  # the other cabinet's frames: it learns of the pairing, then of the goodbye
+            other.tick(other.peer.clock())
+            if other.state.startswith("closed"):
+                break
+            other.peer.wait_for(lambda _: False, 0.01)
+        assert other.state == "closed: the other cabinet left" and other.notice == LEFT, (other.state, other.notice)
+        assert table.wait_for(lambda f: f.said_bye and f.done, 30)
+        assert table.table is None
+    finally:
+        table.close()
+        other.close()

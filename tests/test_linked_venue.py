@@ -289,3 +289,78 @@ def test_a_cabinet_joining_on_the_venue_shows_a_game_that_does_not_fit_and_keeps
         table.close()
         one.close()
         relay.stop()
+
+
+# --- leaving the wait while a find is under way: called off at once, on the desktop and in the unit
+
+def test_leaving_calls_a_find_on_the_venue_off_at_once(broker: Broker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A desktop's find (venue.py's, on the finding's thread) waiting for an offer that never comes:
+    the players leave, and the find ends at once (Cancelled), its client gone from the broker,
+    nothing accepted; the find itself would have waited 600 s."""
+    import threading
+
+    from appliance.linked import venue
+    from appliance.linked.finding import Cancelled, Finding
+    from appliance.linked.venue import find_on_venue
+
+    looking = threading.Event()
+    find = venue.VenueLink.find
+
+    def find_and_say(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        looking.set()  # (connected: the wait for an offer begins)
+        return find(self, *args, **kwargs)
+
+    monkeypatch.setattr(venue.VenueLink, "find", find_and_say)
+
+    cred = broker.credential("table-2")
+    settings = VenueSettings("localhost", broker.port, "table-2", cred / "ca.crt", cred / "cabinet.crt",
+                             cred / "cabinet.key")
+    ended: list[BaseException] = []
+
+    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
+        try:
+            find_on_venue("venue:table-3", offer("classic", {}, [2], 2, "table-2"), settings, 600.0, cancel)
+        except OSError as error:
+            ended.append(error)
+            raise
+        raise AssertionError("found a game nobody offered")
+
+    table = Finding(find_once)
+    try:
+        assert looking.wait(BOUND_S)  # on the broker: looking for an offer
+        table.close()  # Escape: never waits
+        assert table.wait_for(lambda f: f.done, BOUND_S)
+        assert len(ended) == 1 and isinstance(ended[0], Cancelled) and table.tries == 0
+        assert broker.wait_for_log("Client table-2-linked disconnected")
+        assert '"accepts"' not in broker.log_text()
+    finally:
+        table.close()
+
+
+def test_leaving_calls_a_find_in_the_link_unit_off_at_once(broker: Broker, tmp_path: Path) -> None:
+    """A cabinet's find, done by its link unit (a find of up to 600 s here): the players leave, the
+    game's open ends at once, and the unit, seeing the game's end go, calls its own find off."""
+    from appliance.linked.finding import Finding
+
+    relay = RelayProcess(tmp_path / "table-2.sock", "--venue", str(broker.credential("table-2") / "venue.toml"),
+                         "--find-s", "600")
+    ended: list[BaseException] = []
+
+    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
+        try:
+            Peer.through(relay.path, {"find": "venue:table-3"}, offer("classic", {}, [2], 2, "table-2"), cancel=cancel)
+        except OSError as error:
+            ended.append(error)
+            raise
+        raise AssertionError("found a game nobody offered")
+
+    table = Finding(find_once)
+    try:
+        assert broker.wait_for_log("as table-2-linked")  # the unit's client on the broker: looking
+        table.close()
+        assert table.wait_for(lambda f: f.done, BOUND_S)
+        assert len(ended) == 1 and "called off" in str(ended[0])
+        assert broker.wait_for_log("Client table-2-linked disconnected")  # the unit's find, called off too
+    finally:
+        table.close()
+        relay.stop()

@@ -384,7 +384,7 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
     the one the settings choose (both cabinets must choose the same: the hello checks). A find on the
     venue (`--link venue`) returns at once: a Finding (appliance/linked/finding.py) that looks on a thread
     until it pairs, while the screen shows the wait."""
-    from appliance.linked.finding import Finding
+    from appliance.linked.finding import Cancel, Finding
     from appliance.linked.game import LinkedTable, unfinished_linked
     from appliance.linked.peer import Peer, offer
     from appliance.linked.relay_client import ENV as RELAY_ENV
@@ -423,11 +423,12 @@ def open_link(args: argparse.Namespace, settings: Settings, journals: Path | Non
         if not relay and venue is None:
             find_on_venue(str(join), mine, None)  # (raises: no venue here, said at once)
 
-        def find_once() -> tuple[Any, str]:
+        def find_once(cancel: Cancel) -> tuple[Any, str]:  # (cancel: the players left; the try ends at once)
             if relay:  # no network here (the cabinet's unit): the link unit finds the venue
-                peer = Peer.through(relay, {"find": join}, mine, word=word, keep=journals)
+                peer = Peer.through(relay, {"find": join}, mine, word=word, keep=journals, cancel=cancel)
                 return linked_table(peer), getattr(peer.sock, "where", "") or str(join)
-            host, port_number, name = find_on_venue(str(join), mine, venue)
+            host, port_number, name = find_on_venue(str(join), mine, venue, cancel=cancel)
+            cancel.check()  # (called off as it was found: no call made, the other never paired)
             where = f"{name} ({host}:{port_number}, through the venue)"
             return linked_table(Peer.connect(host, port_number, mine, word=word, keep=journals)), where
 

@@ -732,7 +732,8 @@ class LinkedTable:
                                    "s": self.peer.link.last_sent, "paused": self.state == "paused",
                                    "frozen": self.frozen_us, "r": self.resumes, "synced": synced})
 
-    def close(self) -> None:
+    def close(self, linger: float = 0.0) -> None:
+        """Leave: the game abandoned, the other told (`linger`: see Peer.close; never on the frame loop)."""
         if self.match is not None and not self.match.finished:
             self.match.abandon()
-        self.peer.close()
+        self.peer.close(linger=linger)

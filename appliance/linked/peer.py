@@ -60,6 +60,7 @@ from . import pairing, wire
 from .clock import LinkClock
 
 if TYPE_CHECKING:
+    from .finding import Cancel
     from .relay_client import RelaySocket
 
 PROTOCOL = 3  # the linked game's protocol (docs/linked.md; 2: resuming after a restart; 3: the pairing's
@@ -180,13 +181,15 @@ class Peer:
 
     @classmethod
     def through(cls, relay: str | Path, request: Mapping[str, Any], my_offer: Mapping[str, Any],
-                clock: Callable[[], int] = time.monotonic_ns, word: str = "", keep: Path | None = None) -> Peer:
+                clock: Callable[[], int] = time.monotonic_ns, word: str = "", keep: Path | None = None,
+                cancel: Cancel | None = None) -> Peer:
         """The link through the cabinet's link unit (relay.py), for a game with no network of its own:
         `request` is {"listen": PORT}, {"connect": [HOST, PORT]} or {"find": "venue[:CABINET]"}. The
-        unit carries the datagrams; everything else (the hello, the clock sync, resends) is this."""
+        unit carries the datagrams; everything else (the hello, the clock sync, resends) is this.
+        `cancel` (finding.py) ends an open still waiting (a find) at once."""
         from .relay_client import RelaySocket
 
-        sock = RelaySocket(relay, {**request, "offer": dict(my_offer)})
+        sock = RelaySocket(relay, {**request, "offer": dict(my_offer)}, cancel=cancel)
         leader = "listen" in request
         return cls(sock, my_offer, leader=leader, address=None if leader else sock.peer, clock=clock,
                    word=word, keep=keep)

@@ -30,7 +30,8 @@ The packets (one byte of kind, then what it carries; an address is "!4sH", IPv4 
 
 Finding a game on the venue's broker takes up to 30 s (venue.py waits for a fitting offer): it runs
 on a thread of its own, and the relay's loop finishes that link's open when it is done (a byte on its
-wake-up socket says so), so the other links' datagrams flow meanwhile.
+wake-up socket says so), so the other links' datagrams flow meanwhile. A game that closes its end
+meanwhile (its players left the wait) calls the find off at once: nothing is accepted or opened.
 
 Cheap checks first, bounded work under a flood, as peer.py's reader: a datagram that is not the
 wire's (its length, its magic) is dropped here; at most `FLOOD_DATAGRAMS` are taken each
@@ -66,6 +67,7 @@ from typing import Any
 from appliance.shared import unix_listener
 
 from . import wire
+from .finding import Cancel
 from .relay_client import ADDR, ERRNO, MAX_PACKET, RCVBUF, SOCKET, STAMP, VERSION, addr, address_at
 
 FLOOD_WINDOW_NS = 100_000_000
@@ -100,8 +102,10 @@ class Session:
         self.not_ours = 0  # datagrams that are not the wire's (dropped here)
         self.flood_windows = 0
         self.paused_until = 0  # (a flood) its UDP socket is not read until then
+        self.cancel = Cancel()  # its find on the venue, if one is under way: called off when the game goes
 
     def close(self) -> None:
+        self.cancel.set()
         self.withdraw()
         for sock in (self.udp, self.conn):
             if sock is not None:
@@ -309,7 +313,7 @@ class Relay:
 
         def find() -> None:
             try:
-                answer: Any = _find_on_venue(str(request["find"]), offer, self.venue, self.find_s)
+                answer: Any = _find_on_venue(str(request["find"]), offer, self.venue, self.find_s, session.cancel)
             except Exception as error:  # (TimeoutError: none fits; OSError: no broker) said to the game
                 answer = error
             self.found.put((session, request, answer))
@@ -416,10 +420,11 @@ def _offer_on_venue(session: Session, offer: dict[str, Any], port: int, venue: P
     return f"offered on the venue as {settings.cabinet}"
 
 
-def _find_on_venue(spec: str, offer: dict[str, Any], venue: Path | None, timeout: float) -> tuple[str, int, str]:
+def _find_on_venue(spec: str, offer: dict[str, Any], venue: Path | None, timeout: float,
+                   cancel: Cancel | None = None) -> tuple[str, int, str]:
     from .venue import find_on_venue, venue_settings
 
-    return find_on_venue(spec, offer, venue_settings(venue), timeout)
+    return find_on_venue(spec, offer, venue_settings(venue), timeout, cancel)
 
 
 # ---------------------------------------------------------------------- the command

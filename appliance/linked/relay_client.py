@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import wire
+from .finding import Cancel
 
 SOCKET = Path("/run/spit-arcade-link.sock")
 ENV = "SPIT_ARCADE_LINK_RELAY"  # the game's unit names the socket here: the link goes through the relay
@@ -49,7 +50,8 @@ class RelaySocket:
     """A UDP socket as peer.py uses one, through the relay. `stamp_ns`: the relay's clock when the last
     datagram `recvfrom` returned was taken off the network."""
 
-    def __init__(self, path: str | Path, request: Mapping[str, Any], timeout: float = OPEN_S) -> None:
+    def __init__(self, path: str | Path, request: Mapping[str, Any], timeout: float = OPEN_S,
+                 cancel: Cancel | None = None) -> None:
         self.path = str(path)
         self.request = {"v": VERSION, **request}
         self.stamp_ns = 0
@@ -62,9 +64,12 @@ class RelaySocket:
         self._rcvbuf = RCVBUF
         self._closed = threading.Event()
         self._lock = threading.Lock()
-        self._sock = self._open(timeout)
+        self._sock = self._open(timeout, cancel)
 
-    def _open(self, timeout: float) -> socket.socket:
+    def _open(self, timeout: float, cancel: Cancel | None = None) -> socket.socket:
+        """Open the link through the unit (`cancel`: an open still waiting, a find, ends at once in
+        Cancelled when it is set: its Unix socket is shut down under the wait, and the unit, seeing
+        the game's end go, calls its find off too)."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             sock.settimeout(timeout)
@@ -74,10 +79,16 @@ class RelaySocket:
             except OSError as error:
                 raise RelayError(f"the link unit at {self.path} does not answer ({error.strerror or error})") from None
             sock.sendall(b"O" + json.dumps(self.request, separators=(",", ":")).encode())
+            forget = cancel.when_set(lambda: sock.shutdown(socket.SHUT_RDWR)) if cancel is not None else None
             try:
                 reply = sock.recv(MAX_PACKET)
             except TimeoutError:
                 raise RelayError(f"the link unit at {self.path} did not open the link within {timeout:g} s") from None
+            finally:
+                if forget is not None:
+                    forget()
+            if cancel is not None:
+                cancel.check()  # (called off: whatever the unit answered is not taken)
             if reply[:1] != b"R":
                 raise RelayError(f"the link unit at {self.path} closed without opening the link")
             body = json.loads(reply[1:])

@@ -14,6 +14,10 @@ can write only its own topics, but its body could still name another).
 
 The MQTT client is the cabinet's own credential (the uplink's, venue.toml), under the client id
 `<cabinet>-linked` (the uplink keeps `<cabinet>`: Mosquitto would close one of two with one id).
+
+A find can be called off (`cancel`, finding.py's Cancel: the players left the wait): its waits for
+the broker's answer and for an offer are woken at once and end in `Cancelled`, and nothing is
+accepted or called after that.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 
 from appliance.venue.uplink import VenueSettings, mqtt_client, tls_context
 
+from .finding import Cancel, Cancelled
 from .peer import check_offer
 
 VERSION = 1
@@ -102,15 +107,23 @@ class VenueLink:
 
     # ------------------------------------------------------------------ the game's side
 
-    def connect(self, timeout: float = CONNECT_S) -> None:
-        """OSError saying why if the broker cannot be reached or refuses this cabinet."""
+    def wake(self) -> None:
+        """Wake whatever waits on the broker here (a find called off: it then sees its Cancel)."""
+        with self._lock:
+            self._lock.notify_all()
+
+    def connect(self, timeout: float = CONNECT_S, cancel: Cancel | None = None) -> None:
+        """OSError saying why if the broker cannot be reached or refuses this cabinet (Cancelled: called off)."""
         try:
             self.client.connect(self.settings.broker, self.settings.port, keepalive=30)
         except (OSError, ssl.SSLError) as error:
             raise OSError(f"the venue's broker at {self.settings.broker}:{self.settings.port}: {error}") from None
         self.client.loop_start()
+        called_off = cancel.is_set if cancel is not None else lambda: False
         with self._lock:
-            self._lock.wait_for(lambda: self._connected is not None, timeout)
+            self._lock.wait_for(lambda: self._connected is not None or called_off(), timeout)
+            if called_off():
+                raise Cancelled
             if self._connected != "connected":
                 raise OSError(f"the venue's broker {self._connected or 'did not answer'}")
 
@@ -142,14 +155,17 @@ class VenueLink:
                 self._publish(topic(self.settings.cabinet), b"", True, timeout)
 
     def find(self, my_offer: dict[str, Any], cabinet: str | None = None,
-             timeout: float = 30.0) -> tuple[str, str, int]:
+             timeout: float = 30.0, cancel: Cancel | None = None) -> tuple[str, str, int]:
         """The first offer that fits `my_offer` (or `cabinet`'s, if named): (its cabinet, host, port),
-        after saying on this cabinet's topic that it is taken. TimeoutError saying what was seen."""
+        after saying on this cabinet's topic that it is taken. TimeoutError saying what was seen;
+        Cancelled as soon as `cancel` is set (then nothing is accepted)."""
         self.client.subscribe(topic("+"), qos=1)
         deadline = time.monotonic() + timeout
         seen: dict[str, str] = {}
         with self._lock:
             while True:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled
                 if self._connected not in (None, "connected"):  # the broker gone: said now, not at 30 s
                     raise OSError(f"the venue's broker at {self.settings.broker}:{self.settings.port} "
                                   f"{self._connected} while a linked game was looked for")
@@ -169,6 +185,8 @@ class VenueLink:
                     self._lock.wait(min(left, 0.5))
                     continue
                 break
+        if cancel is not None:
+            cancel.check()
         accept = {"v": VERSION, "cabinet": self.settings.cabinet, "accepts": found[0]}
         with contextlib.suppress(OSError, ValueError):
             self._publish(topic(self.settings.cabinet), json.dumps(accept).encode(), False, 5.0)
@@ -215,17 +233,21 @@ def offer_while_waiting(peer: Any, settings: VenueSettings) -> bool:
 
 
 def find_on_venue(spec: str, my_offer: dict[str, Any], settings: VenueSettings | None,
-                  timeout: float = 30.0) -> tuple[str, int, str]:
+                  timeout: float = 30.0, cancel: Cancel | None = None) -> tuple[str, int, str]:
     """`--link venue` or `--link venue:CABINET`: (host, port, the cabinet) of a fitting offer.
-    OSError (TimeoutError among them) saying why not."""
+    OSError (TimeoutError among them) saying why not; Cancelled at once when `cancel` is set."""
     if settings is None:
         raise OSError("--link venue needs a venue (/etc/spit-arcade/venue/venue.toml; docs/venue.md)")
     _, _, name = spec.partition(":")
+    if cancel is not None:
+        cancel.check()
     link = VenueLink(settings)
+    forget = cancel.when_set(link.wake) if cancel is not None else (lambda: None)
     try:
-        link.connect()
-        cabinet, host, port = link.find(my_offer, name or None, timeout)
+        link.connect(cancel=cancel)
+        cabinet, host, port = link.find(my_offer, name or None, timeout, cancel)
     finally:
+        forget()
         link.client.loop_stop()
         with contextlib.suppress(OSError, ValueError):
             link.client.disconnect()
