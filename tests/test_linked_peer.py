@@ -179,6 +179,10 @@ def test_a_strangers_fitting_hello_after_a_silence_is_refused_and_the_real_cabin
         assert stranger.state == "connecting" and stranger.their_offer is None  # never answered
         assert leader.status()["unproven"] >= 1
         stranger.close()
+        stranger = Peer.connect("127.0.0.1", leader.port, offer("speed", {}, [2], 2, "x"))  # one that does not fit
+        assert _pump_until((leader, stranger), lambda: leader.unproven >= 2)
+        assert leader.state == "up" and stranger.state == "connecting"  # it cannot refuse the pairing either
+        stranger.close()
         back = Peer.connect("127.0.0.1", leader.port, theirs, keep=tmp_path / "b")  # it comes back
         assert back.port != first
         assert _pump_until((leader, back), lambda: leader.pairings == 2 and back.up and leader.up)

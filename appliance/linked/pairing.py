@@ -79,6 +79,7 @@ def save(directory: Path | None, secret: bytes) -> None:
     """Keep `secret` in `directory` (written whole or not at all: a power cut leaves the old one)."""
     if directory is None:
         return
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / FILE
     part = path.with_name(path.name + ".part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

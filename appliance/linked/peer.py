@@ -438,8 +438,8 @@ class Peer:
             return True
         if self.bound or self.pairings:
             return False
-        if theirs is None:  # (no nonce: a cabinet of another protocol; check_offer refuses it in words)
-            return check_offer(self.offer, body) is not None
+        if theirs is None or check_offer(self.offer, body) is not None:  # (a hello that does not fit, or
+            return check_offer(self.offer, body) is not None  # without a nonce: refused in words, no secret made)
         self.bound, self._unkept = True, True
         pair = (self._nonce, theirs) if self.leader else (theirs, self._nonce)
         self.secret = pairing.combine(*pair, self.key)
@@ -460,8 +460,8 @@ class Peer:
         if reason != "version" or self.state.startswith(("refused", "closed")):
             return
         other = wire.other_version(data)
-        if other is None:
-            return
+        if other is None or self.key != wire.NO_WORD:  # (with a link word, an untagged datagram refuses nothing:
+            return  # a cabinet of the version before has no word, so it is not the one this pairs with)
         version, hello = other
         why = check_offer(self.offer, hello) if hello is not None else None
         if why is None or "linked protocol" not in why:

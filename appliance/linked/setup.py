@@ -9,6 +9,7 @@ or at the top of the operator's USB stick sets the cabinet's `[link]` (docs/link
     [link]
     join = "192.168.1.20:50070"     # or listen = 50070, or join = "venue"
     seats = [2]
+    word = "Ahorn am Tresen 7"      # optional: the link word (both cabinets the same; never shown)
 
 It is checked as `check-config` checks the settings file (the same words where it is refused: then
 nothing changes) and written into the cabinet's settings (`/var/lib/spit-arcade/config.toml`) by
