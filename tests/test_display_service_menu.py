@@ -717,6 +717,22 @@ def test_the_linked_game_page_sets_each_way_and_the_seats_through_the_operator_l
     assert sorted(rows[-2:]) == [("link.join", '"venue"', "null"), ("link.seats", "[2]", "null")]  # off: all out
 
 
+def test_the_linked_game_page_keeps_the_link_word_and_shows_only_that_one_is_set(tmp_path: Path) -> None:
+    h = menu(tmp_path, '[link]\nlisten = 50070\nword = "Ahorn am Tresen 7"\n')
+    h.ctx.settings.link = load_settings(tmp_path / "config.toml").link  # (as play read it at its start)
+    go(h, 2)
+    h.runner.send(MenuKey(0, "up", True, h.now_ns))
+    h.press(0, "start")
+    h.frame()
+    assert "link word: set" in seen(h) and not any("Ahorn" in line for line in seen(h))
+    h.press(0, "start")  # wait -> join an address: the word kept
+    saved(h)
+    assert load_settings(tmp_path / "config.toml").link == {"join": "192.168.1.2:50070", "word": "Ahorn am Tresen 7"}
+    office = h.ctx.office
+    assert office is not None and office.drain(10)
+    assert not any("Ahorn" in str(row) for row in office.store.rows("SELECT key, old, new FROM adjustments"))
+
+
 def test_the_address_is_set_a_digit_at_a_time_and_checked_as_check_config_checks_it(tmp_path: Path) -> None:
     h = menu(tmp_path, '[link]\njoin = "10.0.0.7:50070"\n')
     h.ctx.settings.link = load_settings(tmp_path / "config.toml").link  # (as play read it at its start)

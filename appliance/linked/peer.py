@@ -455,7 +455,8 @@ class Peer:
         if reason == "word":
             self.other_word += 1
             self._other_word_ns = now
-            self._stray(address, now)  # (a listener answers: the other cabinet sees the words differ too)
+            if not self._their_hello:  # (a listener answers: the other cabinet sees the words differ too)
+                self._stray(address, now)
             return
         if reason != "version" or self.state.startswith(("refused", "closed")):
             return
