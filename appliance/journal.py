@@ -119,7 +119,7 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = create_with(self.path, _line({"setup": setup}).encode("utf-8"))
+        fd = _create_with(self.path, _line({"setup": setup}).encode("utf-8"))
         self._open(os.fdopen(fd, "a", encoding="utf-8"), clock, sync_every_s, syncer)
         self._unsynced = True
         self.sync()  # (synced where it always was: on the syncer's thread when there is one)
@@ -257,7 +257,7 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False) + "\n"
 
 
-def create_with(path: Path, first: bytes) -> int:
+def _create_with(path: Path, first: bytes) -> int:
     """A new file at `path` that appears under its name only with `first` in it, never replacing
     another (FileExistsError, as open's mode "x"): written unnamed and linked to its name, or where
     the file system cannot, written under a temporary name and linked (or renamed) to it. Returns a
@@ -272,7 +272,7 @@ def create_with(path: Path, first: bytes) -> int:
 
 
 def _create_unnamed(path: Path, directory: int, first: bytes) -> int | None:
-    """`create_with` by an unnamed file (O_TMPFILE) linked to its name through /proc/self/fd (linkat
+    """`_create_with` by an unnamed file (O_TMPFILE) linked to its name through /proc/self/fd (linkat
     with AT_SYMLINK_FOLLOW, which needs no privilege; os.link makes that call only when given a
     directory's descriptor). None where either cannot be done here."""
     flag = getattr(os, "O_TMPFILE", None)
@@ -280,8 +280,10 @@ def _create_unnamed(path: Path, directory: int, first: bytes) -> int | None:
         if flag is None:
             raise OSError(errno.EOPNOTSUPP, "no O_TMPFILE here")
         fd = os.open(".", flag | os.O_WRONLY, 0o666, dir_fd=directory)
-    except OSError as error:  # EOPNOTSUPP, EISDIR: a file system (or kernel) without unnamed files
-        _say_named(path.parent, error)
+    except OSError as error:
+        if error.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+            raise  # (no room, no permission: said as they are)
+        _say_named(path.parent, error)  # a file system (or kernel) without unnamed files
         return None
     try:
         _write_all(fd, first)
@@ -309,7 +311,7 @@ def _say_named(directory: Path, why: OSError) -> None:
 
 
 def _create_named(path: Path, directory: int, first: bytes, tries: int = 3) -> int:
-    """`create_with` by a temporary name, held locked (flock) until the journal is closed, so that
+    """`_create_with` by a temporary name, held locked (flock) until the journal is closed, so that
     another game's housekeeping takes away only the names a kill left (`_remove_strays`)."""
     for attempt in range(tries):
         temporary = f".{path.name}.{secrets.token_hex(4)}{TEMPORARY}"
