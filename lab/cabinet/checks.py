@@ -467,6 +467,8 @@ class Cabinet:
         journal = self.newest_journal()
         if not journal or self.finished(journal):
             journal = self.to_play()
+            self.wait_scene("play", 60)  # (past the countdown, which the emulated game draws at 1 frame a second)
+            self.press(1, "pile1", watch=True)
         self.report.kill_scene = self.status()
         pid = self.main_pid()
         self.vm.sh(f"kill -9 {pid}")
