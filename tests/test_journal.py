@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -389,6 +390,9 @@ WAYS = ["unnamed (O_TMPFILE)", "no O_TMPFILE", "no /proc"]
 def _take_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Journals started the way named: where the file system has no unnamed files, or no /proc to
     link one through, under a temporary name."""
+    said = threading.Event()
+    said.set()  # (quiet: and a child forked while another thread holds stderr's lock never prints)
+    monkeypatch.setattr(journal_module, "_said", said)
     if way == "no O_TMPFILE":
         monkeypatch.delattr(os, "O_TMPFILE", raising=False)
     elif way == "no /proc":
@@ -473,3 +477,16 @@ def test_housekeeping_leaves_a_journal_being_started_under_a_temporary_name_alon
         assert read_journal(journal.path)[0] == ['{"setup": {"seed": 1}}']
     assert len(started) == 1 and started[0].startswith(".g.jsonl.") and started[0].endswith(".new")
     assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+
+
+def test_journals_started_under_a_temporary_name_say_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the virtual cabinet's kill step looks for these words in the game's log: its sandbox must let
+    # journals start unnamed)
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    monkeypatch.setattr(journal_module, "_said", threading.Event())
+    for seed in (1, 2):
+        Journal(journal_path(tmp_path, seed), {"seed": seed}, max_dir_bytes=None).close()
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and f"journals in {tmp_path} start under a temporary name" in said[0], said
