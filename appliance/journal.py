@@ -11,6 +11,11 @@ Surviving the bar:
   thread (`syncer`: the frame loop never waits on the card); the others sync where they are.
   `tick()` syncs what is waiting once its time has come: the frame loop calls it so a press followed
   by a lull is on the card within 0.5 s too. A power cut loses at most the last half second of presses.
+- A journal appears under its name only with its setup line in it: the file is written unnamed
+  (`O_TMPFILE`) and then linked to its name, or where the file system cannot, written under a
+  temporary name (.NAME.jsonl.XXXXXXXX.new, never read as a journal) and linked or renamed to its
+  own. A kill at any moment leaves no journal or one that replays, never an empty one; a temporary
+  name a kill left is taken away by the next game's housekeeping (`_remove_strays`).
 - A power cut can cut the last line in two. `read_journal` gives the complete lines and says whether
   a torn tail was dropped; `newest_unfinished` finds the game a power cut interrupted.
 - Journals are named, ordered and pruned by the boot and sequence number the operator's store gives
@@ -31,15 +36,19 @@ time kept as `edge_t` (readers ignore keys they don't know).
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import os
 import re
+import secrets
 import stat
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, TextIO
 
 from appliance.operator import fsyncs
 
@@ -48,6 +57,7 @@ Syncer = Callable[[Callable[[], None]], None]  # runs a sync on another thread (
 MAX_DIR_BYTES = 256 * 1024 * 1024  # ~3,000 games of ~80 KB; a Pi's card holds gigabytes
 MIB = 1024 * 1024
 SUFFIX = ".jsonl"
+TEMPORARY = ".new"  # a journal being started under a temporary name: .NAME.jsonl.XXXXXXXX.new
 _ORDERED = re.compile(r"boot(\d+)-seq(\d+)-")
 _TAIL_BYTES = 16 * 1024  # a closing state line is 1-2 KB: look this far back for it
 
@@ -109,9 +119,10 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._open("x", clock, sync_every_s, syncer)
-        self._write({"setup": setup})
-        self.sync()
+        fd = _create_with(self.path, _line({"setup": setup}).encode("utf-8"))
+        self._open(os.fdopen(fd, "a", encoding="utf-8"), clock, sync_every_s, syncer)
+        self._unsynced = True
+        self.sync()  # (synced where it always was: on the syncer's thread when there is one)
         directory = self.path.parent
         self._run(lambda: _sync_directory(directory))  # the new file's name survives a power cut too
         # Keeping the directory within its bound reads every journal's size: a background job, so
@@ -123,13 +134,12 @@ class Journal:
             self.pruner.daemon = True
             self.pruner.start()
 
-    def _open(self, mode: Literal["x", "a"], clock: Callable[[], float], sync_every_s: float,
-              syncer: Syncer | None) -> None:
+    def _open(self, handle: TextIO, clock: Callable[[], float], sync_every_s: float, syncer: Syncer | None) -> None:
         self._clock = clock
         self._syncer = syncer
         self.sync_every_s = sync_every_s
         self.syncs = 0  # fsyncs made (the bench and the tests count them)
-        self._file: TextIO | None = open(self.path, mode, encoding="utf-8")  # noqa: SIM115 (held open)
+        self._file: TextIO | None = handle
         self.last_t = 0.0
         self._unsynced = False
         self._synced_at = clock()
@@ -154,7 +164,7 @@ class Journal:
             raise ValueError(f"journal {journal.path} is finished")
         if torn:  # the complete lines are the first len(lines) of the file's newline-separated pieces
             os.truncate(journal.path, sum(len(piece) + 1 for piece in data.split(b"\n")[: len(lines)]))
-        journal._open("a", clock, sync_every_s, syncer)
+        journal._open(open(journal.path, "a", encoding="utf-8"), clock, sync_every_s, syncer)  # noqa: SIM115 (held open)
         times = [v["t"] for v in values if isinstance(v, dict) and isinstance(v.get("t"), int | float)]
         journal.last_t = round(float(max(times, default=0.0)), 6)
         journal.sync()
@@ -232,7 +242,7 @@ class Journal:
     def _write(self, value: dict[str, Any]) -> None:
         if self._file is None:
             raise ValueError(f"journal {self.path} is closed")
-        self._file.write(json.dumps(value, ensure_ascii=False) + "\n")
+        self._file.write(_line(value))
         self._file.flush()
         self._unsynced = True
 
@@ -241,6 +251,118 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _line(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False) + "\n"
+
+
+def _create_with(path: Path, first: bytes) -> int:
+    """A new file at `path` that appears under its name only with `first` in it, never replacing
+    another (FileExistsError, as open's mode "x"): written unnamed and linked to its name, or where
+    the file system cannot, written under a temporary name and linked (or renamed) to it. Returns a
+    descriptor open for writing at its end. A kill at any moment leaves no file at `path` or one
+    holding `first`; at most a temporary name, which `_remove_strays` takes away."""
+    directory = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fd = _create_unnamed(path, directory, first)
+        return fd if fd is not None else _create_named(path, directory, first)
+    finally:
+        os.close(directory)
+
+
+def _create_unnamed(path: Path, directory: int, first: bytes) -> int | None:
+    """`_create_with` by an unnamed file (O_TMPFILE) linked to its name through /proc/self/fd (linkat
+    with AT_SYMLINK_FOLLOW, which needs no privilege; os.link makes that call only when given a
+    directory's descriptor). None where either cannot be done here."""
+    flag = getattr(os, "O_TMPFILE", None)
+    try:
+        if flag is None:
+            raise OSError(errno.EOPNOTSUPP, "no O_TMPFILE here")
+        fd = os.open(".", flag | os.O_WRONLY, 0o666, dir_fd=directory)
+    except OSError as error:
+        if error.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+            raise  # (no room, no permission: said as they are)
+        _say_named(path.parent, error)  # a file system (or kernel) without unnamed files
+        return None
+    try:
+        _write_all(fd, first)
+        os.link(f"/proc/self/fd/{fd}", path.name, dst_dir_fd=directory, follow_symlinks=True)
+    except FileExistsError:
+        os.close(fd)
+        raise
+    except OSError as error:  # no /proc here: the file is dropped unnamed, and written again
+        os.close(fd)
+        _say_named(path.parent, error)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+_said = threading.Event()  # that journals start under a temporary name: said once a process
+
+
+def _say_named(directory: Path, why: OSError) -> None:
+    if not _said.is_set():
+        _said.set()
+        print(f"spit-arcade: journals in {directory} start under a temporary name ({why})", file=sys.stderr)
+
+
+def _create_named(path: Path, directory: int, first: bytes, tries: int = 3) -> int:
+    """`_create_with` by a temporary name, held locked (flock) until the journal is closed, so that
+    another game's housekeeping takes away only the names a kill left (`_remove_strays`)."""
+    for attempt in range(tries):
+        temporary = f".{path.name}.{secrets.token_hex(4)}{TEMPORARY}"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=directory)
+        try:
+            with contextlib.suppress(OSError):  # (a file system without locks: its strays stay)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _write_all(fd, first)
+            try:
+                os.link(temporary, path.name, src_dir_fd=directory, dst_dir_fd=directory, follow_symlinks=False)
+            except (FileExistsError, FileNotFoundError):
+                raise
+            except OSError:  # a file system without hard links: renamed, unless that would replace one
+                if os.path.lexists(path):
+                    raise FileExistsError(errno.EEXIST, "File exists", str(path)) from None
+                os.rename(temporary, path.name, src_dir_fd=directory, dst_dir_fd=directory)
+            else:
+                with contextlib.suppress(OSError):  # (a stray, locked for as long as the journal is open)
+                    os.unlink(temporary, dir_fd=directory)
+            return fd
+        except FileNotFoundError:  # housekeeping took the name before it was locked: once more
+            os.close(fd)
+            if attempt == tries - 1:
+                raise
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=directory)
+            raise
+    raise AssertionError("unreachable")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _remove_strays(directory: Path) -> None:
+    """Take away the temporary names (`_create_named`) that a kill left: those no process holds."""
+    for stray in directory.glob(f".*{SUFFIX}.*{TEMPORARY}"):
+        try:
+            fd = os.open(stray, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            stray.unlink(missing_ok=True)
+        except OSError:  # held: a journal being started (or one open) in this or another process
+            pass
+        finally:
+            os.close(fd)
 
 
 def store_reserve(partition_bytes: int) -> int:
@@ -262,6 +384,7 @@ def journal_budget(directory: Path, max_bytes: int, journals_bytes: int) -> int:
 
 def _prune_quietly(directory: Path, max_bytes: int, keep: Path) -> None:
     with contextlib.suppress(OSError):  # housekeeping: it never stops a game
+        _remove_strays(directory)
         prune_journals(directory, max_bytes, keep=keep, budget=True)
 
 

@@ -4,9 +4,13 @@ tore its last line; never filling the disk."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +29,8 @@ from appliance.journal import (
     read_journal,
     split_journal,
 )
+from appliance.match import setup_line
+from appliance.scripting import parse_script, run
 
 
 class FakeClock:
@@ -336,3 +342,151 @@ def test_a_clock_set_back_neither_reorders_nor_prunes_the_newest_games(tmp_path:
     assert deleted == expected[:4]  # the oldest by boot and sequence, the release before's first
     assert journals(tmp_path) == expected[4:]
     assert prune_journals(tmp_path, budget, keep=newest) == []  # nothing pruned again
+
+
+# --- a journal's start, killed at any moment -------------------------------------------------------
+
+KILLED = 137  # a child's exit status when it died at the step it was told to
+
+
+def _start_killed_at(step: int, directory: Path, seed: int) -> int:
+    """In a child process, start a journal and die after the `step`-th call into C it makes (every
+    system call is one): os._exit, which runs no `finally` and no cleanup, as kill -9. The child's
+    exit status: KILLED, or 0 when the journal was started in fewer steps."""
+    pid = os.fork()
+    if pid == 0:  # (the child: nothing it does returns to pytest)
+        status = 1
+        try:
+            steps = 0
+
+            def die_at_step(frame: object, event: str, arg: object) -> None:
+                nonlocal steps
+                if event == "c_return":
+                    steps += 1
+                    if steps == step:
+                        os._exit(KILLED)
+
+            sys.setprofile(die_at_step)
+            Journal(journal_path(directory, seed), setup_line(seed), max_dir_bytes=None)
+            sys.setprofile(None)
+            status = 0
+        finally:
+            os._exit(status)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _replays(path: Path) -> bool:
+    try:
+        lines, _ = read_journal(path)
+        run(parse_script(lines))
+    except Exception:
+        return False
+    return True
+
+
+WAYS = ["unnamed (O_TMPFILE)", "no O_TMPFILE", "no /proc"]
+
+
+def _take_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journals started the way named: where the file system has no unnamed files, or no /proc to
+    link one through, under a temporary name."""
+    said = threading.Event()
+    said.set()  # (quiet: and a child forked while another thread holds stderr's lock never prints)
+    monkeypatch.setattr(journal_module, "_said", said)
+    if way == "no O_TMPFILE":
+        monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    elif way == "no /proc":
+        link = os.link
+
+        def no_proc(src: str, dst: str, **kwargs: Any) -> None:
+            if str(src).startswith("/proc/"):
+                raise FileNotFoundError(errno.ENOENT, "No such file or directory", src)
+            link(src, dst, **kwargs)
+
+        monkeypatch.setattr(os, "link", no_proc)
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_kill_at_any_moment_of_a_journals_start_leaves_no_journal_or_one_that_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    # (a kill -9 between creating the file and writing its setup line left an empty journal that no
+    # replay can read: the kill -9 test's "line 1: empty script")
+    _take_way(way, monkeypatch)
+    seen: dict[str, int] = {"no journal": 0, "a journal that replays": 0, "a stray": 0}
+    step = 0
+    while True:
+        step += 1
+        directory = tmp_path / f"step{step}"
+        directory.mkdir()
+        status = _start_killed_at(step, directory, seed=step)
+        assert status in (KILLED, 0), f"step {step}: the child failed ({status})"
+        names = sorted(p.name for p in directory.iterdir())
+        found = journals(directory)
+        assert all(_replays(path) for path in found), f"killed at step {step}: {names}"
+        seen["a journal that replays" if found else "no journal"] += 1
+        strays = [name for name in names if not name.endswith(".jsonl")]
+        seen["a stray"] += bool(strays)
+        # the next game's housekeeping takes a stray away; the journals stay
+        following = Journal(journal_path(directory, 0), setup_line(0), max_dir_bytes=10**9)
+        assert following.pruner is not None
+        following.pruner.join(timeout=30)
+        following.close()
+        assert sorted(p.name for p in directory.iterdir()) == sorted(p.name for p in [*found, following.path])
+        if status == 0:  # the start ran to its end before the step came
+            break
+    assert seen["no journal"] > 0 and seen["a journal that replays"] > 1, seen
+    assert (seen["a stray"] > 0) == (way != WAYS[0] or not _unnamed_files(tmp_path)), seen
+
+
+def _unnamed_files(directory: Path) -> bool:
+    try:
+        os.close(os.open(directory, os.O_TMPFILE | os.O_WRONLY))
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_journal_never_replaces_another_whichever_way_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    _take_way(way, monkeypatch)
+    path = journal_path(tmp_path, 3)
+    path.write_text("another's\n")
+    with pytest.raises(FileExistsError):
+        Journal(path, {"seed": 3}, max_dir_bytes=None)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name] and path.read_text() == "another's\n"
+
+
+def test_housekeeping_leaves_a_journal_being_started_under_a_temporary_name_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (an earlier game's housekeeping may still run as the next game's journal starts)
+    _take_way("no O_TMPFILE", monkeypatch)
+    link = os.link
+    started: list[str] = []
+
+    def housekeeping_then_link(src: str, dst: str, **kwargs: Any) -> None:
+        journal_module._remove_strays(tmp_path)  # another thread's, at the worst moment
+        started.extend(p.name for p in tmp_path.iterdir())
+        link(src, dst, **kwargs)
+
+    monkeypatch.setattr(os, "link", housekeeping_then_link)
+    with Journal(tmp_path / "g.jsonl", {"seed": 1}, max_dir_bytes=None) as journal:
+        assert read_journal(journal.path)[0] == ['{"setup": {"seed": 1}}']
+    assert len(started) == 1 and started[0].startswith(".g.jsonl.") and started[0].endswith(".new")
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+
+
+def test_journals_started_under_a_temporary_name_say_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the virtual cabinet's kill step looks for these words in the game's log: its sandbox must let
+    # journals start unnamed)
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    monkeypatch.setattr(journal_module, "_said", threading.Event())
+    for seed in (1, 2):
+        Journal(journal_path(tmp_path, seed), {"seed": seed}, max_dir_bytes=None).close()
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and f"journals in {tmp_path} start under a temporary name" in said[0], said

@@ -64,6 +64,8 @@ class Report:
     sound_plugged_late: bool = False
     kill_resume_s: float | None = None
     kill_resumed: bool = False
+    kill_scene: str = ""  # what the game showed when it was killed (a game in play, to be resumed)
+    journals_unnamed: bool | None = None  # the game's journals start unnamed in its sandbox (O_TMPFILE)
     watchdog_restart_s: float | None = None
     broken_config_runs: bool = False
     broken_config_restarts: int | None = None
@@ -198,7 +200,12 @@ class Cabinet:
         return self.vm.out(f"systemctl show -p StatusText --value {UNIT}")
 
     def wait_scene(self, scene: str, timeout: float = 20) -> float:
-        return wait_for(f"the {scene} scene", lambda: self.status().startswith(scene + ":"), timeout, 0.3)
+        try:
+            return wait_for(f"the {scene} scene", lambda: self.status().startswith(scene + ":"), timeout, 0.3)
+        except VmError as error:
+            with contextlib.suppress(VmError):
+                error.args = (f"{error}; on the screen: {self.status()!r}",)
+            raise
 
     def title_seen(self) -> dict[str, Any]:
         dump = self.vm.screendump(self.vm.workdir / "screen.ppm")
@@ -452,14 +459,30 @@ class Cabinet:
             self.report.sound_plugged_late = False
         self.report.note("a sound card plugged in after the start", self.report.sound_plugged_late)
 
-    def kill_and_resume(self, journal: str) -> None:
+    def kill_and_resume(self) -> None:
+        """kill -9 mid-game: back, and the game resumed from its journal. The game is the one the steps
+        before left unfinished or, where they were left out (--only kill), one started here: killed at
+        the title, a cabinet has no game to resume and rightly shows none (so failed every run of the
+        step alone, whatever the journal did)."""
+        journal = self.newest_journal()
+        if not journal or self.finished(journal):
+            journal = self.to_play()
+            self.wait_scene("play", 60)  # (past the countdown, which the emulated game draws at 1 frame a second)
+            self.press(1, "pile1", watch=True)
+        self.report.kill_scene = self.status()
         pid = self.main_pid()
         self.vm.sh(f"kill -9 {pid}")
         start = time.monotonic()
         wait_for("the game back after kill -9", lambda: self.ready() and self.main_pid() not in (0, pid), 120)
         self.report.kill_resume_s = round(time.monotonic() - start, 1)
         self.report.kill_resumed = self.resume_after_restart(journal)
-        self.report.note("kill -9: back and resumed", self.report.kill_resumed, f"{self.report.kill_resume_s} s")
+        self.report.note("kill -9: back and resumed", self.report.kill_resumed,
+                         f"{self.report.kill_resume_s} s; killed in {self.report.kill_scene!r}")
+        # A journal was started in this boot (that game's, or the GPIO step's): unnamed, as on the desktop,
+        # unless the game said it could not (appliance/journal.py: O_TMPFILE linked through /proc/self/fd).
+        said = self.vm.out(f"journalctl -u {UNIT} -b -o cat --no-pager | grep -m1 'under a temporary name' || true")
+        self.report.journals_unnamed = not said
+        self.report.note("journals start unnamed in the game's sandbox", not said, said or "O_TMPFILE, /proc/self/fd")
 
     def watchdog(self) -> None:
         pid = self.main_pid()

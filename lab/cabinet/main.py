@@ -368,7 +368,7 @@ def _main(args: argparse.Namespace, report: Report, started: float) -> int:
             ("keyboard", "a USB keyboard", cabinet.keyboard),
             ("pad", "a slap pad on a USB serial adapter plugged in after the start", cabinet.pad_game),
             ("sound", "a sound card plugged in after the start", cabinet.plug_sound),
-            ("kill", "kill -9: back and resumed", lambda: cabinet.kill_and_resume(cabinet.newest_journal())),
+            ("kill", "kill -9: back and resumed", cabinet.kill_and_resume),
             ("watchdog", "a hung frame loop: the watchdog restarts it", cabinet.watchdog),
             ("escapes", "the keyboard's ways out", cabinet.escapes),
             (
