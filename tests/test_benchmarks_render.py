@@ -32,6 +32,8 @@ def test_json_report_has_the_figures(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert all("frames_new_text_size" in s for s in report["scenarios"].values())
     assert 0 < report["band_median_share"] <= 1
     assert report["press_to_frame_p99_ms"] == 9.0 and report["first_frame_s"] == 0.4
+    assert list(report["held"]) == ["game", "service_menu_over_the_game"]  # the real loop, each measured
+    assert all(h["frames_per_s"] > 0 and h["loop_cpu_share"] > 0 for h in report["held"].values())
 
 
 def test_percentile() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
 from pathlib import Path
@@ -282,3 +283,72 @@ def test_the_service_button_opens_the_menu_over_the_title_too() -> None:
     assert isinstance(h.scene, ServiceMenuScene) and h.runner.stack == [title, h.scene]
     h.runner.send(MenuKey(0, BACK, True, h.now_ns))
     assert h.scene is title
+
+
+def test_under_the_service_menu_the_loop_draws_ten_frames_a_second_and_a_press_is_drawn_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The held game does not change under the service menu: the real loop (Runner.run, on a clock
+    of its own here) draws it CALM_FPS times a second, not 60, and looks for presses every
+    CALM_POLL_MS; a press wakes the loop and is drawn at once, and closing the menu brings back 60
+    frames a second from the next frame."""
+    from appliance.display import runner as runner_module
+    from appliance.display.scenes.service_menu import ServiceMenuScene
+
+    h = Harness((480, 270), "tabletop")
+    h.runner.service_menu = True
+    to_play(h)
+    game_scene = h.scene
+    h.frame([key_event("f2"), key_event("f2", False)])
+    assert isinstance(h.scene, ServiceMenuScene)
+    pygame.event.clear()
+    clock = [50_000_000_000]
+    start = clock[0]
+    close_at = start + 1_234_000_000  # SERVICE again, between two of the menu's frames
+    queued: list[pygame.event.Event] = []
+    pressed: list[int] = []  # when the calm wait found the press
+    drawn: list[tuple[int, str]] = []  # (when, the scene on top) for every frame the loop drew
+
+    def poll() -> pygame.event.Event:  # the calm wait looks, then sleeps
+        if clock[0] >= close_at and not pressed:
+            pressed.append(clock[0])
+            queued.append(key_event("f2", False))
+            return key_event("f2")
+        return pygame.event.Event(pygame.NOEVENT)
+
+    def wait(timeout: int) -> pygame.event.Event:  # SDL's wait: the game's
+        clock[0] += timeout * 1_000_000
+        return pygame.event.Event(pygame.NOEVENT)
+
+    def sleep(seconds: float) -> None:
+        clock[0] += round(seconds * 1e9)
+
+    def get() -> list[pygame.event.Event]:
+        out = queued[:]
+        queued.clear()
+        return out
+
+    real_frame = h.runner.frame
+
+    def frame(events: list[pygame.event.Event], now_ns: int) -> list[pygame.Rect]:
+        dirty = real_frame(events, now_ns)
+        drawn.append((clock[0], type(h.runner.scene).__name__))
+        return dirty
+
+    monkeypatch.setattr(runner_module.pygame.event, "wait", wait)
+    monkeypatch.setattr(runner_module.pygame.event, "poll", poll)
+    monkeypatch.setattr(runner_module.pygame.event, "get", get)
+    monkeypatch.setattr(runner_module.time, "sleep", sleep)
+    monkeypatch.setattr(runner_module.time, "monotonic_ns", lambda: clock[0])
+    monkeypatch.setattr(h.runner, "frame", frame)
+    h.runner.ready_said = True
+    h.runner.run(max_frames=h.runner.frames + 40)
+    menu = [t for t, top in drawn if top == "ServiceMenuScene"]
+    # the menu's frames: one every 100 ms from the start until the press (13 of them, at 0 … 1.2 s)
+    assert [(t - start) // 1_000_000 for t in menu] == [100 * n for n in range(13)]
+    after = [t for t, top in drawn if top == "PlayScene"]
+    # the press woke the loop within CALM_POLL_MS, and was drawn at once: the game back on top
+    assert pressed == [after[0]] and close_at <= after[0] <= close_at + runner_module.CALM_POLL_MS * 1_000_000
+    assert h.runner.scene is game_scene
+    steps = [b - a for a, b in itertools.pairwise(after)]
+    assert len(steps) == 40 - 13 - 1 and max(steps) <= 1_000_000_000 // 60 + 1  # 60 a second again, at once

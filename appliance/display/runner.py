@@ -16,6 +16,12 @@ that line as its keys do (display/menu_taps.py, read from the texts of the frame
 A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin); no scene sees it
 but the service menu, whose switch test shows every control (a coin there is no credit and no money).
 
+A scene that changes only when something is pressed (its `calm`: the service menu and its pages,
+the pause) is drawn CALM_FPS times a second instead of FPS while nothing is pressed, and the cabinet's
+inputs are looked at every CALM_POLL_MS: a press still wakes the loop and is drawn at once. Under the
+service menu the held game does not change, so drawing it 60 times a second was only heat (and, in
+the virtual cabinet, as much CPU as the update it waited for).
+
 systemd's watchdog (appliance/watchdog.py) is told READY=1 once the first frame is on screen,
 WATCHDOG=1 from every frame, a STATUS line when the scene on top changes, STOPPING=1 on a clean exit.
 """
@@ -55,7 +61,9 @@ from .scenes.base import (
 # The operator's scenes (registered here until scenes/base.py's SCENES lists them).
 
 FPS = 60
+CALM_FPS = 10  # a calm scene on top (scene.calm): drawn this often while nothing is pressed
 MERGER_POLL_MS = 2
+CALM_POLL_MS = 10  # the cabinet's inputs looked at this often under a calm scene (a press still wakes the loop)
 FINAL_SLEEP_MS = 2.0  # the end of the wait for the next frame, slept precisely (Runner.wait)
 LOG_RATE_AFTER_S = 5.0
 WARM_BUDGET_S = 0.003  # spare time a frame may spend drawing card images ahead of need
@@ -110,6 +118,15 @@ class Runner:
     def scene(self) -> Scene:
         """The scene on top: the one that takes presses and time."""
         return self.stack[-1]
+
+    @property
+    def calm(self) -> bool:
+        """Whether the scene on top changes only when something is pressed (drawn CALM_FPS a second)."""
+        return bool(getattr(self.scene, "calm", False))
+
+    def period_ns(self) -> int:
+        """From one frame to the next while nothing is pressed, for the scene on top."""
+        return 1_000_000_000 // (CALM_FPS if self.calm else FPS)
 
     def apply(self, transition: Transition | None) -> None:
         """The one place scene changes happen."""
@@ -226,9 +243,9 @@ class Runner:
     def run(self, max_frames: int | None = None) -> int:
         """The real loop until Quit (or `max_frames`, for smoke runs).
 
-        Frames come 60 times a second; between them the loop sleeps in SDL's event wait, so a key
-        press wakes it and is drawn at once instead of at the next tick."""
-        period = 1_000_000_000 // FPS
+        Frames come 60 times a second (CALM_FPS under a calm scene); between them the loop sleeps in
+        SDL's event wait, so a key press wakes it and is drawn at once instead of at the next tick."""
+        period = self.period_ns()
         next_frame = time.monotonic_ns()
         events: list[Any] = []
         started = next_frame
@@ -240,6 +257,8 @@ class Runner:
             if now >= next_frame:  # a scheduled frame (not one woken early by a press)
                 next_frame = max(next_frame + period, now)
             self.frame(events + pygame.event.get(), self.ctx.clock())
+            period = self.period_ns()  # the scene on top now: a press may have closed a calm menu
+            next_frame = min(next_frame, now + period)
             if not self.ready_said:  # the first frame is on screen: systemd's start job is done
                 self.ready_said = True
                 self._status_due = False
@@ -265,7 +284,9 @@ class Runner:
         """Sleep until `until_ns` or until an event arrives (returned); with cabinet inputs, until a
         press is waiting in the merger (polled every MERGER_POLL_MS). The last FINAL_SLEEP_MS are
         slept with the OS's timer: SDL's event wait now and then wakes several ms late, a late frame
-        (an event arriving then is taken by the frame, which is due)."""
+        (an event arriving then is taken by the frame, which is due). Under a calm scene: `wait_calm`."""
+        if self.calm:
+            return self.wait_calm(until_ns)
         while True:
             now = time.monotonic_ns()
             if now >= until_ns:
@@ -281,6 +302,22 @@ class Runner:
             event = pygame.event.wait(max(1, int(min(timeout_ms, (until_ns - now) / 1e6 - FINAL_SLEEP_MS))))
             if event.type != pygame.NOEVENT:
                 return [event]
+
+    def wait_calm(self, until_ns: int) -> list[Any]:
+        """The wait under a calm scene: SDL's events and the cabinet's inputs looked at every
+        CALM_POLL_MS, slept between with the OS's timer. (SDL's event wait, where the video driver
+        cannot block on its events — KMSDRM, the dummy driver — looks every millisecond: under a menu
+        that was 5 % of a core here for nothing.)"""
+        while True:
+            now = time.monotonic_ns()
+            if now >= until_ns:
+                return []
+            event = pygame.event.poll()
+            if event.type != pygame.NOEVENT:
+                return [event]
+            if self.merger is not None and self.merger.pending():
+                return []
+            time.sleep(min(CALM_POLL_MS * 1_000_000, until_ns - now) / 1e9)
 
 
 def scene_status(scene: Scene) -> str:

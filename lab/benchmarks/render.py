@@ -20,6 +20,9 @@
 - frames_new_text_size: the frames of the live game (but its first, which paints the table as the
   countdown does in the game) that made a text size's font for the first time (its letters drawn
   then, in the frame), and the most CPU time one of them took (frames_new_text_size_cpu_max_ms).
+- held: the app's real loop (Runner.run, real time) for up to 10 s each, a live game and then the
+  service menu opened over it (the game held): frames_per_s and loop_cpu_share (the loop's thread CPU
+  time over the wall clock). Under the menu the loop draws runner.CALM_FPS frames a second.
 - first_frame_s: from starting `spit-arcade play --frames 1` in a fresh process to its exit after
   the first frame (an upper bound: it includes the interpreter's start and exit).
 
@@ -430,6 +433,54 @@ def pacing(
     }
 
 
+def held_figures(size: tuple[int, int], layout: str, seconds: float) -> dict[str, dict[str, float]]:
+    """The app's real loop (Runner.run, real time) for `seconds` each: a live game (the computer
+    playing itself), then the service menu opened over it (the game held under it). Frames drawn a
+    second, and the loop's CPU time as a share of the wall clock (time.thread_time: what the
+    loop itself cost, not what waited for a core)."""
+    import pygame
+
+    from appliance.display.runner import Runner
+    from appliance.display.scenes.base import Push, make
+    from appliance.match import Match, make_bot
+
+    ctx = _context(size, layout, time.monotonic_ns)
+    screen = pygame.display.get_surface()
+    assert screen is not None  # (main opened it)
+    out: dict[str, dict[str, float]] = {}
+    end = [time.monotonic_ns() + 10**12]  # (set when each timed run starts)
+
+    class TimedRunner(Runner):
+        def frame(self, events: Any, now_ns: int) -> list[pygame.Rect]:
+            dirty = super().frame(events, now_ns)
+            if time.monotonic_ns() >= end[0]:
+                self.status = 0
+            return dirty
+
+    for name in ("game", "service_menu_over_the_game"):
+        bots = {p: make_bot("5", p, 40 + p) for p in (1, 2)}
+        table = make("play", ctx, Match(11, time.monotonic_ns(), None, bots))
+        ready_for_play(ctx)
+        end[0] = time.monotonic_ns() + 10**12
+        runner = TimedRunner(ctx, table, screen, present=lambda rects: None)
+        runner.ready_said = True
+        runner.frame([], time.monotonic_ns())  # the table drawn once, as it was when the menu opened
+        if name != "game":
+            menu = make("service", ctx)
+            menu.hold(table.match)  # type: ignore[attr-defined]
+            runner.apply(Push(menu))
+        frames = runner.frames
+        start, cpu = time.monotonic_ns(), time.thread_time()
+        end[0] = start + int(seconds * 1e9)
+        runner.run()
+        wall = (time.monotonic_ns() - start) / 1e9
+        out[name] = {
+            "frames_per_s": round((runner.frames - frames) / wall, 1),
+            "loop_cpu_share": round((time.thread_time() - cpu) / wall, 3),
+        }
+    return out
+
+
 def first_frame_s(size: tuple[int, int], layout: str) -> float:
     env = dict(os.environ)
     env.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -534,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
         full, _ = frame_times((w, h), args.layout, min(args.seconds, 3.0), full=True)
         latencies, posted, unseen = press_latencies((w, h), args.layout, args.seconds)
         scenarios = scenario_figures((w, h), args.layout, min(args.seconds, 5.0))
+        held = held_figures((w, h), args.layout, min(args.seconds, 10.0))
         driver = pygame.display.get_driver()
     finally:
         pygame.quit()
@@ -567,6 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         "press_to_frame_p99_ms": round(_percentile(latencies, 0.99), 3),
         "first_frame_s": round(first, 3),
         "scenarios": scenarios,  # Speed, three and four seats: frame_p99_ms, frame_cpu_p99_ms, the bands
+        "held": held,  # the real loop: a live game, and the service menu over it (frames_per_s, loop_cpu_share)
     }
     print_figures(result, args.json)
     return 0

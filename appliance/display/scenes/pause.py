@@ -22,6 +22,7 @@ from .base import BACK, Context, Input, Pop, Transition, draw_overlay, is_press,
 
 class PauseScene:
     holds_clock = True  # the match's clock stands still under it already (the service menu need not)
+    calm = True  # changes only when pressed: drawn runner.CALM_FPS times a second
 
     def __init__(self, ctx: Context, match: Any) -> None:
         self.ctx = ctx

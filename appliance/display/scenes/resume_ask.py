@@ -27,6 +27,7 @@ from .base import BACK, Context, Input, Replace, Transition, draw_overlay, is_pr
 
 class ResumeAskScene:
     holds_clock = True  # the match's clock stands still under it already (the service menu need not)
+    calm = True  # changes only when pressed: drawn runner.CALM_FPS times a second
 
     def __init__(self, ctx: Context, match: Any, journal_name: str = "") -> None:
         self.ctx = ctx

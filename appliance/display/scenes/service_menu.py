@@ -83,6 +83,7 @@ class Item:
 
 class ServiceMenuScene:
     service = True  # the runner sends SERVICE here instead of opening another menu
+    calm = True  # changes only when pressed (and the install's progress): drawn 10 times a second (runner.CALM_FPS)
 
     def __init__(self, ctx: Context, page: str = "main") -> None:
         self.ctx = ctx

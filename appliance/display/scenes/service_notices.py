@@ -41,6 +41,7 @@ SHOWN = 6  # lines at most; the rest are counted ("and 3 more")
 
 class NoticesScene:
     service = False  # not part of the service menu: SERVICE opens it over this
+    calm = True  # changes only when pressed (or when it goes, after NOTICE_S): drawn runner.CALM_FPS times a second
 
     def __init__(self, ctx: Context, notices: list[str]) -> None:
         self.ctx = ctx
