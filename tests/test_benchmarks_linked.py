@@ -31,6 +31,8 @@ def test_a_few_races_between_two_namespaced_cabinets(capsys: pytest.CaptureFixtu
     assert run["journals_identical"] is True
     assert run["late_presses"] == 0 and run["refusals"] == {}
     assert run["flood"]["datagrams_per_s"] > 0 and figures["flood_from_the_peer"]["refused_datagrams"] > 0
+    # forged datagrams of the link's, tagged without the pairing's secret: each dropped, the link still up
+    assert figures["flood_from_the_peer"]["forged_datagrams"] > 0 and figures["flood_from_the_peer"]["still_up"]
     screen = figures["press_to_own_screen"]  # measured, not judged here
     assert screen["linked"]["presses"] > 0 and screen["unlinked"]["presses"] > 0
     assert {"p50_ms", "p99_ms"} <= set(screen["linked"]) & set(screen["unlinked"])

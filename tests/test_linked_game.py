@@ -158,6 +158,34 @@ def test_bad_presses_from_the_other_cabinet_are_refused_and_said(pair: Pair, bod
     assert "refused" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("forged", ["press", "bye"])
+def test_a_strangers_press_or_goodbye_from_the_paired_address_is_dropped_and_the_game_goes_on(
+        pair: Pair, forged: str) -> None:
+    """Without a link word: a stranger who sends from the leader's view of the other cabinet's address
+    and port (here the relay's), knowing its session and numbers but not the pairing's secret, forges
+    a press that would be good (the other's own seat, on its grid, now) or a goodbye: the datagram's
+    tag is not the pairing's, so it is dropped and counted, and the real presses play as before."""
+    assert pair.until(lambda: _playing(pair))
+    joiner = pair.joiner_peer
+    forger = wire.Link(joiner.link.session)  # (the word's key, none here: all a stranger has)
+    forger._next_seq = joiner.link.last_sent + 1
+    t_us = pair.joiner.clock_us(time.monotonic_ns())
+    t_us += 1 - t_us % 2
+    if forged == "press":
+        data = forger.message(wire.PRESS, {"g": pair.joiner.game_no, "t": t_us / 1e6, "player": 2, "press": "left"}, 0)
+    else:
+        data = forger.message(wire.BYE, {"why": "left"}, 0)
+    pair.relay.up.sendto(data, ("127.0.0.1", pair.leader_peer.port))
+    assert pair.until(lambda: pair.leader_peer.status()["forged"] >= 1)
+    assert pair.leader.match is not None and pair.leader.match.presses == 0 and not pair.leader.refusals
+    assert _playing(pair)
+    now = time.monotonic_ns()
+    pair.joiner.press(now, 2, "pile1")  # the real cabinet's press, with the number the forger took
+    pair.leader.press(now + MS, 1, "pile1")
+    assert pair.until(lambda: all(t.match is not None and t.match.presses == 2 for t in pair.tables))
+    assert _playing(pair) and pair.leader_peer.status()["forged"] == 1
+
+
 def test_another_variant_never_starts_a_game(tmp_path: Path) -> None:
     leader = Peer.listen(0, offer("classic", {}, [1], 2), host="127.0.0.1")
     joiner = Peer.connect("127.0.0.1", leader.port, offer("reverse", {}, [2], 2))

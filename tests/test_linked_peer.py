@@ -245,7 +245,7 @@ def test_with_a_link_word_only_its_cabinet_pairs_and_a_forged_press_is_refused()
         joiner.send(wire.PRESS, {"g": 1, "t": 0.5, "player": 2, "press": "left"})  # the real one, after
         assert _pump_until((leader, joiner), lambda: joiner.link.in_flight == 0)
         assert [d.body["player"] for d in leader.messages() if d.kind == wire.PRESS] == [2]
-        assert leader.link.counters.bad.get("word", 0) >= 5
+        assert leader.link.counters.bad.get("tag", 0) >= 5 and leader.status()["forged"] >= 5
     finally:
         for peer in (joiner, wrong, leader):
             if peer is not None:
@@ -262,10 +262,116 @@ def test_a_cabinet_of_the_version_before_is_refused_on_both_screens() -> None:
     try:
         old.sendto(wire.old_hello(5, {**_offers()[1], "protocol": 2}), ("127.0.0.1", leader.port))
         assert leader.wait_for(lambda p: p.state.startswith("refused"), WAIT)
-        assert "linked protocol 2, this one 3" in leader.state
+        assert "linked protocol 2, this one 4" in leader.state
         answer, _ = old.recvfrom(4096)
         said = wire.other_version(answer)
-        assert said is not None and said[0] == 1 and said[1] is not None and said[1]["protocol"] == 3
+        assert said is not None and said[0] == 1 and said[1] is not None and said[1]["protocol"] == 4
     finally:
         old.close()
         leader.close()
+
+
+@pytest.mark.parametrize("word", ["", "Ahorn 7"])
+def test_a_cabinet_of_the_version_before_the_last_is_refused_on_both_screens(word: str) -> None:
+    """A cabinet of wire version 2 (protocol 3, every datagram under the word's key): this one names
+    both protocols, and answers with a hello in version 2's layout under the same word's key, which
+    the older cabinet reads and refuses in its own words (with a link word too)."""
+    mine, theirs = _offers()
+    leader = Peer.listen(0, mine, host="127.0.0.1", word=word)
+    old = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    old.settimeout(WAIT)
+    try:
+        hello = wire.old_hello(5, {**theirs, "protocol": 3, "nonce": "00" * 16}, version=2, key_=wire.key(word))
+        old.sendto(hello, ("127.0.0.1", leader.port))
+        assert leader.wait_for(lambda p: p.state.startswith("refused"), WAIT)
+        assert "linked protocol 3, this one 4: update both to the same version" in leader.state
+        answer, _ = old.recvfrom(4096)
+        said = wire.other_version(answer, wire.key(word))
+        assert said is not None and said[0] == 2 and said[1] is not None and said[1]["protocol"] == 4
+    finally:
+        old.close()
+        leader.close()
+
+
+def _forger(peer: Peer) -> wire.Link:
+    """A stranger who knows everything the datagrams show once paired (the sender's session, its
+    numbers, the link word: here none), but did not see the two first hellos: not the pairing's secret."""
+    forger = wire.Link(peer.link.session)
+    forger._next_seq = peer.link.last_sent + 1  # the next number the other would take as new
+    return forger
+
+
+@pytest.mark.parametrize("forged", ["press", "ack", "ping", "pong", "bye", "hello", "old version"])
+def test_once_paired_a_forged_datagram_from_the_paired_address_is_dropped_counted_and_the_link_goes_on(
+        forged: str) -> None:
+    """Every datagram but the hello is tagged with the datagram key, derived from the pairing's secret:
+    without a link word, a stranger sending from the paired address and port can forge none of them.
+    A press for either seat is not delivered; an acknowledgement does not take away a message the
+    other never got; a ping is not answered (nor a pong sampled, which would skew the clock sync); a
+    goodbye closes nothing; a second hello of the session, or a datagram of another wire version,
+    neither acknowledges nor refuses anything. Each is counted (`forged` in the status), and what the
+    real cabinets send next arrives as before."""
+    mine, theirs = _offers()
+    leader = Peer.listen(0, mine, host="127.0.0.1")
+    joiner = Peer.connect("127.0.0.1", leader.port, theirs)
+    try:
+        assert _pump_until((leader, joiner), lambda: leader.up and joiner.up and joiner.sync.synced)
+        assert [d.kind for d in leader.messages()] == [d.kind for d in joiner.messages()] == [wire.HELLO]
+        assert _pump_until((leader, joiner), lambda: leader.link.in_flight == joiner.link.in_flight == 0)
+        # From now on nobody ticks: no pings, no resends, only what the test sends.
+        to_leader, to_joiner = ("127.0.0.1", leader.port), ("127.0.0.1", joiner.port)
+        with leader._lock:  # a press of the leader's the joiner never got (lost on the way)
+            leader.link.message(wire.PRESS, {"g": 1, "n": "lost"}, leader.clock())
+        unacked = leader.link.in_flight
+        sampled: list[tuple[int, ...]] = []  # what the joiner's clock sync is given, and what the leader sends
+        sent: list[bytes] = []
+        sample, send = joiner.sync.add, leader._sendto
+        setattr(joiner.sync, "add", lambda *t: (sampled.append(t), sample(*t))[1])  # noqa: B010
+        setattr(leader, "_sendto", lambda data: (sent.append(data), send(data))[1])  # noqa: B010
+        forger = _forger(joiner)
+        forger._ack = leader.link.last_sent  # "every message of the leader's has arrived"
+        forger._have = set()
+        if forged == "press":
+            data = [forger.message(wire.PRESS, {"g": 1, "t": 0.5, "player": seat, "press": "left"}, 0)
+                    for seat in (1, 2)]
+        elif forged == "ack":
+            data = [forger.ack_datagram()]
+        elif forged == "ping":
+            data = [forger.message(wire.PING, {"t1": 123_456_789}, 0)]
+        elif forged == "bye":
+            data = [forger.message(wire.BYE, {"why": "left"}, 0)]
+        elif forged == "hello":  # the joiner's session, a new number: its tag needs only the word's key
+            data = [forger.message(wire.HELLO, {**theirs, "variant": "speed"}, 0)]
+        elif forged == "old version":
+            data = [wire.old_hello(joiner.link.session, {**theirs, "protocol": 2})]
+        if forged == "pong":  # to the joiner, which pings: from the leader's address, a skewed clock
+            forger = _forger(leader)
+            data = [forger.message(wire.PONG, {"t1": joiner._ping_sent, "t2": 10**15, "t3": 10**15}, 0)]
+            for datagram in data:
+                leader.sock.sendto(datagram, to_joiner)
+            assert joiner.wait_for(lambda p: p.forged >= len(data), WAIT)
+        else:
+            for datagram in data:
+                joiner.sock.sendto(datagram, to_leader)
+            assert leader.wait_for(lambda p: p.forged >= len(data), WAIT)
+        assert leader.status()["forged"] + joiner.status()["forged"] == len(data)
+        assert leader.messages() == [] and joiner.messages() == []  # nothing delivered
+        assert leader.link.in_flight == unacked  # nothing acknowledged away
+        assert all(t[1] != 10**15 for t in sampled)  # no forged sample
+        bodies = [leader.link.decode(d).body for d in sent]
+        assert all(b.get("t1") != 123_456_789 for b in bodies)  # no pong to a forged ping
+        assert leader.up and joiner.up and leader.their_offer is not None and leader.their_offer["variant"] == "classic"
+        # ... and the link goes on: the lost press is resent and arrives, a real press comes across
+        joiner.send(wire.PRESS, {"g": 1, "n": "real"})
+        got: list[object] = []
+
+        def both_in() -> bool:
+            got.extend(d.body.get("n") for d in leader.messages() + joiner.messages() if d.kind == wire.PRESS)
+            return len(got) >= 2 and leader.link.in_flight == joiner.link.in_flight == 0
+
+        assert _pump_until((leader, joiner), both_in)
+        assert sorted(map(str, got)) == ["lost", "real"]
+        assert leader.up and joiner.up
+    finally:
+        joiner.close(say_bye=False)
+        leader.close(say_bye=False)

@@ -157,3 +157,51 @@ def test_a_window_of_unacknowledged_messages_is_the_most_a_silent_peer_can_cost(
         a.message(wire.PRESS, {"n": n}, 0)
     with pytest.raises(OverflowError, match="not answering"):
         a.message(wire.PRESS, {"n": -1}, 0)
+
+
+def test_once_paired_every_datagram_but_the_hello_is_keyed_by_the_pairing() -> None:
+    """A link with a datagram key tags everything but its hello with it and takes nothing else: a
+    datagram under the word's key alone (all a stranger has) is refused as "tag". A hello stays
+    under the word's key, and a paired link takes from one only the hello: its acknowledgement is
+    not read, and another hello of the same session is refused ("hello")."""
+    from appliance.linked import pairing
+
+    word = wire.key("")
+    secret = pairing.combine(b"a" * 16, b"b" * 16, word)
+    keyed = pairing.datagram_key(secret, word)
+    assert keyed not in (secret, word) and keyed != pairing.datagram_key(secret, wire.key("Ahorn 7"))
+    a, b = wire.Link(1, data_key=keyed), wire.Link(2, data_key=keyed)
+    stranger = wire.Link(2)  # b's session and numbers, the word's key only
+    hello = b.message(wire.HELLO, {"offer": 1}, 0)
+    assert wire.decode(hello, word).kind == wire.HELLO  # (the word's key: the other may not be paired yet)
+    delivered, _ = a.receive(hello, 0)
+    assert [d.kind for d in delivered] == [wire.HELLO]
+    press = a.message(wire.PRESS, {"n": 1}, 0)
+    assert wire.decode(press, word, keyed).body == {"n": 1}
+    with pytest.raises(wire.WireError, match="tag"):  # another pairing's
+        wire.decode(press, word, pairing.datagram_key(b"x" * 32, word))
+    stranger._next_seq = 2
+    for forged in (stranger.message(wire.PRESS, {"n": 2}, 0), stranger.ack_datagram(),
+                   stranger.message(wire.BYE, {}, 0)):
+        with pytest.raises(wire.WireError, match="tag"):
+            a.receive(forged, 0)
+    stranger._ack = 5  # a hello of b's session acknowledging everything: a new number, refused
+    with pytest.raises(wire.WireError, match="hello"):
+        a.receive(stranger.message(wire.HELLO, {"offer": 2}, 0), 0)
+    assert a.in_flight == 1 and a.counters.bad == {"tag": 3, "hello": 1}
+    stranger = wire.Link(2)  # b's own hello again (a resend): a duplicate, its acknowledgement not read
+    stranger._ack = 5
+    assert a.receive(stranger.message(wire.HELLO, {"offer": 1}, 0), 0)[0] == [] and a.in_flight == 1
+    delivered, _ = b.receive(press, 0)
+    assert [d.body for d in delivered] == [{"n": 1}]
+    assert a.receive(b.ack_datagram(), 0) == ([], []) and a.in_flight == 0
+
+
+def test_a_hello_of_the_version_before_is_read_under_the_word_and_answered_in_its_layout() -> None:
+    ours = wire.key("bar-7 Ahorn")
+    old = wire.old_hello(9, {"protocol": 3}, version=2, key_=ours)
+    with pytest.raises(wire.WireError, match="version"):
+        wire.decode(old, ours)
+    assert wire.other_version(old, ours) == (2, {"protocol": 3})
+    assert wire.other_version(old, wire.key("bar-7 ahorn")) is None  # another word: not the one to name
+    assert wire.other_version(wire.old_hello(9, {"protocol": 2}), ours) is None  # version 1: it had no word

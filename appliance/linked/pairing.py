@@ -6,6 +6,10 @@ pairing's secret, `combine(leader's nonce, caller's nonce)` keyed by the link wo
 with no word a fixed key, so then the secret is only as hidden as the two first hellos were). Every
 later hello carries a proof, an HMAC under the secret over the sender's role, session and nonce; once
 paired, a hello of a new session or from a new address is taken only if its proof holds (peer.py).
+Every other datagram between the two is tagged with the *datagram key* (`datagram_key`), derived
+from the secret and the link word's key (an HMAC under the secret of a label and the word's key: the
+secret itself is never a second key), so a stranger who did not see the two first hellos can forge
+nothing on the link: no press, no acknowledgement, no ping, no goodbye (wire.py).
 
 The secret is kept where the linked game's journals are (`FILE` in the journal directory, written
 atomically, readable by the game's user alone), so a cabinet that comes back from a power cut proves
@@ -38,6 +42,15 @@ def nonce() -> bytes:
 def combine(leader_nonce: bytes, caller_nonce: bytes, key: bytes) -> bytes:
     """The pairing's secret from the two first hellos' nonces (the leader's first), under the link key."""
     return hmac.digest(key, b"spit-link pairing\0" + leader_nonce + caller_nonce, hashlib.sha256)
+
+
+DATAGRAMS = b"spit-arcade link datagrams v3\0"  # the datagram key's label (wire version 3)
+
+
+def datagram_key(secret: bytes, word_key: bytes) -> bytes:
+    """The key every datagram but the hello is tagged with once paired: both the pairing's secret and
+    the link word's key (wire.key) must be held to make it."""
+    return hmac.digest(secret, DATAGRAMS + word_key, hashlib.sha256)
 
 
 def proof(secret: bytes, leader: bool, session: int, their_nonce: bytes) -> str:

@@ -31,13 +31,17 @@ Strangers (pairing.py): each hello carries a random nonce, and the two first hel
 pairing's secret, kept in the journal directory (`keep`) so that it outlives a power cut. Once paired,
 a hello of a new session or from a new address is taken only if it proves the secret (an HMAC over
 its sender's role, session and nonce); any other is dropped and counted (`unproven`), never a
-pairing. A cabinet that comes back with a linked game to resume takes only a proving hello from its
-start. With the operator's link word (`word`, `[link] word`), every datagram is tagged with its key
-(wire.py), so a cabinet without the word cannot even say hello, nor forge a press; a datagram tagged
-with another word is counted (`other_word`) and said on the wait screen (`problem`), and a listener
-answers it with its hello so that the other cabinet says so too. A datagram of another wire version
-(an older cabinet) refuses the link with both versions named, and is answered with a hello in that
-version's layout, so the older cabinet's own checks say so on its screen.
+pairing. Every other datagram is tagged with the datagram key, derived from the secret (and the
+word): one from the paired address whose tag does not hold (a forged press, acknowledgement, ping or
+goodbye) is dropped and counted (`forged`), and the game goes on. No pings go out before the pairing
+(they would carry no datagram key). A cabinet that comes back with a linked game to resume takes
+only a proving hello from its start. With the operator's link word (`word`, `[link] word`), the
+hello too is tagged with its key (wire.py), so a cabinet without the word cannot even say hello; a
+hello tagged with another word is counted (`other_word`) and said on the wait screen (`problem`),
+and a listener answers it with its hello so that the other cabinet says so too. A datagram of
+another wire version (an older cabinet), before the pairing, refuses the link with both versions
+named, and is answered with a hello in that version's layout, so the older cabinet's own checks say
+so on its screen; once paired, one is dropped (forged: the other cabinet says hello first).
 """
 
 from __future__ import annotations
@@ -63,8 +67,9 @@ if TYPE_CHECKING:
     from .finding import Cancel
     from .relay_client import RelaySocket
 
-PROTOCOL = 3  # the linked game's protocol (docs/linked.md; 2: resuming after a restart; 3: the pairing's
-# secret and the link word, wire version 2); another is refused
+PROTOCOL = 4  # the linked game's protocol (docs/linked.md; 2: resuming after a restart; 3: the pairing's
+# secret and the link word, wire version 2; 4: every datagram keyed by the pairing, wire version 3); another
+# is refused
 PING_NS = 20_000_000  # 50 a second: ~3 KB/s each way, and the filter has many to choose the best from
 BURST_PING_NS = 10_000_000  # pings this often until the clock is synced
 MAX_INBOX = 1024
@@ -129,10 +134,11 @@ class Peer:
         self.bound = self.secret is not None and pairing.resuming(keep)  # only a hello proving it pairs
         self._nonce = pairing.nonce()  # this session's, in its hello
         self.unproven = 0  # hellos refused: a new session or address that did not prove the pairing's secret
-        self.other_word = 0  # datagrams tagged with another link word
+        self.other_word = 0  # hellos tagged with another link word
+        self.forged = 0  # datagrams from the paired address, once paired, whose tag is not the pairing's
         self._other_word_ns: int | None = None
         self._unkept = False  # a new secret not yet written to `keep`
-        self.link = wire.Link(secrets.randbits(31) | 1, key_=self.key)
+        self.link = wire.Link(secrets.randbits(31) | 1, key_=self.key)  # (its datagram key comes as it pairs)
         self.sync = LinkClock()
         self.their_offer: dict[str, Any] | None = None
         self.state = "connecting"  # then "up", or "refused: ..." / "closed"
@@ -214,9 +220,13 @@ class Peer:
     # ------------------------------------------------------------------ the game loop's side
 
     def send(self, kind: int, body: Mapping[str, Any] | None = None) -> None:
-        """Send one message (a reliable kind is resent until acknowledged). Thread-safe."""
+        """Send one message (a reliable kind is resent until acknowledged). Thread-safe. Before the
+        pairing, an unreliable kind (a beat) is not sent: without the datagram key the other, once it
+        has one, would take it for forged (a reliable one goes, and is resent keyed once paired)."""
         with self._lock:
             if self.address is None or self.state.startswith(("refused", "closed")):
+                return
+            if kind not in wire.RELIABLE and self.link.data_key is None:
                 return
             data = self.link.message(kind, body, self.clock())
         self._sendto(data)
@@ -230,7 +240,8 @@ class Peer:
         return out
 
     def tick(self, now_ns: int) -> None:
-        """Pings and resends that are due (the game loop calls it every frame)."""
+        """Pings and resends that are due (the game loop calls it every frame); no pings before the
+        pairing (without its datagram key the other would take them for forged)."""
         if self.address is None or self.state.startswith(("refused", "closed")):
             return
         out: list[bytes] = []
@@ -238,7 +249,7 @@ class Peer:
             delay = self.sync.delay_ns
             self.link.rto_ns = max(MIN_RTO_NS, 2 * delay) if delay else 60_000_000
             out += self.link.due(now_ns)
-            if now_ns >= self._next_ping:
+            if now_ns >= self._next_ping and self.link.data_key is not None:
                 self._ping_sent = now_ns
                 out.append(self.link.message(wire.PING, {"t1": now_ns}, now_ns))
                 self._next_ping = now_ns + (PING_NS if self.sync.synced else BURST_PING_NS)
@@ -289,7 +300,7 @@ class Peer:
                 "sent": counters.sent, "resent": counters.resent, "received": counters.received,
                 "duplicates": counters.duplicates, "bad": dict(counters.bad), "strangers": self.strangers,
                 "flood_windows": self.flood_dropped_windows, "in_flight": self.link.in_flight,
-                "unproven": self.unproven, "other_word": self.other_word,
+                "unproven": self.unproven, "other_word": self.other_word, "forged": self.forged,
             }
 
     # ------------------------------------------------------------------ the reader thread
@@ -360,7 +371,7 @@ class Peer:
         with self._lock:
             if stranger or not self._their_hello or hello:
                 try:  # (the header's session is only trusted once the datagram checks out)
-                    datagram = wire.decode(data, self.key)
+                    datagram = self.link.decode(data)
                 except wire.WireError as error:
                     self.link.counters.bad[error.reason] = self.link.counters.bad.get(error.reason, 0) + 1
                     self._misfit(error.reason, data, address, now)
@@ -396,7 +407,9 @@ class Peer:
                 self._reopened = False
                 with contextlib.suppress(OSError):
                     self.sock.connect(address)  # from now on the kernel drops datagrams from anyone else
-            self.last_heard_ns = now
+            if not hello or delivered:  # (a hello again, which anyone may send, says nothing of the other)
+                self.last_heard_ns = now
+            hellos: list[bytes] = []
             for datagram in delivered:
                 if datagram.kind == wire.PING:
                     t1 = datagram.body.get("t1")
@@ -408,7 +421,7 @@ class Peer:
                     if all(isinstance(body.get(k), int) for k in ("t1", "t2", "t3")):
                         self.sync.add(body["t1"], body["t2"], body["t3"], now)
                 elif datagram.kind == wire.HELLO:
-                    replies += self._hello(datagram.body)
+                    hellos += self._hello(datagram.body)
                     self._their_hello = True
                     self.pairings += 1
                     self._inbox.append(datagram)  # the game learns of a (new) pairing in its order
@@ -416,6 +429,7 @@ class Peer:
                     self.state = f"refused: {datagram.body.get('why', 'the other cabinet refused')}"
                 else:
                     self._inbox.append(datagram)
+            replies = hellos + replies  # this side's hello before its acknowledgement, which needs the pairing
             self._changed.notify_all()
         for reply in replies:
             self._sendto(reply)
@@ -435,6 +449,7 @@ class Peer:
         theirs = pairing.read_nonce(body.get("nonce"))
         if pairing.proves(self.secret, not self.leader, datagram.session, theirs, body.get("proof")):
             self.bound = True
+            self._keyed()
             return True
         if self.bound or self.pairings:
             return False
@@ -443,14 +458,28 @@ class Peer:
         self.bound, self._unkept = True, True
         pair = (self._nonce, theirs) if self.leader else (theirs, self._nonce)
         self.secret = pairing.combine(*pair, self.key)
+        self._keyed()
         return True
+
+    def _keyed(self) -> None:
+        """(Under the lock.) The link's datagrams from now on keyed by the pairing's secret (and the word)."""
+        assert self.secret is not None
+        self.link.data_key = pairing.datagram_key(self.secret, self.key)
 
     def _misfit(self, reason: str, data: bytes, address: tuple[str, int], now: int) -> None:
         """(Under the lock.) A datagram refused as another link word's, or another version's, from the
-        other cabinet or one that may be it (not yet paired): said, where it can be."""
+        other cabinet or one that may be it (not yet paired): said, where it can be. Once paired, one
+        from the paired address whose tag is not the pairing's (or a second hello of its session) is
+        forged: counted, and nothing else."""
         if self.address is not None and address != self.address and not self._reopened:
             return
         if self._their_hello and address != self.address:
+            return
+        if reason == "hello" or (reason in ("word", "tag") and not (len(data) > 3 and data[3] == wire.HELLO)):
+            if self._their_hello:
+                self.forged += 1
+            elif reason != "hello":  # (an earlier session's leftovers, under a datagram key this side lacks)
+                self._stray(address, now)
             return
         if reason == "word":
             self.other_word += 1
@@ -458,11 +487,14 @@ class Peer:
             if not self._their_hello:  # (a listener answers: the other cabinet sees the words differ too)
                 self._stray(address, now)
             return
+        if reason == "version" and self._their_hello:  # (once paired, another version's datagram is forged:
+            self.forged += 1  # the other cabinet, coming back as another version, says hello first)
+            return
         if reason != "version" or self.state.startswith(("refused", "closed")):
             return
-        other = wire.other_version(data)
-        if other is None or self.key != wire.NO_WORD:  # (with a link word, an untagged datagram refuses nothing:
-            return  # a cabinet of the version before has no word, so it is not the one this pairs with)
+        other = wire.other_version(data, self.key)  # (with a link word, version 1, untagged, refuses nothing:
+        if other is None:  # it had no word, so it is not the cabinet this one pairs with)
+            return
         version, hello = other
         why = check_offer(self.offer, hello) if hello is not None else None
         if why is None or "linked protocol" not in why:
@@ -471,7 +503,8 @@ class Peer:
         self.state = f"refused: {why}"
         print(f"spit-arcade: the linked game is refused: {why}", file=sys.stderr)
         with contextlib.suppress(OSError):  # in its own layout: its own checks refuse this one, in its words
-            self.sock.sendto(wire.old_hello(self.link.session, self.offer), address)
+            answer = wire.old_hello(self.link.session, self.offer, min(version, wire.VERSION), self.key)
+            self.sock.sendto(answer, address)
 
     def _restart(self) -> None:
         """(Under the lock.) The other cabinet restarted: a new session on this side too (what was
@@ -479,6 +512,8 @@ class Peer:
         if self.link.peer_session is not None:
             self._old_sessions.add(self.link.peer_session)
         self.link = wire.Link(secrets.randbits(31) | 1, key_=self.key)
+        if self.secret is not None:
+            self._keyed()  # (the pairing goes on: its hello proved it)
         self._nonce = pairing.nonce()
         self.sync = LinkClock()
         self._hello_sent = False

@@ -9,15 +9,24 @@ One UDP datagram is one message; no I/O here (peer.py owns the socket). A datagr
             every reliable message up to this one has arrived), sack (u64: bit i set, message
             ack + 2 + i has arrived too)
     body    JSON (UTF-8), at most MAX_BODY bytes: a press in the journals' press format, a hello,...
-    tag     8 bytes: HMAC-SHA256 of header and body under the link's key, cut to its first 8 bytes. The
-            key is the operator's link word's (`key(word)`: both cabinets set the same word in
-            `[link]`), or, with no word, a fixed one (`NO_WORD`): then the tag proves nothing but
-            that both have no word, and a cabinet with a word refuses a cabinet without
+    tag     8 bytes: HMAC-SHA256 of header and body under the link's key, cut to its first 8 bytes.
+            A hello's key is the operator's link word's (`key(word)`: both cabinets set the same word
+            in `[link]`), or, with no word, a fixed one (`NO_WORD`: then a hello's tag proves nothing
+            but that both have no word, and a cabinet with a word refuses a cabinet without). Every
+            other datagram's key, once the two cabinets have paired, is the *datagram key*
+            (`Link.data_key`, pairing.py's `datagram_key`: derived from the pairing's secret and the
+            word's key, so it takes both); before that (a refusal of a hello that does not fit), the
+            word's key
     crc     CRC-32 (zlib's, in C: a flood of garbage costs a few microseconds a datagram) of all above
 
-Version 2 added the tag (version 1 had none: header, body, crc). The CRC is checked before the tag,
-so a datagram whose CRC holds but whose tag does not was sent with another word (or forged): it is
-refused as "word", not as damage, and peer.py says so on the screen.
+Version 2 added the tag (version 1 had none: header, body, crc); version 3 keys every datagram but
+the hello with the datagram key (in version 2 all had the word's key), the layout unchanged. The CRC
+is checked before the tag, so a datagram whose CRC holds but whose tag does not was sent with
+another word, or by someone who does not hold the pairing's secret (forged): it is refused as
+"word" where the key was the word's (peer.py says so on the screen) and as "tag" where it was the
+datagram key. A hello is the one datagram a stranger can tag (with no word, anyone can), so a link
+with a datagram key takes nothing from a hello but the hello itself, once a session: its
+acknowledgements are not read, and another hello of the same session is refused ("hello").
 
 Every datagram carries the acknowledgements (piggybacked), so a busy link needs no separate acks; a
 gap (a `last` or a `seq` past a message not yet here) is answered at once with an ACK datagram, and
@@ -42,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAGIC = b"SL"
-VERSION = 2  # the datagram layout (2: the tag); the game protocol's own version is in the hello (peer.py)
+VERSION = 3  # the datagrams (2: the tag; 3: keyed by the pairing); the game protocol's own version is in the hello
 HEADER = struct.Struct("<2sBBIIIIQ")
 CRC = struct.Struct("<I")
 TAG = 8  # bytes of the HMAC kept: a forger's chance is 2**-64 a datagram
@@ -104,10 +113,11 @@ def tag(key_: bytes, data: bytes) -> bytes:
 
 
 def encode(kind: int, session: int, seq: int, last: int, ack: int, sack: int, body: bytes,
-           key_: bytes = NO_WORD) -> bytes:
+           key_: bytes = NO_WORD, version: int = VERSION) -> bytes:
+    """One datagram tagged under `key_` (the caller picks the key for the kind: `Link.key_for`)."""
     if len(body) > MAX_BODY:
         raise ValueError(f"a {KINDS.get(kind, kind)} body of {len(body)} bytes is over {MAX_BODY}")
-    signed = HEADER.pack(MAGIC, VERSION, kind, session, seq, last, ack, sack) + body
+    signed = HEADER.pack(MAGIC, version, kind, session, seq, last, ack, sack) + body
     signed += tag(key_, signed)
     return signed + CRC.pack(zlib.crc32(signed))
 
@@ -116,10 +126,12 @@ def body_bytes(body: Mapping[str, Any] | None) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode() if body else b""
 
 
-def decode(data: bytes, key_: bytes = NO_WORD) -> Datagram:
-    """One datagram, checked cheapest first (length, magic, CRC, version, the tag under `key_`, then
-    the JSON); WireError if bad ("version": another layout, `old_hello` may read it; "word": the
-    CRC holds but the tag does not, another link word)."""
+def decode(data: bytes, key_: bytes = NO_WORD, data_key: bytes | None = None) -> Datagram:
+    """One datagram, checked cheapest first (length, magic, CRC, version, the tag, then the JSON);
+    WireError if bad ("version": another layout, `other_version` may read it; "word": the CRC holds
+    but the tag under the word's key `key_` does not, another link word; "tag": the CRC holds but
+    the tag under `data_key` does not, forged by someone without the pairing's secret). A hello's
+    tag is checked under `key_`; any other's under `data_key` where there is one, else `key_`."""
     if len(data) < HEADER.size + CRC.size or len(data) > MAX_DATAGRAM:
         raise WireError("length")
     if data[:2] != MAGIC:
@@ -132,8 +144,9 @@ def decode(data: bytes, key_: bytes = NO_WORD) -> Datagram:
     end = len(data) - CRC.size - TAG
     if end < HEADER.size:
         raise WireError("length")
-    if not hmac.compare_digest(tag(key_, data[:end]), data[end:-CRC.size]):
-        raise WireError("word")
+    keyed = key_ if kind == HELLO or data_key is None else data_key
+    if not hmac.compare_digest(tag(keyed, data[:end]), data[end:-CRC.size]):
+        raise WireError("word" if keyed is key_ else "tag")
     if kind not in KINDS:
         raise WireError("kind")
     raw = data[HEADER.size:end]
@@ -150,9 +163,11 @@ def decode(data: bytes, key_: bytes = NO_WORD) -> Datagram:
     return Datagram(kind, session, seq, last, ack, sack, body)
 
 
-def other_version(data: bytes) -> tuple[int, dict[str, Any] | None] | None:
+def other_version(data: bytes, key_: bytes = NO_WORD) -> tuple[int, dict[str, Any] | None] | None:
     """A datagram of another layout whose magic and CRC hold (a cabinet running another version):
-    (its version, its hello's body if it is a hello of version 1, else None); None if not one."""
+    (its version, its hello's body if it is a hello of version 1 or 2, else None); None if not one.
+    Version 2 tagged every datagram with the word's key: one whose tag under `key_` does not hold is
+    None (not a cabinet with this one's word); version 1 had no tag, so it is one only with no word."""
     if len(data) < HEADER.size + CRC.size or len(data) > MAX_DATAGRAM + 64 or data[:2] != MAGIC:
         return None
     if zlib.crc32(data[:-CRC.size]) != CRC.unpack_from(data, len(data) - CRC.size)[0]:
@@ -160,19 +175,29 @@ def other_version(data: bytes) -> tuple[int, dict[str, Any] | None] | None:
     version, kind = data[2], data[3]
     if version == VERSION:
         return None
+    end = len(data) - CRC.size
+    if version == 1 and key_ != NO_WORD:
+        return None
+    if version == 2:
+        end -= TAG
+        if end < HEADER.size or not hmac.compare_digest(tag(key_, data[:end]), data[end:-CRC.size]):
+            return None
     body: Any = None
-    if version == 1 and kind == HELLO:
+    if version in (1, 2) and kind == HELLO:
         try:
-            body = json.loads(data[HEADER.size:-CRC.size])
+            body = json.loads(data[HEADER.size:end])
         except ValueError:
             body = None
     return version, body if isinstance(body, dict) else None
 
 
-def old_hello(session: int, body: Mapping[str, Any]) -> bytes:
-    """A hello in version 1's layout (no tag), for a cabinet that speaks only that: its own checks
-    then refuse this one's protocol in its own words, on its own screen."""
+def old_hello(session: int, body: Mapping[str, Any], version: int = 1, key_: bytes = NO_WORD) -> bytes:
+    """A hello in an older version's layout (1: no tag; 2, and this one's: tagged with the word's key
+    `key_`), for a cabinet that speaks only that: its own checks then refuse this one's protocol in
+    its own words, on its own screen."""
     raw = body_bytes(body)
+    if version >= 2:
+        return encode(HELLO, session, 1, 1, 0, 0, raw, key_, version=version)
     head = HEADER.pack(MAGIC, 1, HELLO, session, 1, 1, 0, 0)
     return head + raw + CRC.pack(zlib.crc32(head + raw))
 
@@ -205,9 +230,13 @@ class Link:
     for a gap, resends the peer's sack shows missing); `due(now_ns)` -> resends whose time has come.
     """
 
-    def __init__(self, session: int, rto_ns: int = 60_000_000, key_: bytes = NO_WORD) -> None:
+    def __init__(self, session: int, rto_ns: int = 60_000_000, key_: bytes = NO_WORD,
+                 data_key: bytes | None = None) -> None:
         self.session = session
-        self.key = key_  # the link word's (`key`): every datagram is tagged and checked with it
+        self.key = key_  # the link word's (`key`): the hellos are tagged and checked with it
+        # The pairing's (pairing.datagram_key): every other datagram is tagged and checked with it once
+        # set (peer.py sets it as the two cabinets pair); until then with the word's.
+        self.data_key = data_key
         self.peer_session: int | None = None
         self.rto_ns = rto_ns  # peer.py sets it from the measured round trip
         self.counters = Counters()
@@ -216,6 +245,7 @@ class Link:
         self._ack = 0  # every peer message up to this has arrived
         self._have: set[int] = set()  # arrived, beyond `_ack`
         self._peer_last = 0
+        self._peer_hello: int | None = None  # the number of the peer's hello in its session, once delivered
 
     # ------------------------------------------------------------------ sending
 
@@ -239,8 +269,17 @@ class Link:
                 bits |= 1 << i
         return bits
 
+    def key_for(self, kind: int) -> bytes:
+        """The key a datagram of `kind` is tagged with: a hello's the word's, any other's the pairing's."""
+        return self.key if kind == HELLO or self.data_key is None else self.data_key
+
     def _datagram(self, kind: int, seq: int, body: bytes) -> bytes:
-        return encode(kind, self.session, seq, self._next_seq - 1, self._ack, self._sack(), body, self.key)
+        return encode(kind, self.session, seq, self._next_seq - 1, self._ack, self._sack(), body,
+                      self.key_for(kind))
+
+    def decode(self, data: bytes) -> Datagram:
+        """`data` checked with this link's keys (wire.decode; WireError if bad, not counted here)."""
+        return decode(data, self.key, self.data_key)
 
     def message(self, kind: int, body: Mapping[str, Any] | None, now_ns: int) -> bytes:
         """A datagram carrying one message; a reliable one is numbered and kept until acknowledged.
@@ -286,6 +325,7 @@ class Link:
         self._ack = 0
         self._have.clear()
         self._peer_last = 0
+        self._peer_hello = None
 
     def _acked(self, ack: int, sack: int, now_ns: int) -> list[bytes]:
         for seq in [s for s in self._unacked if s <= ack]:
@@ -304,9 +344,18 @@ class Link:
     def receive(self, data: bytes, now_ns: int, room: bool = True) -> tuple[list[Datagram], list[bytes]]:
         """`data` off the socket: the messages it delivers (each reliable one once) and the datagrams
         to send back at once. `room` False: the caller cannot take a reliable message now (it is
-        left unacknowledged and will come again). WireError for a bad datagram (counted here)."""
+        left unacknowledged and will come again). WireError for a bad datagram (counted here).
+
+        With a datagram key, a hello (tagged with the word's key alone, which a stranger may have) is
+        taken for its offer and nothing else: its acknowledgements are not read, and a hello of the
+        peer's session other than the one delivered is refused ("hello": a cabinet says hello once a
+        session), so a forged one can neither acknowledge a message away nor be a second pairing."""
         try:
-            datagram = decode(data, self.key)
+            datagram = decode(data, self.key, self.data_key)
+            open_ = datagram.kind == HELLO and self.data_key is not None
+            if (open_ and self._peer_hello is not None and datagram.seq != self._peer_hello
+                    and datagram.session == self.peer_session):
+                raise WireError("hello")
         except WireError as error:
             self.counters.bad[error.reason] = self.counters.bad.get(error.reason, 0) + 1
             raise
@@ -319,7 +368,7 @@ class Link:
             self.peer_session = datagram.session  # a restarted peer says hello first
             self.reset_peer()
         self.counters.received += 1
-        out = self._acked(datagram.ack, datagram.sack, now_ns)
+        out = [] if open_ else self._acked(datagram.ack, datagram.sack, now_ns)
         delivered: list[Datagram] = []
         gap = False
         if datagram.seq:
@@ -335,8 +384,11 @@ class Link:
                     self._ack += 1
                     self._have.discard(self._ack)
                 delivered.append(datagram)
+                if datagram.kind == HELLO:
+                    self._peer_hello = seq
                 gap = True  # every reliable message is acknowledged at once
-        self._peer_last = max(self._peer_last, datagram.last)
+        if not open_:
+            self._peer_last = max(self._peer_last, datagram.last)
         if self._peer_last > self._ack and datagram.kind != ACK:
             gap = True
         if not datagram.seq and datagram.kind not in (ACK,):

@@ -29,10 +29,13 @@ live games ended in; a game only one table has, dealt as the bench ended, has no
 from R straight at the leader's port while it plays (a stranger: the kernel drops them, the link's
 socket being connected), and the CPU the leader's process and its reader thread took;
 `flood_from_the_peer`: garbage from the paired address itself, on loopback, at a listening link
-(what the reader's budget of datagrams per window bounds). `press_to_own_screen` (`--screen-s`
-seconds each): bench render's press -> frame latency, p50 and p99, in a game against the computer
-and in a linked game whose other cabinet is a thread of this process, over loopback (no relay: what
-a local press costs on its own screen does not wait for the network).
+(what the reader's budget of datagrams per window bounds), every other datagram a well-formed one of
+the link's (a press, an acknowledgement, a ping, a goodbye) tagged without the pairing's secret, as
+a stranger at that address would forge it (`forged_datagrams`: those its tag check dropped).
+`press_to_own_screen` (`--screen-s` seconds each): bench render's press -> frame latency, p50 and
+p99, in a game against the computer and in a linked game whose other cabinet is a thread of this
+process, over loopback (no relay: what a local press costs on its own screen does not wait for the
+network).
 
 `--link-unit`: the joiner as on a cabinet image: its game in a network namespace of its own with no
 network at all (`unshare --net`, what the game's unit's PrivateNetwork= gives it), its datagrams
@@ -294,6 +297,14 @@ def flood_as_peer(target: tuple[str, int], seconds: float) -> dict[str, Any]:
     sock.recv(4096)  # its hello: paired
     rng = random.Random(2)
     junk = [b"SL" + rng.randbytes(rng.randint(30, 200)) for _ in range(256)]
+    # and as many well-formed datagrams of its session (a press, an acknowledgement, a ping, a goodbye)
+    # tagged without the pairing's secret, as a stranger at this address would forge them: each one
+    # passes the CRC and costs the reader its HMAC before it is dropped as forged
+    forger = wire.Link(99)
+    forger._next_seq = 2
+    forged = [forger.message(wire.PRESS, {"g": 1, "t": 0.5, "player": 2, "press": "left"}, 0), forger.ack_datagram(),
+              forger.message(wire.PING, {"t1": 1}, 0), forger.message(wire.BYE, {"why": "left"}, 0)]
+    junk = [data for pair in zip(junk, forged * 64, strict=True) for data in pair]
     sent = sent_bytes = 0
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -326,6 +337,7 @@ def bench_peer_flood(seconds: float) -> dict[str, Any]:
                 "reader_cpu_pct": round(100 * (peer.reader_cpu_ns - reader0) / 1e9 / elapsed, 1),
                 "process_cpu_pct": round(100 * (time.process_time() - cpu0) / elapsed, 1),
                 "refused_datagrams": sum(peer.link.counters.bad.values()),
+                "forged_datagrams": peer.forged, "still_up": peer.up,
                 "windows_cut_short": peer.flood_dropped_windows}
     finally:
         peer.close(say_bye=False)
