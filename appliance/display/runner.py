@@ -17,10 +17,11 @@ A coin (F3, the coin input) is a credit whatever is showing (coins.insert_coin);
 but the service menu, whose switch test shows every control (a coin there is no credit and no money).
 
 A scene that changes only when something is pressed (its `calm`: the service menu and its pages,
-the pause) is drawn CALM_FPS times a second instead of FPS while nothing is pressed, and the cabinet's
-inputs are looked at every CALM_POLL_MS: a press still wakes the loop and is drawn at once. Under the
-service menu the held game does not change, so drawing it 60 times a second was only heat (and, in
-the virtual cabinet, as much CPU as the update it waited for).
+the pause, the resume question, the start-up notices) is drawn CALM_FPS times a second instead of
+FPS while nothing is pressed, and the cabinet's inputs are looked at every CALM_POLL_MS: a press
+still wakes the loop and is drawn at once. Under the service menu the held game does not change, so
+drawing it 60 times a second was only heat (and, in the virtual cabinet, as much CPU as the update
+it waited for).
 
 systemd's watchdog (appliance/watchdog.py) is told READY=1 once the first frame is on screen,
 WATCHDOG=1 from every frame, a STATUS line when the scene on top changes, STOPPING=1 on a clean exit.
@@ -244,7 +245,8 @@ class Runner:
         """The real loop until Quit (or `max_frames`, for smoke runs).
 
         Frames come 60 times a second (CALM_FPS under a calm scene); between them the loop sleeps in
-        SDL's event wait, so a key press wakes it and is drawn at once instead of at the next tick."""
+        SDL's event wait (under a calm scene, `wait_calm`), so a key press wakes it and is drawn at
+        once instead of at the next tick."""
         period = self.period_ns()
         next_frame = time.monotonic_ns()
         events: list[Any] = []
