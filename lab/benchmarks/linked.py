@@ -33,9 +33,9 @@ socket being connected), and the CPU the leader's process and its reader thread 
 the link's (a press, an acknowledgement, a ping, a goodbye) tagged without the pairing's secret, as
 a stranger at that address would forge it (`forged_datagrams`: those its tag check dropped).
 `press_to_own_screen` (`--screen-s` seconds each): bench render's press -> frame latency, p50 and
-p99, in a game against the computer and in a linked game whose other cabinet is a thread of this
-process, over loopback (no relay: what a local press costs on its own screen does not wait for the
-network).
+p99, in a game against the computer and in a linked game whose other cabinet is a process of its
+own, over loopback (no relay: what a local press costs on its own screen does not wait for the
+network; not a thread, whose interpreter lock no real other cabinet shares).
 
 `--link-unit`: the joiner as on a cabinet image: its game in a network namespace of its own with no
 network at all (`unshare --net`, what the game's unit's PrivateNetwork= gives it), its datagrams
@@ -346,15 +346,39 @@ def bench_peer_flood(seconds: float) -> dict[str, Any]:
 # ---------------------------------------------------------------------- press -> own screen
 
 
+def _other_cabinet(port: int, touches: list[int], stop: Any, pressed: Any) -> None:
+    """The other cabinet of `press_to_screen`, in a process of its own (as on another machine: it
+    shares nothing with the measured one but the loopback): it joins the leader on `port` and its
+    scripted seat presses at `touches`, until `stop` is set; `pressed` gets how many it pressed."""
+    from appliance.linked.game import LinkedTable
+    from appliance.linked.peer import Peer, offer
+    from lab.linked_driver import ScriptedSeat
+
+    joiner_peer = Peer.connect("127.0.0.1", port, offer("classic", {}, [2], 2, "other"))
+    joiner = LinkedTable(joiner_peer, [2], "classic")
+    other = ScriptedSeat(joiner, 2, touches, 4)
+    try:
+        while not stop.is_set():
+            now = time.monotonic_ns()  # (CLOCK_MONOTONIC: the same clock in every process here)
+            other.due(now)
+            joiner.tick(now)
+            joiner_peer.wait_for(lambda _: False, 0.004)
+    finally:
+        pressed.value = len(other.pressed)
+        joiner.close()
+
+
 def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout: str = "tabletop") -> dict[str, Any]:
     """bench render's press -> frame latency (the app's own loop, key presses posted to SDL's queue
     at random moments), for a game against the computer and then for a linked game: this process's
-    table leads, the other cabinet's (a scripted seat pressing every 60-160 ms) runs on a thread of
-    its own, over loopback. Same screen, same driver (SDL's dummy without a display), one after the other."""
+    table leads, the other cabinet's (a scripted seat pressing every 60-160 ms) runs in a process of
+    its own, over loopback (a thread of this one would share its interpreter's lock: a cost no real
+    other cabinet puts on this one). Same screen, same driver (SDL's dummy without a display), one
+    after the other."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (its banner on standard output: not the JSON)
-    import threading
+    import multiprocessing
 
     import pygame
 
@@ -362,29 +386,22 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
     from appliance.linked.peer import Peer, offer
     from appliance.match import Match
     from lab.benchmarks.render import _percentile, press_latencies
-    from lab.linked_driver import ScriptedSeat
 
     pygame.display.init()
     pygame.font.init()
     leader_peer = Peer.listen(0, offer("classic", {}, [1], 2, "screen"), host="127.0.0.1")
-    joiner_peer = Peer.connect("127.0.0.1", leader_peer.port, offer("classic", {}, [2], 2, "other"))
     leader = LinkedTable(leader_peer, [1], "classic", start_delay_ns=50_000_000, seed=lambda g: 500 + g)
-    joiner = LinkedTable(joiner_peer, [2], "classic")
     rng = random.Random(4)
     at = time.monotonic_ns()
     touches = []
     while at < time.monotonic_ns() + int((seconds + 40) * 1e9):
         at += int(rng.uniform(0.06, 0.16) * 1e9)
         touches.append(at)
-    other = ScriptedSeat(joiner, 2, touches, 4)
-    stop = threading.Event()
-
-    def other_cabinet() -> None:
-        while not stop.is_set():
-            now = time.monotonic_ns()
-            other.due(now)
-            joiner.tick(now)
-            joiner_peer.wait_for(lambda _: False, 0.004)
+    spawn = multiprocessing.get_context("spawn")  # (not a fork of a process with SDL open)
+    stop = spawn.Event()
+    pressed = spawn.Value("i", 0)
+    other = spawn.Process(target=_other_cabinet, args=(leader_peer.port, touches, stop, pressed),
+                          name="the other cabinet", daemon=True)
 
     def linked_match(n: int) -> Match:
         deadline = time.monotonic() + 20
@@ -397,18 +414,16 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
             leader_peer.wait_for(lambda _: False, 0.004)
         return leader.match
 
-    thread = threading.Thread(target=other_cabinet, name="the other cabinet", daemon=True)
     try:
         pygame.display.set_mode(size)
         alone, posted_alone, unseen_alone = press_latencies(size, layout, seconds)
-        thread.start()
+        other.start()
         linked, posted_linked, unseen_linked = press_latencies(size, layout, seconds, linked_match)
         driver = pygame.display.get_driver()
     finally:
         stop.set()
-        if thread.is_alive():
-            thread.join(timeout=2)
-        joiner.close()
+        if other.is_alive() or other.exitcode is None:
+            other.join(timeout=5)
         leader.close()
         pygame.quit()
     return {"video_driver": driver, "size": f"{size[0]}x{size[1]}", "seconds": seconds,
@@ -416,7 +431,8 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
                          "p50_ms": round(_percentile(alone, 0.5), 3), "p99_ms": round(_percentile(alone, 0.99), 3)},
             "linked": {"presses": len(linked), "posted": posted_linked, "not_shown": unseen_linked,
                        "p50_ms": round(_percentile(linked, 0.5), 3), "p99_ms": round(_percentile(linked, 0.99), 3),
-                       "other_cabinet_presses": len(other.pressed), "corrections": len(leader.corrections)}}
+                       "other_cabinet": "a process of its own",
+                       "other_cabinet_presses": int(pressed.value), "corrections": len(leader.corrections)}}
 
 
 # ---------------------------------------------------------------------- the whole bench
