@@ -422,7 +422,7 @@ def press_to_screen(seconds: float, size: tuple[int, int] = (1280, 720), layout:
         driver = pygame.display.get_driver()
     finally:
         stop.set()
-        if other.is_alive() or other.exitcode is None:
+        if other.pid is not None:  # (started: not when the unlinked half failed first)
             other.join(timeout=5)
         leader.close()
         pygame.quit()
