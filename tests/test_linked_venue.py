@@ -12,8 +12,9 @@ import json
 import select
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_linked_relay import RelayProcess
@@ -293,6 +294,22 @@ def test_a_cabinet_joining_on_the_venue_shows_a_game_that_does_not_fit_and_keeps
 
 # --- leaving the wait while a find is under way: called off at once, on the desktop and in the unit
 
+
+def unanswered_find(ended: list[BaseException], find: Callable[[Any], object]) -> Callable[[Any], tuple[object, str]]:
+    """One try of a find that nobody answers, for a Finding: it must end in an OSError (kept in `ended`,
+    then raised on), never with a game."""
+
+    def find_once(cancel: Any) -> tuple[object, str]:
+        try:
+            find(cancel)
+        except OSError as error:
+            ended.append(error)
+            raise
+        raise AssertionError("found a game nobody offered")
+
+    return find_once
+
+
 def test_leaving_calls_a_find_on_the_venue_off_at_once(broker: Broker, monkeypatch: pytest.MonkeyPatch) -> None:
     """A desktop's find (venue.py's, on the finding's thread) waiting for an offer that never comes:
     the players leave, and the find ends at once (Cancelled), its client gone from the broker,
@@ -316,15 +333,9 @@ def test_leaving_calls_a_find_on_the_venue_off_at_once(broker: Broker, monkeypat
     settings = VenueSettings("localhost", broker.port, "table-2", cred / "ca.crt", cred / "cabinet.crt",
                              cred / "cabinet.key")
     ended: list[BaseException] = []
-
-    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
-        try:
-            find_on_venue("venue:table-3", offer("classic", {}, [2], 2, "table-2"), settings, 600.0, cancel)
-        except OSError as error:
-            ended.append(error)
-            raise
-        raise AssertionError("found a game nobody offered")
-
+    find_once = unanswered_find(
+        ended, lambda cancel: find_on_venue("venue:table-3", offer("classic", {}, [2], 2, "table-2"), settings,
+                                            600.0, cancel))
     table = Finding(find_once)
     try:
         assert looking.wait(BOUND_S)  # on the broker: looking for an offer
@@ -345,15 +356,9 @@ def test_leaving_calls_a_find_in_the_link_unit_off_at_once(broker: Broker, tmp_p
     relay = RelayProcess(tmp_path / "table-2.sock", "--venue", str(broker.credential("table-2") / "venue.toml"),
                          "--find-s", "600")
     ended: list[BaseException] = []
-
-    def find_once(cancel) -> tuple[object, str]:  # type: ignore[no-untyped-def]
-        try:
-            Peer.through(relay.path, {"find": "venue:table-3"}, offer("classic", {}, [2], 2, "table-2"), cancel=cancel)
-        except OSError as error:
-            ended.append(error)
-            raise
-        raise AssertionError("found a game nobody offered")
-
+    find_once = unanswered_find(
+        ended, lambda cancel: Peer.through(relay.path, {"find": "venue:table-3"},
+                                           offer("classic", {}, [2], 2, "table-2"), cancel=cancel))
     table = Finding(find_once)
     try:
         assert broker.wait_for_log("as table-2-linked")  # the unit's client on the broker: looking
